@@ -1,0 +1,69 @@
+// Byte layout of FLV output: the file header, tag headers, PreviousTagSize, and a tag's body as written.
+import { encodeAmf } from './amf.js';
+import { type FlvTag, TagType, TagFlag } from './tag.js';
+
+/** 'FLV', version 1, audio+video flags, header length 9, then PreviousTagSize0 = 0. */
+export const FLV_FILE_HEADER: Readonly<Uint8Array> = Uint8Array.of(0x46, 0x4c, 0x56, 1, 5, 0, 0, 0, 9, 0, 0, 0, 0);
+
+/** The 11-byte tag header; the timestamp is split into its low 24 bits and the extended byte. StreamID is 0. */
+export function encodeTagHeader(type: number, dataSize: number, timestamp: number): Buffer {
+  const b = Buffer.allocUnsafe(11);
+  b[0] = type;
+  b[1] = (dataSize >>> 16) & 0xff;
+  b[2] = (dataSize >>> 8) & 0xff;
+  b[3] = dataSize & 0xff;
+  b[4] = (timestamp >>> 16) & 0xff;
+  b[5] = (timestamp >>> 8) & 0xff;
+  b[6] = timestamp & 0xff;
+  b[7] = (timestamp >>> 24) & 0xff;
+  b[8] = 0;
+  b[9] = 0;
+  b[10] = 0;
+  return b;
+}
+
+export function encodePreviousTagSize(size: number): Buffer {
+  const b = Buffer.allocUnsafe(4);
+  b.writeUInt32BE(size >>> 0);
+  return b;
+}
+
+/**
+ * The body a tag is written with: scripts re-encoded from their AMF values; video with a NALU list
+ * rebuilt from the surviving NALUs (filler removal shrinks it); everything else the raw bytes.
+ */
+export function encodeTagBody(tag: FlvTag): Uint8Array {
+  if (tag.type === TagType.Script && tag.script) return encodeAmf(tag.script);
+  const data = tag.data ?? new Uint8Array(0);
+  if (tag.type !== TagType.Video || !tag.nalus || (tag.flag & TagFlag.Header) !== 0) return data;
+  let total = 5;
+  let covers = true;
+  let expect = 9;
+  for (const n of tag.nalus) {
+    if (n.start !== expect) covers = false;
+    const available = Math.max(0, Math.min(n.fullSize, data.length - n.start));
+    total += 4 + available;
+    expect = n.start + n.fullSize + 4;
+  }
+  // Fast path: the NALUs still tile the body exactly, so the rebuilt body would equal the raw one.
+  if (covers && total === data.length) return data;
+  const out = Buffer.allocUnsafe(total);
+  out.set(data.subarray(0, 5), 0);
+  let pos = 5;
+  for (const n of tag.nalus) {
+    const available = Math.max(0, Math.min(n.fullSize, data.length - n.start));
+    out.writeUInt32BE(available, pos);
+    out.set(data.subarray(n.start, n.start + available), pos + 4);
+    pos += 4 + available;
+  }
+  return out;
+}
+
+/** One whole tag (header + body + PreviousTagSize) as a single buffer, with the given timestamp. */
+export function encodeTag(type: number, timestamp: number, body: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafe(11 + body.length + 4);
+  encodeTagHeader(type, body.length, timestamp).copy(out, 0);
+  out.set(body, 11);
+  out.writeUInt32BE(body.length + 11, 11 + body.length);
+  return out;
+}
