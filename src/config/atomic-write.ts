@@ -1,0 +1,26 @@
+// Crash-safe file replacement: write a temp file, fsync, keep the old file as a backup, then rename over.
+import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { dirname, join, basename } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Replaces `path` with `content` atomically. When `backupPath` is given and `path` exists, the previous
+ * content is kept there first. A crash at any point leaves either the old or the new file, never a torn one.
+ */
+export function atomicWriteFile(path: string, content: string, backupPath?: string): void {
+  const suffix = randomBytes(4).toString('hex').toUpperCase().slice(0, 6);
+  const tmp = join(dirname(path), `${basename(path, '.json')}.${suffix}.tmp`);
+  const fd = openSync(tmp, 'wx');
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  if (backupPath && existsSync(path)) {
+    const backupTmp = `${backupPath}.${suffix}.tmp`;
+    copyFileSync(path, backupTmp);
+    renameSync(backupTmp, backupPath);
+  }
+  renameSync(tmp, path);
+}

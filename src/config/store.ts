@@ -1,0 +1,150 @@
+// The live configuration: global and per-room overrides, room → global → default resolution, and atomic saves.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { atomicWriteFile } from './atomic-write.js';
+import { FIELDS, FIELD_NAMES, ROOM_FIELDS, GLOBAL_FIELDS, typeDefault, type FieldName, type RoomSettings } from './fields.js';
+import { ConfigError, parseConfigText, type ConfigFile } from './schema.js';
+
+/** Present key = brec's `HasValue: true`. */
+export type Overrides = Partial<Record<FieldName, unknown>>;
+
+export interface RoomConfigEntry {
+  roomId: number;
+  autoRecord: boolean;
+  overrides: Overrides;
+  /** Unknown members of this room's object, written back untouched. */
+  extra: Record<string, unknown>;
+}
+
+export interface ConfigStoreOptions {
+  /** config.json path; absent = in-memory only (portable mode never writes a config). */
+  path?: string;
+}
+
+type Optional = { HasValue: boolean; Value?: unknown } | undefined;
+
+function readOverrides(section: Record<string, unknown>, fields: readonly FieldName[]): { overrides: Overrides; extra: Record<string, unknown> } {
+  const overrides: Overrides = {};
+  const extra: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(section)) {
+    if (!(fields as readonly string[]).includes(key)) {
+      extra[key] = raw;
+      continue;
+    }
+    const opt = raw as Optional;
+    if (opt?.HasValue) overrides[key as FieldName] = opt.Value === undefined ? typeDefault(key as FieldName) : opt.Value;
+  }
+  return { overrides, extra };
+}
+
+function writeOverrides(overrides: Overrides, fields: readonly FieldName[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    if (!(f in overrides)) continue;
+    const value = overrides[f];
+    // brec omits Value when it equals the type default (DefaultValueHandling.Ignore); keep that shape.
+    out[f] = value === typeDefault(f) || value === undefined ? { HasValue: true } : { HasValue: true, Value: value };
+  }
+  return out;
+}
+
+export class ConfigStore {
+  global: Overrides = {};
+  rooms: RoomConfigEntry[] = [];
+  private globalExtra: Record<string, unknown> = {};
+  private topExtra: Record<string, unknown> = {};
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly options: ConfigStoreOptions = {}) {}
+
+  /** Loads `<workDir>/config.json` (missing = defaults). Invalid files throw ConfigError and are left untouched. */
+  static load(workDir: string): ConfigStore {
+    const path = join(workDir, 'config.json');
+    const store = new ConfigStore({ path });
+    if (existsSync(path)) store.apply(parseConfigText(readFileSync(path, 'utf8'), path));
+    return store;
+  }
+
+  get path(): string | undefined {
+    return this.options.path;
+  }
+
+  private apply(file: ConfigFile): void {
+    const { version: _v, global, rooms, ...top } = file;
+    this.topExtra = top;
+    const g = readOverrides((global ?? {}) as Record<string, unknown>, GLOBAL_FIELDS);
+    this.global = g.overrides;
+    this.globalExtra = g.extra;
+    this.rooms = [];
+    (rooms ?? []).forEach((room, i) => {
+      const r = readOverrides(room as Record<string, unknown>, ['RoomId', 'AutoRecord', ...ROOM_FIELDS]);
+      const { RoomId, AutoRecord, ...overrides } = r.overrides;
+      if (typeof RoomId !== 'number' || RoomId <= 0) throw new ConfigError(`${this.path}: invalid field rooms.${i}.RoomId: a positive room id is required`);
+      if (this.rooms.some((x) => x.roomId === RoomId)) throw new ConfigError(`${this.path}: invalid field rooms.${i}.RoomId: room ${RoomId} is listed twice`);
+      this.rooms.push({ roomId: RoomId, autoRecord: AutoRecord === true, overrides, extra: r.extra });
+    });
+  }
+
+  /** The effective value of a field for a room (room → global → default) or for the global scope. */
+  effective<F extends FieldName>(field: F, room?: RoomConfigEntry): RoomSettings[F] {
+    if (room && field in room.overrides) return room.overrides[field] as RoomSettings[F];
+    if (field in this.global) return this.global[field] as RoomSettings[F];
+    return FIELDS[field].default as RoomSettings[F];
+  }
+
+  /** Every field resolved for one room. */
+  resolveRoom(room: RoomConfigEntry): RoomSettings {
+    const out: Record<string, unknown> = {};
+    for (const f of FIELD_NAMES) out[f] = this.effective(f, room);
+    out.RoomId = room.roomId;
+    out.AutoRecord = room.autoRecord;
+    return out as RoomSettings;
+  }
+
+  findRoom(roomId: number): RoomConfigEntry | undefined {
+    return this.rooms.find((r) => r.roomId === roomId);
+  }
+
+  addRoom(roomId: number, autoRecord: boolean): RoomConfigEntry {
+    const entry: RoomConfigEntry = { roomId, autoRecord, overrides: {}, extra: {} };
+    this.rooms.push(entry);
+    this.changed();
+    return entry;
+  }
+
+  removeRoom(entry: RoomConfigEntry): void {
+    this.rooms = this.rooms.filter((r) => r !== entry);
+    this.changed();
+  }
+
+  /** Notifies listeners (the recorder re-sends settings to room workers). */
+  changed(): void {
+    for (const l of this.listeners) l();
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      ...this.topExtra,
+      version: 3,
+      global: { ...this.globalExtra, ...writeOverrides(this.global, GLOBAL_FIELDS) },
+      rooms: this.rooms.map((r) => ({
+        ...r.extra,
+        RoomId: { HasValue: true, Value: r.roomId },
+        AutoRecord: r.autoRecord ? { HasValue: true, Value: true } : { HasValue: true },
+        ...writeOverrides(r.overrides, ROOM_FIELDS),
+      })),
+    };
+  }
+
+  /** Writes config.json atomically, keeping the previous file as config.backup.json. No-op in memory-only mode. */
+  save(): void {
+    const path = this.options.path;
+    if (!path) return;
+    atomicWriteFile(path, `${JSON.stringify(this.toJSON(), null, 2)}\n`, join(path, '..', 'config.backup.json'));
+  }
+}
