@@ -1,0 +1,106 @@
+// One room host worker as the supervisor sees it: spawn, comlink remote, pending calls, restart backoff.
+import { MessageChannel, Worker, type ResourceLimits } from 'node:worker_threads';
+import { wrap, releaseProxy, type Remote } from 'comlink';
+import { LiverecError, type PlainError } from '../errors.js';
+import { workerPath } from '../paths.js';
+import { nodeEndpoint } from './node-endpoint.js';
+import type { RoomHostApi, RoomHostData, RoomInit, RoomMessage } from './protocol.js';
+
+export interface HostSlotOptions {
+  id: number;
+  resourceLimits?: ResourceLimits;
+  limiter?: unknown;
+  onMessage: (message: RoomMessage) => void;
+  /** Called once per unexpected death, before any restart. */
+  onDeath: (slot: HostSlot, error: LiverecError) => void;
+}
+
+/** Rebuilds a coded error from what crossed the thread (plain objects from our workers, Errors from comlink). */
+function rebuildError(err: unknown): LiverecError {
+  if (err instanceof LiverecError) return err;
+  if (err && typeof err === 'object' && 'code' in err && 'message' in err) return LiverecError.fromPlain(err as PlainError);
+  return new LiverecError('ROOM_WORKER_ERROR', err instanceof Error ? err.message : String(err), { cause: err });
+}
+
+export class HostSlot {
+  readonly rooms = new Map<number, RoomInit>();
+  private worker: Worker | null = null;
+  private api: Remote<RoomHostApi> | null = null;
+  private readonly pending = new Set<(err: Error) => void>();
+  private closing = false;
+  private startedAt = 0;
+  private crashes = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: HostSlotOptions) {}
+
+  get id(): number {
+    return this.options.id;
+  }
+
+  get alive(): boolean {
+    return this.api !== null;
+  }
+
+  /** Starts the worker and (re-)adds every room placed on it. */
+  async spawn(): Promise<void> {
+    const channel = new MessageChannel();
+    const data: RoomHostData & { port: unknown } = { hostId: this.id, limiter: this.options.limiter, port: channel.port2 };
+    const worker = new Worker(workerPath('room'), {
+      workerData: data,
+      transferList: [channel.port2],
+      resourceLimits: this.options.resourceLimits,
+      name: `liverec-room-host-${this.id}`,
+    });
+    channel.port1.on('message', (m: RoomMessage) => this.options.onMessage(m));
+    worker.on('error', (err) => this.died(worker, new LiverecError('ROOM_WORKER_CRASHED', `room worker crashed: ${err.message}`, { cause: err })));
+    worker.on('exit', (code) => {
+      channel.port1.close();
+      this.died(worker, new LiverecError(code === 0 ? 'ROOM_WORKER_EXITED' : 'ROOM_WORKER_CRASHED', `room worker exited with code ${code}`));
+    });
+    this.worker = worker;
+    this.api = wrap<RoomHostApi>(nodeEndpoint(worker));
+    this.startedAt = Date.now();
+    for (const init of this.rooms.values()) await this.call((api) => api.addRoom(init));
+  }
+
+  /** Runs a command on the worker; rejects with a coded error if the worker dies first. */
+  call<T>(fn: (api: Remote<RoomHostApi>) => Promise<T>): Promise<T> {
+    const api = this.api;
+    if (!api) return Promise.reject(new LiverecError('ROOM_WORKER_UNAVAILABLE', 'the room worker is restarting'));
+    return new Promise<T>((resolve, reject) => {
+      const fail = (err: Error): void => reject(err);
+      this.pending.add(fail);
+      fn(api).then(resolve, (err: unknown) => reject(rebuildError(err))).finally(() => this.pending.delete(fail));
+    });
+  }
+
+  private died(worker: Worker, error: LiverecError): void {
+    if (this.worker !== worker) return; // 'error' is followed by 'exit'; handle the death once.
+    this.worker = null;
+    this.api?.[releaseProxy]();
+    this.api = null;
+    // comlink leaves calls to a dead worker pending forever (stack.md §2): reject them here.
+    for (const reject of this.pending) reject(error);
+    this.pending.clear();
+    if (this.closing) return;
+    this.options.onDeath(this, error);
+    if (Date.now() - this.startedAt > 60_000) this.crashes = 0;
+    const delay = Math.min(30_000, 1000 * 2 ** this.crashes++);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (!this.closing && this.rooms.size > 0) this.spawn().catch(() => undefined);
+    }, delay);
+  }
+
+  /** Stops the actors gracefully (files closed with final metadata), then ends the thread. */
+  async close(graceMs = 4000): Promise<void> {
+    this.closing = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    const worker = this.worker;
+    if (!worker) return;
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+    await Promise.race([this.call((api) => api.shutdown()).catch(() => undefined), timeout]);
+    await worker.terminate();
+  }
+}

@@ -1,0 +1,120 @@
+// The contract between the main thread and room workers: commands (comlink) one way, a typed message union back.
+import type { PlainError } from '../errors.js';
+import type { RecorderEvent } from '../events/types.js';
+import type { RoomSettings } from '../config/fields.js';
+
+/** brec's RoomRecordingStatsDto values (milliseconds, bytes, frames). Reset = zeros with durationRatio NaN. */
+export interface RecordingStats {
+  sessionDuration: number;
+  totalInputBytes: number;
+  totalOutputBytes: number;
+  currentFileSize: number;
+  sessionMaxTimestamp: number;
+  fileMaxTimestamp: number;
+  addedDuration: number;
+  passedTime: number;
+  durationRatio: number;
+  inputVideoBytes: number;
+  inputAudioBytes: number;
+  outputVideoFrames: number;
+  outputAudioFrames: number;
+  outputVideoBytes: number;
+  outputAudioBytes: number;
+  totalInputVideoBytes: number;
+  totalInputAudioBytes: number;
+  totalOutputVideoFrames: number;
+  totalOutputAudioFrames: number;
+  totalOutputVideoBytes: number;
+  totalOutputAudioBytes: number;
+}
+
+/** brec's RoomIOStatsDto values; times are epoch ms (null = unset), durations ms. */
+export interface IoStats {
+  streamHost: string | null;
+  startTime: number | null;
+  endTime: number | null;
+  duration: number;
+  networkBytesDownloaded: number;
+  networkMbps: number;
+  diskWriteDuration: number;
+  diskBytesWritten: number;
+  diskMBps: number;
+}
+
+/** Room facts from the live service, "" / 0 until fetched. */
+export interface RoomInfo {
+  shortId: number;
+  name: string;
+  uid: number;
+  title: string;
+  areaNameParent: string;
+  areaNameChild: string;
+}
+
+/** Everything the main thread mirrors for one room. */
+export interface RoomState extends RoomInfo {
+  recording: boolean;
+  streaming: boolean;
+  danmakuConnected: boolean;
+  autoRecordForThisSession: boolean;
+}
+
+export const emptyRecordingStats = (): RecordingStats => ({
+  sessionDuration: 0, totalInputBytes: 0, totalOutputBytes: 0, currentFileSize: 0, sessionMaxTimestamp: 0,
+  fileMaxTimestamp: 0, addedDuration: 0, passedTime: 0, durationRatio: Number.NaN, inputVideoBytes: 0,
+  inputAudioBytes: 0, outputVideoFrames: 0, outputAudioFrames: 0, outputVideoBytes: 0, outputAudioBytes: 0,
+  totalInputVideoBytes: 0, totalInputAudioBytes: 0, totalOutputVideoFrames: 0, totalOutputAudioFrames: 0,
+  totalOutputVideoBytes: 0, totalOutputAudioBytes: 0,
+});
+
+export const emptyIoStats = (): IoStats => ({
+  streamHost: null, startTime: null, endTime: null, duration: 0, networkBytesDownloaded: 0, networkMbps: 0,
+  diskWriteDuration: 0, diskBytesWritten: 0, diskMBps: 0,
+});
+
+export const initialRoomState = (): RoomState => ({
+  shortId: 0, name: '', uid: 0, title: '', areaNameParent: '', areaNameChild: '',
+  recording: false, streaming: false, danmakuConnected: false, autoRecordForThisSession: true,
+});
+
+/** What a room actor needs to run; `settings` is the resolved room → global → default config. */
+export interface RoomInit {
+  roomId: number;
+  settings: RoomSettings;
+  workDir: string;
+  /** Test-only faults are honoured only when the recorder was started with them enabled. */
+  allowTestFaults?: boolean;
+}
+
+/** Messages from a room host worker to the main thread (one-way, over a dedicated MessagePort). */
+export type RoomMessage =
+  | { type: 'state'; roomId: number; state: Partial<RoomState> }
+  /** Throttled to at most 2 per second per room. */
+  | { type: 'stats'; roomId: number; recordingStats?: RecordingStats; ioStats?: IoStats }
+  | { type: 'event'; roomId: number; event: RecorderEvent }
+  /** A file was opened/closed, so the supervisor can finalise it if the worker dies. */
+  | { type: 'file'; roomId: number; action: 'opened' | 'closed'; path: string; sessionId: string; openTime: string }
+  /** The actor learned its real room id (the configured id was a short id). */
+  | { type: 'roomId'; roomId: number; realRoomId: number }
+  | { type: 'log'; roomId: number; level: 'debug' | 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> }
+  | { type: 'error'; roomId: number; error: PlainError };
+
+/** Commands to one room (the worker exposes them per room through the host API). */
+export type RoomCommand = 'start' | 'stop' | 'split' | 'refresh' | 'dispose' | 'testCrash' | 'testThrow';
+
+/** The API a room host worker exposes over comlink. */
+export interface RoomHostApi {
+  /** Adds a room actor; its messages go to the host's message port. */
+  addRoom(init: RoomInit): Promise<void>;
+  command(roomId: number, command: RoomCommand): Promise<void>;
+  updateConfig(roomId: number, settings: RoomSettings): Promise<void>;
+  /** Stops every actor, closing files with final metadata. */
+  shutdown(): Promise<void>;
+}
+
+/** workerData of a room host worker. */
+export interface RoomHostData {
+  hostId: number;
+  /** Shared state of the process-wide API limiter (see src/bilibili). */
+  limiter?: unknown;
+}

@@ -1,0 +1,190 @@
+// The recorder: rooms from config, one actor each (via the supervisor), the main-thread mirror, and events.
+import { relative } from 'node:path';
+import type { ResourceLimits } from 'node:worker_threads';
+import type { ConfigStore } from '../config/store.js';
+import type { RoomSettings } from '../config/fields.js';
+import { LiverecError } from '../errors.js';
+import { EventBus } from '../events/bus.js';
+import type { RoomEventSnapshot } from '../events/types.js';
+import { roomLogger } from '../log/logger.js';
+import { formatLocal } from '../time.js';
+import { finalizeOrphanFlv } from './orphan-file.js';
+import { emptyIoStats, emptyRecordingStats, type RoomMessage } from './protocol.js';
+import { Room } from './room.js';
+import { Supervisor } from './supervisor.js';
+
+export interface RecorderOptions {
+  workDir: string;
+  config: ConfigStore;
+  bus?: EventBus;
+  roomsPerWorker?: number;
+  resourceLimits?: ResourceLimits;
+  /** Shared state of the process-wide API limiter, handed to every worker. */
+  limiter?: unknown;
+  /** Enables the test-only crash commands (never set in production). */
+  allowTestFaults?: boolean;
+}
+
+interface OpenFile {
+  path: string;
+  sessionId: string;
+  openTime: string;
+}
+
+export class Recorder {
+  readonly rooms: Room[] = [];
+  readonly bus: EventBus;
+  readonly config: ConfigStore;
+  readonly workDir: string;
+  private readonly supervisor: Supervisor;
+  /** Files each room has open, so a dead worker's files can still be closed and reported. */
+  private readonly openFiles = new Map<number, Map<string, OpenFile>>();
+
+  constructor(private readonly options: RecorderOptions) {
+    this.bus = options.bus ?? new EventBus();
+    this.config = options.config;
+    this.workDir = options.workDir;
+    this.supervisor = new Supervisor({
+      roomsPerWorker: options.roomsPerWorker,
+      resourceLimits: options.resourceLimits ?? { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
+      limiter: options.limiter,
+      onMessage: (m) => this.onMessage(m),
+      onRoomsLost: (ids, err) => ids.forEach((id) => this.onRoomLost(id, err)),
+    });
+  }
+
+  /** Starts an actor for every configured room. */
+  async start(): Promise<void> {
+    for (const entry of this.config.rooms) this.rooms.push(new Room(entry, this.supervisor));
+    await Promise.all(this.rooms.map((room) => this.launch(room)));
+  }
+
+  private launch(room: Room): Promise<void> {
+    return this.supervisor.add({
+      roomId: room.roomId,
+      settings: this.config.resolveRoom(room.entry),
+      workDir: this.workDir,
+      allowTestFaults: this.options.allowTestFaults,
+    }).catch((err: unknown) => roomLogger(room.roomId).error({ err }, 'room actor failed to start'));
+  }
+
+  /** Numeric ids match room id or short id (first in list order); strings match objectId. */
+  findRoom(id: number | string): Room | undefined {
+    if (typeof id === 'string') return this.rooms.find((r) => r.objectId === id.toLowerCase());
+    return this.rooms.find((r) => r.matches(id));
+  }
+
+  /** Adds a room (saving config), or updates autoRecord of an existing one without saving, as brec does. */
+  async addRoom(roomId: number, autoRecord: boolean): Promise<Room> {
+    const existing = this.findRoom(roomId);
+    if (existing) {
+      if (existing.entry.autoRecord !== autoRecord) this.setAutoRecord(existing, autoRecord, false);
+      return existing;
+    }
+    const room = new Room(this.config.addRoom(roomId, autoRecord), this.supervisor);
+    this.rooms.push(room);
+    this.config.save();
+    await this.launch(room);
+    return room;
+  }
+
+  async removeRoom(room: Room): Promise<void> {
+    room.disposed = true;
+    this.rooms.splice(this.rooms.indexOf(room), 1);
+    this.config.removeRoom(room.entry);
+    this.config.save();
+    await this.supervisor.remove(room.roomId);
+  }
+
+  setAutoRecord(room: Room, autoRecord: boolean, save = true): void {
+    room.entry.autoRecord = autoRecord;
+    if (save) this.config.save();
+    this.pushSettings(room);
+  }
+
+  /** Re-sends resolved settings to one room (room config changed) or all rooms (global config changed). */
+  pushSettings(room?: Room): void {
+    for (const r of room ? [room] : this.rooms) {
+      const settings: RoomSettings = this.config.resolveRoom(r.entry);
+      this.supervisor.updateConfig(r.roomId, settings).catch(() => undefined);
+    }
+  }
+
+  get workerCount(): number {
+    return this.supervisor.workerCount;
+  }
+
+  /** Graceful stop: every actor closes its files with final metadata; then the config is saved. */
+  async close(graceMs?: number): Promise<void> {
+    await this.supervisor.shutdown(graceMs);
+    this.config.save();
+  }
+
+  private onMessage(m: RoomMessage): void {
+    const room = this.rooms.find((r) => r.roomId === m.roomId);
+    switch (m.type) {
+      case 'state':
+      case 'stats':
+        room?.apply(m);
+        break;
+      case 'event':
+        this.bus.emit(m.event);
+        break;
+      case 'file': {
+        const files = this.openFiles.get(m.roomId) ?? new Map<string, OpenFile>();
+        if (m.action === 'opened') files.set(m.path, { path: m.path, sessionId: m.sessionId, openTime: m.openTime });
+        else files.delete(m.path);
+        this.openFiles.set(m.roomId, files);
+        break;
+      }
+      case 'roomId':
+        if (room) {
+          this.supervisor.rename(m.roomId, m.realRoomId);
+          room.entry.roomId = m.realRoomId;
+          this.openFiles.set(m.realRoomId, this.openFiles.get(m.roomId) ?? new Map());
+          this.config.save();
+        }
+        break;
+      case 'log':
+        roomLogger(m.roomId)[m.level](m.fields ?? {}, m.msg);
+        break;
+      case 'error':
+        roomLogger(m.roomId).error({ err: m.error }, m.error.message);
+        break;
+    }
+  }
+
+  /** A worker died: close its files validly, end its session for event consumers, reset the mirror. */
+  private onRoomLost(roomId: number, error: LiverecError): void {
+    const log = roomLogger(roomId);
+    log.error({ err: error, code: error.code }, 'room worker died; restarting with backoff');
+    const room = this.rooms.find((r) => r.roomId === roomId);
+    const files = this.openFiles.get(roomId);
+    const sessions = new Set<string>();
+    for (const file of files?.values() ?? []) {
+      sessions.add(file.sessionId);
+      const done = finalizeOrphanFlv(file.path);
+      if (!done) continue;
+      log.warn({ path: file.path, truncatedBytes: done.truncatedBytes }, 'closed the file of a dead worker');
+      if (room) this.bus.emit({ EventType: 'FileClosed', EventTimestamp: formatLocal(), EventData: {
+        ...this.snapshot(room), SessionId: file.sessionId, RelativePath: relative(this.workDir, file.path).split('\\').join('/'),
+        FileOpenTime: file.openTime, FileCloseTime: formatLocal(), FileSize: done.size, Duration: done.duration } });
+    }
+    files?.clear();
+    if (!room) return;
+    Object.assign(room.state, { recording: false, danmakuConnected: false });
+    room.recordingStats = emptyRecordingStats();
+    room.ioStats = emptyIoStats();
+    for (const sessionId of sessions) {
+      this.bus.emit({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.snapshot(room), SessionId: sessionId } });
+    }
+  }
+
+  private snapshot(room: Room): RoomEventSnapshot {
+    const s = room.state;
+    return {
+      RoomId: room.roomId, ShortId: s.shortId, Name: s.name, Title: s.title, AreaNameParent: s.areaNameParent,
+      AreaNameChild: s.areaNameChild, Recording: s.recording, Streaming: s.streaming, DanmakuConnected: s.danmakuConnected,
+    };
+  }
+}

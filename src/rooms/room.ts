@@ -1,0 +1,69 @@
+// The main-thread side of one room: its config entry, the mirror of its actor's state and stats, and its commands.
+import { randomUUID } from 'node:crypto';
+import type { RoomConfigEntry } from '../config/store.js';
+import {
+  emptyIoStats, emptyRecordingStats, initialRoomState,
+  type IoStats, type RecordingStats, type RoomCommand, type RoomMessage, type RoomState,
+} from './protocol.js';
+
+/** How a room reaches its actor; implemented by the supervisor. */
+export interface RoomControl {
+  command(roomId: number, command: RoomCommand): Promise<void>;
+}
+
+export class Room {
+  /** Regenerated on every start and never saved, as in brec. crypto.randomUUID, not nanoid: the API needs a UUID. */
+  readonly objectId: string = randomUUID();
+  state: RoomState = initialRoomState();
+  recordingStats: RecordingStats = emptyRecordingStats();
+  ioStats: IoStats = emptyIoStats();
+  /** Set once the room was removed; commands become no-ops, as in brec. */
+  disposed = false;
+
+  constructor(readonly entry: RoomConfigEntry, private readonly control: RoomControl) {}
+
+  get roomId(): number {
+    return this.entry.roomId;
+  }
+
+  get autoRecord(): boolean {
+    return this.entry.autoRecord;
+  }
+
+  /** Numeric ids match the room id or the short id. */
+  matches(id: number): boolean {
+    return this.entry.roomId === id || this.state.shortId === id;
+  }
+
+  /** Applies a state or stats message from the actor; never blocks API readers. */
+  apply(message: RoomMessage): void {
+    if (message.type === 'state') Object.assign(this.state, message.state);
+    else if (message.type === 'stats') {
+      if (message.recordingStats) this.recordingStats = message.recordingStats;
+      if (message.ioStats) this.ioStats = message.ioStats;
+    }
+  }
+
+  /** Starts recording (brec: sets autoRecordForThisSession at once; recording begins asynchronously). */
+  start(): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    this.state.autoRecordForThisSession = true;
+    return this.control.command(this.roomId, 'start');
+  }
+
+  /** Stops recording until the stream ends (autoRecordForThisSession = false). */
+  stop(): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    this.state.autoRecordForThisSession = false;
+    return this.control.command(this.roomId, 'stop');
+  }
+
+  split(): Promise<void> {
+    return this.disposed ? Promise.resolve() : this.control.command(this.roomId, 'split');
+  }
+
+  /** Re-fetches room info; resolves once the actor has done so. */
+  refresh(): Promise<void> {
+    return this.disposed ? Promise.resolve() : this.control.command(this.roomId, 'refresh');
+  }
+}
