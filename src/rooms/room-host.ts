@@ -1,0 +1,54 @@
+// Inside a room worker: hosts 1..K room actors, isolates their failures, and exposes the host API to the main thread.
+import type { MessagePort } from 'node:worker_threads';
+import { toPlainError } from '../errors.js';
+import type { RoomSettings } from '../config/fields.js';
+import type { RoomCommand, RoomHostApi, RoomInit, RoomMessage } from './protocol.js';
+import { RoomActor } from './room-actor.js';
+
+export class RoomHost {
+  private readonly actors = new Map<number, RoomActor>();
+
+  constructor(private readonly port: MessagePort) {}
+
+  post(message: RoomMessage): void {
+    this.port.postMessage(message);
+  }
+
+  private actor(roomId: number): RoomActor {
+    const actor = this.actors.get(roomId);
+    // Thrown as a plain object: comlink keeps its fields, so the main side can rebuild the coded error.
+    if (!actor) throw toPlainError(Object.assign(new Error(`room ${roomId} is not hosted here`), { code: 'ROOM_NOT_RUNNING' }));
+    return actor;
+  }
+
+  /** The comlink-exposed API; every error crosses the thread as a plain coded object. */
+  api(): RoomHostApi {
+    const guard = async <T>(fn: () => T | Promise<T>): Promise<T> => {
+      try {
+        return await fn();
+      } catch (err) {
+        throw toPlainError(err);
+      }
+    };
+    return {
+      addRoom: (init: RoomInit) => guard(() => {
+        const actor = new RoomActor(init, (m) => this.post(m), (id) => this.rekey(init.roomId, id));
+        this.actors.set(init.roomId, actor);
+        actor.begin();
+      }),
+      command: (roomId: number, command: RoomCommand) => guard(() => this.actor(roomId).command(command)),
+      updateConfig: (roomId: number, settings: RoomSettings) => guard(() => this.actor(roomId).updateSettings(settings)),
+      shutdown: () => guard(async () => {
+        await Promise.all([...this.actors.values()].map((a) => a.dispose()));
+        this.actors.clear();
+      }),
+    };
+  }
+
+  private rekey(oldId: number, newId: number): void {
+    const actor = this.actors.get(oldId);
+    if (!actor || oldId === newId) return;
+    this.actors.delete(oldId);
+    this.actors.set(newId, actor);
+  }
+}

@@ -1,0 +1,10 @@
+// Thread entry of a room host worker: wires the host API (comlink) and the one-way message port.
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { expose } from 'comlink';
+import { nodeEndpoint } from '../src/rooms/node-endpoint.js';
+import { RoomHost } from '../src/rooms/room-host.js';
+import type { RoomHostData } from '../src/rooms/protocol.js';
+
+const data = workerData as RoomHostData & { port: MessagePort };
+const host = new RoomHost(data.port);
+expose(host.api(), nodeEndpoint(parentPort!));
