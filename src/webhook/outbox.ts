@@ -1,0 +1,249 @@
+// The webhook outbox: journals every event, then delivers it to every configured URL with brec's retry rule, surviving restarts.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { EventBus } from '../events/bus.js';
+import { EVENT_TYPES, type EventType, type RecorderEvent } from '../events/types.js';
+import { logger as rootLogger, type Logger } from '../log/logger.js';
+import type { WebhookDelivery } from './deliveries-schema.js';
+import { deliveryKey, type Delivery } from './delivery.js';
+import { compactJournal, type CompactResult } from './journal-compact.js';
+import { JournalFile } from './journal-file.js';
+import { Lane, type LaneContext } from './lane.js';
+import { buildV1Payload } from './payload-v1.js';
+import { buildV2Payload } from './payload-v2.js';
+import { RecentDeliveries } from './recent-deliveries.js';
+import { WebhookSettingsReader, type GetWebhookSettings } from './settings.js';
+
+export interface WebhookOutboxOptions {
+  /** The recorder's work directory; the journal lives in its hidden `.liverec/` folder. */
+  workDir: string;
+  getSettings: GetWebhookSettings;
+  logger?: Logger;
+  /** Attempts in flight per URL (default 4). */
+  maxInFlightPerUrl?: number;
+  /** Deliveries held in memory per URL; the rest wait in the journal (default 64). */
+  windowPerUrl?: number;
+  /** Entries kept for recentDeliveries() (default 200). */
+  recentLimit?: number;
+  /** How often the journal is compacted while running (default 60 s); it is always compacted at start. */
+  compactIntervalMs?: number;
+  /** How often appended journal lines are fdatasync'ed (default 1 s). */
+  syncIntervalMs?: number;
+}
+
+export interface OutboxStats {
+  started: boolean;
+  journalPath: string;
+  journalBytes: number;
+  /** Deliveries in memory now, across all URLs. */
+  loaded: number;
+  /** The most deliveries ever in memory at once since construction. */
+  maxLoaded: number;
+  inFlight: number;
+  lanes: { url: string; loaded: number; inFlight: number; spilled: boolean }[];
+}
+
+export const JOURNAL_RELATIVE_PATH = join('.liverec', 'webhook-outbox.jsonl');
+
+export class WebhookOutbox {
+  readonly journalPath: string;
+  private readonly journal: JournalFile;
+  private readonly log: Logger;
+  private readonly settings: WebhookSettingsReader;
+  private readonly recent: RecentDeliveries;
+  private readonly lanes = new Map<string, Lane>();
+  private readonly ctx: LaneContext;
+  private readonly detachers = new Set<() => void>();
+  private abort = new AbortController();
+  private started = false;
+  private closed = false;
+  private timers: NodeJS.Timeout[] = [];
+  private maxLoaded = 0;
+
+  constructor(private readonly options: WebhookOutboxOptions) {
+    this.journalPath = join(options.workDir, JOURNAL_RELATIVE_PATH);
+    this.journal = new JournalFile(this.journalPath);
+    this.log = options.logger ?? rootLogger().child({ component: 'webhook' });
+    this.settings = new WebhookSettingsReader(options.getSettings, this.log);
+    this.recent = new RecentDeliveries(options.recentLimit ?? 200);
+    this.ctx = {
+      journal: this.journal,
+      recent: this.recent,
+      log: this.log,
+      signal: () => this.abort.signal,
+      isClosed: () => !this.started,
+      timeoutMs: () => this.settings.read().timeoutMs,
+      maxInFlight: Math.max(1, options.maxInFlightPerUrl ?? 4),
+      windowSize: Math.max(1, options.windowPerUrl ?? 64),
+      noteLoaded: () => {
+        const loaded = this.loadedNow();
+        if (loaded > this.maxLoaded) this.maxLoaded = loaded;
+      },
+    };
+  }
+
+  /** Subscribes to the recorder's bus; returns the unsubscribe function (close() also detaches). */
+  attach(bus: EventBus): () => void {
+    const off = bus.on((event) => this.publish(event));
+    const detach = (): void => {
+      off();
+      this.detachers.delete(detach);
+    };
+    this.detachers.add(detach);
+    return detach;
+  }
+
+  /**
+   * Journals one event for every URL configured right now and starts sending. Returns the EventId,
+   * or null when nothing is configured. While stopped, events are journaled and sent by the next start().
+   */
+  publish(event: RecorderEvent): string | null {
+    if (!(EVENT_TYPES as readonly string[]).includes(event?.EventType)) {
+      this.log.warn({ code: 'WEBHOOK_UNKNOWN_EVENT', eventType: (event as { EventType?: unknown })?.EventType }, 'not a lifecycle event; not sent');
+      return null;
+    }
+    const s = this.settings.read();
+    if (s.v1.length === 0 && s.v2.length === 0) return null;
+    const eventId = randomUUID();
+    if (s.v2.length) this.enqueue(2, event.EventType, eventId, JSON.stringify(buildV2Payload(event, eventId)), s.v2);
+    if (s.v1.length) {
+      const v1 = buildV1Payload(event, randomUUID());
+      if (v1) this.enqueue(1, event.EventType, v1.EventRandomId, JSON.stringify(v1), s.v1);
+    }
+    return eventId;
+  }
+
+  private enqueue(v: 1 | 2, t: EventType, m: string, body: string, urls: string[]): void {
+    const at = Date.now();
+    let offset: number | null = null;
+    const stopped = !this.started;
+    try {
+      if (stopped) this.journal.open();
+      offset = this.journal.append({ r: 'msg', m, v, t, at, u: urls, b: body });
+      if (stopped && this.closed && !this.journal.syncing) this.journal.close();
+    } catch (err) {
+      this.log.error({ err, eventId: m, eventType: t }, 'webhook journal write failed; this event is kept in memory only');
+      if (stopped) return;
+    }
+    this.log.debug({ eventId: m, eventType: t, version: v, urls, body }, 'webhook event queued');
+    if (stopped) return;
+    urls.forEach((url, i) => {
+      const d: Delivery = { key: deliveryKey(m, i), m, v, t, i, url, body, createdAt: at, attempts: 0, dueAt: 0, state: 'ready' };
+      this.recent.update({ key: d.key, eventId: m, eventType: t, version: v, url, createdAt: at }, {}, at);
+      const lane = this.lane(url);
+      lane.offer(d, offset);
+      lane.pump();
+    });
+  }
+
+  private lane(url: string): Lane {
+    let lane = this.lanes.get(url);
+    if (!lane) this.lanes.set(url, (lane = new Lane(url, this.ctx)));
+    return lane;
+  }
+
+  private loadedNow(): number {
+    let n = 0;
+    for (const lane of this.lanes.values()) n += lane.loaded;
+    return n;
+  }
+
+  /** Loads the journal (compacting it), resumes every unfinished delivery with its remaining attempts, starts timers. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    await this.journal.settle();
+    this.journal.open();
+    this.abort = new AbortController();
+    this.closed = false;
+    const result = this.runCompaction(true);
+    this.started = true;
+    for (const url of result.urls) this.lane(url).cursor = 0;
+    for (const lane of this.lanes.values()) {
+      lane.refill();
+      lane.pump();
+    }
+    this.log.info({ journal: this.journalPath, pending: result.kept, urls: result.urls.size }, 'webhook outbox started');
+    const every = (ms: number, fn: () => void): void => {
+      const t = setInterval(fn, ms);
+      t.unref();
+      this.timers.push(t);
+    };
+    every(this.options.syncIntervalMs ?? 1000, () => {
+      this.journal.syncInBackground().catch((err) => this.log.error({ err }, 'webhook journal sync failed'));
+    });
+    every(this.options.compactIntervalMs ?? 60_000, () => {
+      if (!this.journal.syncing) this.compact();
+    });
+  }
+
+  /** Compacts the journal now (also runs periodically and at start); returns what was kept and dropped. */
+  compact(): CompactResult | null {
+    if (!this.started || this.journal.syncing) return null;
+    try {
+      return this.runCompaction(false);
+    } catch (err) {
+      this.log.error({ err }, 'webhook journal compaction failed; will retry later');
+      return null;
+    }
+  }
+
+  private runCompaction(atStart: boolean): CompactResult {
+    const lanes = [...this.lanes.values()];
+    const cursors = lanes.map((l) => l.cursor ?? this.journal.size);
+    const live = (m: string, i: number): boolean => lanes.some((l) => l.hasLive(deliveryKey(m, i)));
+    const result = compactJournal(this.journal, cursors, live);
+    lanes.forEach((lane, k) => {
+      if (lane.cursor !== null) lane.cursor = result.cursors[k] >= this.journal.size ? null : result.cursors[k];
+      if (lane.idle) this.lanes.delete(lane.url);
+    });
+    for (const x of result.expired) {
+      const key = deliveryKey(x.m, x.i);
+      this.recent.update(
+        { key, eventId: x.m, eventType: x.t, version: x.v, url: x.url, createdAt: x.at },
+        { attempts: x.state.n, state: 'given-up', lastStatus: x.state.st ?? null, lastError: x.state.err ?? 'last attempt interrupted by a restart', lastErrorCode: 'WEBHOOK_INTERRUPTED', finishedAt: Date.now() },
+      );
+      this.log.error({ eventId: x.m, eventType: x.t, version: x.v, url: x.url, attempts: x.state.n, code: 'WEBHOOK_INTERRUPTED' }, 'webhook given up after 3 attempts (the last one was interrupted)');
+    }
+    const level = atStart || result.anomalies ? 'info' : 'debug';
+    this.log[level](
+      { kept: result.kept, dropped: result.dropped, anomalies: result.anomalies, bytesBefore: result.bytesBefore, bytesAfter: result.bytesAfter },
+      'webhook journal compacted',
+    );
+    if (result.anomalies) this.log.warn({ anomalies: result.anomalies, code: 'WEBHOOK_JOURNAL_ANOMALY' }, 'webhook journal had unreadable lines (skipped)');
+    return result;
+  }
+
+  /** Stops timers, cuts in-flight attempts (they count; the next start resumes after them) and flushes the journal. */
+  async close(): Promise<void> {
+    for (const detach of [...this.detachers]) detach();
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    if (!this.started) return;
+    this.started = false;
+    this.closed = true;
+    this.abort.abort();
+    await Promise.all([...this.lanes.values()].map((l) => l.stop()));
+    this.lanes.clear();
+    await this.journal.settle();
+    this.journal.close();
+    this.log.info({ journal: this.journalPath }, 'webhook outbox closed');
+  }
+
+  /** Recent (event, URL) deliveries, newest first; shape = WebhookDeliveriesSchema. */
+  recentDeliveries(): WebhookDelivery[] {
+    return this.recent.list();
+  }
+
+  stats(): OutboxStats {
+    const lanes = [...this.lanes.values()].map((l) => ({ url: l.url, loaded: l.loaded, inFlight: l.active, spilled: l.cursor !== null }));
+    return {
+      started: this.started,
+      journalPath: this.journalPath,
+      journalBytes: this.journal.size,
+      loaded: lanes.reduce((a, l) => a + l.loaded, 0),
+      maxLoaded: this.maxLoaded,
+      inFlight: lanes.reduce((a, l) => a + l.inFlight, 0),
+      lanes,
+    };
+  }
+}

@@ -1,0 +1,64 @@
+// Webhook v2 envelope {EventType, EventTimestamp, EventId, EventData}, fields picked in brec's order.
+import type { FileClosedData, FileOpeningData, RecorderEvent, RoomEventSnapshot, SessionData } from '../events/types.js';
+
+export interface WebhookV2Payload {
+  EventType: RecorderEvent['EventType'];
+  EventTimestamp: string;
+  EventId: string;
+  EventData: Record<string, unknown>;
+}
+
+// Picking fields (instead of spreading EventData) keeps stray in-process fields such as a full path off the
+// wire, and mirrors Newtonsoft's order: the derived event's own fields first, then the room snapshot.
+function room(d: RoomEventSnapshot): Record<string, unknown> {
+  return {
+    RoomId: d.RoomId,
+    ShortId: d.ShortId ?? 0,
+    Name: d.Name,
+    Title: d.Title,
+    AreaNameParent: d.AreaNameParent,
+    AreaNameChild: d.AreaNameChild,
+    Recording: d.Recording,
+    Streaming: d.Streaming,
+    DanmakuConnected: d.DanmakuConnected,
+  };
+}
+
+function session(d: SessionData): Record<string, unknown> {
+  return { SessionId: d.SessionId, ...room(d) };
+}
+
+function fileOpening(d: FileOpeningData): Record<string, unknown> {
+  return { SessionId: d.SessionId, RelativePath: d.RelativePath, FileOpenTime: d.FileOpenTime, ...room(d) };
+}
+
+function fileClosed(d: FileClosedData): Record<string, unknown> {
+  return {
+    SessionId: d.SessionId,
+    RelativePath: d.RelativePath,
+    FileSize: d.FileSize,
+    Duration: d.Duration,
+    FileOpenTime: d.FileOpenTime,
+    FileCloseTime: d.FileCloseTime,
+    ...room(d),
+  };
+}
+
+function eventData(event: RecorderEvent): Record<string, unknown> {
+  switch (event.EventType) {
+    case 'SessionStarted':
+    case 'SessionEnded':
+      return session(event.EventData);
+    case 'FileOpening':
+      return fileOpening(event.EventData);
+    case 'FileClosed':
+      return fileClosed(event.EventData);
+    case 'StreamStarted':
+    case 'StreamEnded':
+      return room(event.EventData);
+  }
+}
+
+export function buildV2Payload(event: RecorderEvent, eventId: string): WebhookV2Payload {
+  return { EventType: event.EventType, EventTimestamp: event.EventTimestamp, EventId: eventId, EventData: eventData(event) };
+}
