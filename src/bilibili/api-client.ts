@@ -1,0 +1,86 @@
+// The live API client: the four endpoints the recorder needs, every call through the shared limiter.
+import { type ApiLimiter, getProcessLimiter } from './api-limiter.js';
+import {
+  type DanmuInfo, type PlayInfo, type RoomInfo, type RoomInit, readDanmuInfo, readPlayInfo, readRoomInfo, readRoomInit,
+} from './api-models.js';
+import { type ClientOptions, clientOptions } from './client-options.js';
+import { BiliErrorCode, BilibiliError } from './errors.js';
+import { apiHeaders } from './headers.js';
+import { httpGetText } from './http-get.js';
+import { type Json, num } from './json-read.js';
+
+const ROOM_NOT_FOUND_CODES = new Set([60004, 19002000]);
+const ROOM_ENCRYPTED_CODE = 19002005;
+
+/** Query of getRoomPlayInfo as brec sends it; only `qn` and `room_id` vary. */
+const PLAY_INFO_QUERY = 'protocol=0,1&format=0,1,2&codec=0,1&platform=web&ptype=8&dolby=5&panorama=1';
+
+export class BilibiliApiClient {
+  readonly options: ClientOptions;
+  /** Calls that reached the service (for stats and tests). */
+  requests = 0;
+
+  constructor(options: Partial<ClientOptions> = {}, private readonly limiter: ApiLimiter = getProcessLimiter()) {
+    this.options = clientOptions(options);
+  }
+
+  /** getInfoByRoom; accepts a short id and answers with the real one. */
+  async getRoomInfo(roomId: number, signal?: AbortSignal): Promise<RoomInfo> {
+    return readRoomInfo(await this.getData(`/xlive/web-room/v1/index/getInfoByRoom?room_id=${roomId}`, signal));
+  }
+
+  /** room_init: resolves a short or real id to the real id. */
+  async roomInit(id: number, signal?: AbortSignal): Promise<RoomInit> {
+    return readRoomInit(await this.getData(`/room/v1/Room/room_init?id=${id}`, signal));
+  }
+
+  /** getRoomPlayInfo v2 for the real room id at quality `qn`. */
+  async getPlayInfo(roomId: number, qn: number, signal?: AbortSignal): Promise<PlayInfo> {
+    return readPlayInfo(
+      await this.getData(`/xlive/web-room/v2/index/getRoomPlayInfo?room_id=${roomId}&${PLAY_INFO_QUERY}&qn=${qn}`, signal),
+    );
+  }
+
+  /** getDanmuInfo for the real room id: the auth token and the danmaku hosts. */
+  async getDanmuInfo(roomId: number, signal?: AbortSignal): Promise<DanmuInfo> {
+    return readDanmuInfo(await this.getData(`/xlive/web-room/v1/index/getDanmuInfo?id=${roomId}&type=0`, signal));
+  }
+
+  /** One GET through the limiter; returns the envelope's `data` or throws a coded error. */
+  private async getData(pathAndQuery: string, signal?: AbortSignal): Promise<Json> {
+    await this.limiter.acquire(signal);
+    const path = pathAndQuery.slice(0, pathAndQuery.indexOf('?'));
+    this.requests++;
+    const res = await httpGetText(this.options.liveApiHost + pathAndQuery, apiHeaders(this.options), this.options.apiTimeoutMs, signal);
+    if (res.status === 412) {
+      this.limiter.pause(this.options.riskPauseMs);
+      throw new BilibiliError(BiliErrorCode.ApiHttp412, `${path}: HTTP 412 (blocked by risk control); all API calls pause`, { httpStatus: 412 });
+    }
+    if (res.status !== 200) {
+      throw new BilibiliError(BiliErrorCode.ApiHttpStatus, `${path}: HTTP ${res.status}`, { httpStatus: res.status });
+    }
+    let body: Json;
+    try {
+      body = JSON.parse(res.body);
+    } catch {
+      const head = res.body.slice(0, 60).replace(/\s+/g, ' ');
+      throw new BilibiliError(BiliErrorCode.ApiBadResponse, `${path}: answer is not JSON (${res.contentType || 'no content type'}): ${head}`);
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new BilibiliError(BiliErrorCode.ApiBadResponse, `${path}: answer is not a JSON object`);
+    }
+    const env = body as Record<string, Json>;
+    const code = num(env.code, 'code');
+    if (code === 0) return env.data;
+    const message = typeof env.message === 'string' ? env.message : typeof env.msg === 'string' ? env.msg : '';
+    const details = { serviceCode: code, httpStatus: 200 };
+    if (code === -412 || code === -352) {
+      this.limiter.pause(this.options.riskPauseMs);
+      const errCode = code === -412 ? BiliErrorCode.ApiRisk412 : BiliErrorCode.ApiRisk352;
+      throw new BilibiliError(errCode, `${path}: code ${code} ${message}; all API calls pause`, details);
+    }
+    if (ROOM_NOT_FOUND_CODES.has(code)) throw new BilibiliError(BiliErrorCode.ApiRoomNotFound, `${path}: room not found (code ${code} ${message})`, details);
+    if (code === ROOM_ENCRYPTED_CODE) throw new BilibiliError(BiliErrorCode.ApiRoomEncrypted, `${path}: room is encrypted (code ${code})`, details);
+    throw new BilibiliError(BiliErrorCode.ApiError, `${path}: code ${code} ${message}`, details);
+  }
+}

@@ -1,0 +1,137 @@
+// One API limiter for every room in every thread: a shared pause (after 412/-352) and call spacing, in a SharedArrayBuffer.
+import { BiliErrorCode, BilibiliError } from './errors.js';
+
+/*
+ * Why a SharedArrayBuffer and not a main-thread arbiter: rooms run in worker threads, and every API
+ * call must see a pause another thread set a moment ago. Two 64-bit words updated with Atomics give
+ * that without a round trip through the main thread (which may be busy) and without any lock:
+ *   [0] pauseUntil  epoch ms before which no call may be made (raised with a CAS loop, never lowered by a trip)
+ *   [1] tat         GCRA "theoretical arrival time": calls are spaced `spacingMs` apart, with `burst`
+ *                   calls allowed back to back. A caller reserves its slot with one CAS and sleeps until it.
+ * The main thread creates the limiter and hands `toShared()` to each worker (workerData or postMessage);
+ * the worker calls `ApiLimiter.fromShared()` / `setProcessLimiter()`. Date.now() is the clock: it is the same
+ * wall clock in every thread.
+ */
+
+export interface ApiLimiterShared {
+  buffer: SharedArrayBuffer;
+  spacingMs: number;
+  burst: number;
+}
+
+export interface ApiLimiterOptions {
+  /** Minimum distance between calls once the burst is used up (default 100 ms: 500 rooms take ~50 s). */
+  spacingMs?: number;
+  /** Calls allowed back to back after a quiet period (default 5). */
+  burst?: number;
+}
+
+const PAUSE = 0;
+const TAT = 1;
+
+export class ApiLimiter {
+  private readonly cells: BigInt64Array;
+
+  private constructor(private readonly shared: ApiLimiterShared) {
+    this.cells = new BigInt64Array(shared.buffer);
+  }
+
+  static create(options: ApiLimiterOptions = {}): ApiLimiter {
+    const spacingMs = Math.max(0, options.spacingMs ?? 100);
+    const burst = Math.max(1, Math.floor(options.burst ?? 5));
+    return new ApiLimiter({ buffer: new SharedArrayBuffer(16), spacingMs, burst });
+  }
+
+  /** Attaches to a limiter created in another thread. */
+  static fromShared(shared: ApiLimiterShared): ApiLimiter {
+    return new ApiLimiter(shared);
+  }
+
+  /** Structured-clone-safe handle; the buffer stays shared, not copied. */
+  toShared(): ApiLimiterShared {
+    return this.shared;
+  }
+
+  /** Epoch ms until which calls are paused (0 or a past time when not paused). */
+  pausedUntil(): number {
+    return Number(Atomics.load(this.cells, PAUSE));
+  }
+
+  /** Pauses every call in every thread for `ms` from now (never shortens a longer pause). */
+  pause(ms: number, now = Date.now()): void {
+    const until = BigInt(Math.round(now + ms));
+    for (;;) {
+      const cur = Atomics.load(this.cells, PAUSE);
+      if (cur >= until) return;
+      if (Atomics.compareExchange(this.cells, PAUSE, cur, until) === cur) return;
+    }
+  }
+
+  /** Ends a pause early (tests, operator action). */
+  resume(): void {
+    Atomics.store(this.cells, PAUSE, 0n);
+  }
+
+  /** Throws API_PAUSED when a pause is active. */
+  checkPaused(now = Date.now()): void {
+    const until = this.pausedUntil();
+    if (until > now) {
+      throw new BilibiliError(
+        BiliErrorCode.ApiPaused,
+        `API calls are paused for another ${Math.ceil((until - now) / 1000)} s after a risk-control answer (412/-352)`,
+        { retryAfterMs: until - now },
+      );
+    }
+  }
+
+  /** Milliseconds the caller must wait for its slot; reserves the slot. */
+  reserve(now = Date.now()): number {
+    const t = BigInt(Math.round(now));
+    const spacing = BigInt(Math.round(this.shared.spacingMs));
+    const tolerance = spacing * BigInt(this.shared.burst - 1);
+    for (;;) {
+      const tat = Atomics.load(this.cells, TAT);
+      const base = tat > t ? tat : t;
+      if (Atomics.compareExchange(this.cells, TAT, tat, base + spacing) === tat) {
+        const wait = base - tolerance - t;
+        return wait > 0n ? Number(wait) : 0;
+      }
+    }
+  }
+
+  /** Waits for this call's slot; rejects with API_PAUSED if a pause is active before or after the wait. */
+  async acquire(signal?: AbortSignal): Promise<void> {
+    this.checkPaused();
+    const wait = this.reserve();
+    if (wait > 0) await sleep(wait, signal);
+    this.checkPaused();
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+let processLimiter: ApiLimiter | null = null;
+
+/** The limiter clients in this thread use by default; a worker installs the shared one with setProcessLimiter. */
+export function getProcessLimiter(): ApiLimiter {
+  processLimiter ??= ApiLimiter.create();
+  return processLimiter;
+}
+
+export function setProcessLimiter(limiter: ApiLimiter | ApiLimiterShared): ApiLimiter {
+  processLimiter = limiter instanceof ApiLimiter ? limiter : ApiLimiter.fromShared(limiter);
+  return processLimiter;
+}

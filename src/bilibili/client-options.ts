@@ -1,0 +1,59 @@
+// Settings of the live-service clients; the recorder maps brec config fields onto them (names in the comments).
+import { DEFAULT_USER_AGENT } from './headers.js';
+
+export type CodecPreference = 'avc' | 'hevc';
+export type DanmakuTransport = 'ws' | 'wss';
+
+export interface ClientOptions {
+  /** LiveApiHost: base of every live API call; a simulator URL works the same way. */
+  liveApiHost: string;
+  /** Cookie: sent to the API when non-empty; DedeUserID and buvid3 feed the danmaku auth. */
+  cookie: string;
+  /** TimingApiTimeout (ms). */
+  apiTimeoutMs: number;
+  /** TimingStreamConnect (ms): budget until the stream's response headers arrive. */
+  streamConnectTimeoutMs: number;
+  /** TimingWatchdogTimeout (ms): a download with no byte for this long ends with STREAM_STALLED. */
+  watchdogTimeoutMs: number;
+  /** TimingDanmakuRetry (ms): reconnect delay after a danmaku connection that lasted under a minute. */
+  danmakuRetryMs: number;
+  /** Danmaku heartbeat interval (ms); the service expects 30 s. */
+  danmakuHeartbeatMs: number;
+  /** RecordingQuality: qn priority list, e.g. "10000, 400". */
+  recordingQuality: string;
+  /** avc always works; hevc is preferred when configured and offered, avc otherwise. */
+  codec: CodecPreference;
+  /** How long an HTTP 412 / -412 / -352 pauses all API calls (brec: 2 min). */
+  riskPauseMs: number;
+  userAgent: string;
+  /** ws (plain, leaner, what the simulator offers) or wss (TLS, when the host list offers a wss_port). */
+  danmakuTransport: DanmakuTransport;
+  /** Stream redirects (301/302/307/308) followed by hand before giving up. */
+  maxRedirects: number;
+}
+
+export const DEFAULT_CLIENT_OPTIONS: Readonly<ClientOptions> = Object.freeze({
+  liveApiHost: 'https://api.live.bilibili.com',
+  cookie: '',
+  apiTimeoutMs: 10_000,
+  streamConnectTimeoutMs: 5_000,
+  watchdogTimeoutMs: 10_000,
+  danmakuRetryMs: 9_000,
+  danmakuHeartbeatMs: 30_000,
+  recordingQuality: '10000',
+  codec: 'avc',
+  riskPauseMs: 120_000,
+  userAgent: DEFAULT_USER_AGENT,
+  danmakuTransport: 'ws',
+  maxRedirects: 5,
+});
+
+/** Fills unset fields with the defaults; an empty LiveApiHost means the default host. */
+export function clientOptions(partial: Partial<ClientOptions> = {}): ClientOptions {
+  const merged: ClientOptions = { ...DEFAULT_CLIENT_OPTIONS };
+  for (const [k, v] of Object.entries(partial)) {
+    if (v !== undefined) (merged as unknown as Record<string, unknown>)[k] = v;
+  }
+  merged.liveApiHost = (merged.liveApiHost.trim() || DEFAULT_CLIENT_OPTIONS.liveApiHost).replace(/\/+$/, '');
+  return merged;
+}

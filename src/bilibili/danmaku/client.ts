@@ -1,0 +1,260 @@
+// Danmaku client for one room: auth, heartbeat, typed events, reconnect after TimingDanmakuRetry.
+import { EventEmitter } from 'node:events';
+import type { DanmuInfo } from '../api-models.js';
+import { type ClientOptions, clientOptions } from '../client-options.js';
+import { BiliErrorCode, BilibiliError } from '../errors.js';
+import { cookieIdentity, danmakuHeaders } from '../headers.js';
+import { type DanmakuEvent, MalformedCommand, parseCommand } from './commands.js';
+import { decodePackets, encodePacket, newPacketAnomalies, Op, type Packet } from './packet.js';
+import { WsLite } from './ws-lite.js';
+
+export type DanmakuState = 'idle' | 'connecting' | 'connected' | 'waiting' | 'stopped';
+
+export interface DanmakuClientConfig {
+  /** The real room id (auth requires it). */
+  roomId: number;
+  /** Source of tokens and hosts: a BilibiliApiClient, or anything with the same method. */
+  api: { getDanmuInfo(roomId: number, signal?: AbortSignal): Promise<DanmuInfo> };
+  options?: Partial<ClientOptions>;
+  /** WebSocket handshake budget (default 10 s, as brec). */
+  connectTimeoutMs?: number;
+}
+
+export interface DanmakuStats {
+  connects: number;
+  disconnects: number;
+  heartbeatsSent: number;
+  heartbeatReplies: number;
+  popularity: number;
+  events: number;
+  ignoredCommands: number;
+  authFailures: number;
+  anomalies: { truncated: number; badCompression: number; badJson: number; malformedCommands: number; unknownOps: number };
+}
+
+/** Token/host info is reused this long (brec caches getDanmuInfo for 2 minutes). */
+const INFO_TTL_MS = 120_000;
+/** A connection that lasted longer than this reconnects at once (brec). */
+const LONG_CONNECTION_MS = 60_000;
+const FALLBACK_HOST = { host: 'broadcastlv.chat.bilibili.com', port: 2243, wsPort: 2244, wssPort: 443 };
+
+export interface DanmakuClient {
+  on(event: 'event', listener: (ev: DanmakuEvent) => void): this;
+  on(event: 'state', listener: (state: DanmakuState) => void): this;
+  /** Recoverable problems (API failure, auth refused, socket error); the client keeps reconnecting. */
+  on(event: 'warning', listener: (err: BilibiliError) => void): this;
+}
+
+export class DanmakuClient extends EventEmitter {
+  readonly options: ClientOptions;
+  readonly stats: DanmakuStats = {
+    connects: 0, disconnects: 0, heartbeatsSent: 0, heartbeatReplies: 0, popularity: 0, events: 0, ignoredCommands: 0, authFailures: 0,
+    anomalies: { truncated: 0, badCompression: 0, badJson: 0, malformedCommands: 0, unknownOps: 0 },
+  };
+  private state: DanmakuState = 'idle';
+  private ws: WsLite | null = null;
+  private info: { value: DanmuInfo; at: number } | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private openedAt = 0;
+  private lastReceived = 0;
+  private readonly packetAnomalies = newPacketAnomalies();
+  private readonly abort = new AbortController();
+
+  constructor(private readonly config: DanmakuClientConfig) {
+    super();
+    this.options = clientOptions(config.options);
+  }
+
+  get currentState(): DanmakuState {
+    return this.state;
+  }
+
+  get connected(): boolean {
+    return this.state === 'connected';
+  }
+
+  start(): void {
+    if (this.state !== 'idle') return;
+    void this.connect();
+  }
+
+  stop(): void {
+    if (this.state === 'stopped') return;
+    this.setState('stopped');
+    this.abort.abort();
+    this.clearTimers();
+    this.ws?.close();
+    this.ws = null;
+  }
+
+  /** A method, not a field read, so TypeScript does not narrow it across awaits. */
+  private stopped(): boolean {
+    return this.state === 'stopped';
+  }
+
+  private setState(state: DanmakuState): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.emit('state', state);
+  }
+
+  private warn(code: BiliErrorCode, message: string, cause?: unknown): void {
+    this.emit('warning', new BilibiliError(code, `room ${this.config.roomId}: ${message}`, { cause }));
+  }
+
+  private async connect(): Promise<void> {
+    if (this.state === 'stopped') return;
+    this.setState('connecting');
+    let info: DanmuInfo;
+    try {
+      info = await this.danmuInfo();
+    } catch (err) {
+      this.warn(BiliErrorCode.DanmakuConnect, `getDanmuInfo failed: ${(err as Error).message}`, err);
+      return this.scheduleReconnect(this.options.danmakuRetryMs);
+    }
+    if (this.stopped()) return;
+    const wss = this.options.danmakuTransport === 'wss';
+    // Loopback and plain-ws hosts are fine: the simulator answers with 127.0.0.1 and a ws_port only.
+    const usable = info.hosts.filter((h) => h.host !== '' && (h.wsPort > 0 || (wss && h.wssPort > 0)));
+    const host = usable.length > 0 ? usable[Math.floor(Math.random() * usable.length)]! : FALLBACK_HOST;
+    const token = usable.length > 0 ? info.token : '';
+    const url = wss && host.wssPort > 0 ? `wss://${host.host}:${host.wssPort}/sub` : `ws://${host.host}:${host.wsPort}/sub`;
+    let ws: WsLite;
+    try {
+      ws = await WsLite.connect(url, { headers: danmakuHeaders(this.options), timeoutMs: this.config.connectTimeoutMs ?? 10_000 });
+    } catch (err) {
+      this.warn(BiliErrorCode.DanmakuConnect, `cannot connect to ${url}: ${(err as Error).message}`, err);
+      return this.scheduleReconnect(this.options.danmakuRetryMs);
+    }
+    if (this.stopped()) return void ws.terminate();
+    this.ws = ws;
+    this.openedAt = this.lastReceived = Date.now();
+    this.stats.connects++;
+    ws.on('message', (data: Buffer) => this.onMessage(data));
+    ws.on('error', (err: Error) => this.warn(BiliErrorCode.DanmakuConnect, `socket error: ${err.message}`, err));
+    ws.on('close', () => this.onClose(ws));
+    ws.send(encodePacket(Op.Auth, JSON.stringify(this.authBody(token))));
+    this.sendHeartbeat();
+    this.heartbeat = setInterval(() => this.tick(), this.options.danmakuHeartbeatMs);
+  }
+
+  private authBody(token: string): Record<string, unknown> {
+    const id = cookieIdentity(this.options.cookie);
+    const body: Record<string, unknown> = { uid: id.uid, roomid: this.config.roomId, protover: 3 };
+    if (id.buvid) body.buvid = id.buvid;
+    body.platform = 'web';
+    body.type = 2;
+    if (token) body.key = token;
+    return body;
+  }
+
+  private async danmuInfo(): Promise<DanmuInfo> {
+    if (this.info && Date.now() - this.info.at < INFO_TTL_MS) return this.info.value;
+    const value = await this.config.api.getDanmuInfo(this.config.roomId, this.abort.signal);
+    this.info = { value, at: Date.now() };
+    return value;
+  }
+
+  private tick(): void {
+    // The service answers every heartbeat; this much silence means a dead connection that never closed.
+    if (Date.now() - this.lastReceived > this.options.danmakuHeartbeatMs * 2.5) {
+      this.warn(BiliErrorCode.DanmakuConnect, 'no data from the danmaku server; reconnecting');
+      this.ws?.terminate();
+      return;
+    }
+    this.sendHeartbeat();
+  }
+
+  private sendHeartbeat(): void {
+    if (this.ws?.send(encodePacket(Op.Heartbeat))) this.stats.heartbeatsSent++;
+  }
+
+  private onClose(ws: WsLite): void {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    this.clearTimers();
+    this.stats.disconnects++;
+    if (this.state === 'stopped') return;
+    const lasted = Date.now() - this.openedAt;
+    this.scheduleReconnect(lasted > LONG_CONNECTION_MS ? 0 : this.options.danmakuRetryMs);
+  }
+
+  private scheduleReconnect(delayMs: number): void {
+    if (this.state === 'stopped') return;
+    this.setState('waiting');
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      void this.connect();
+    }, delayMs);
+  }
+
+  private clearTimers(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.retry) clearTimeout(this.retry);
+    this.heartbeat = this.retry = null;
+  }
+
+  private onMessage(data: Buffer): void {
+    this.lastReceived = Date.now();
+    const before = { ...this.packetAnomalies };
+    const packets = decodePackets(data, this.packetAnomalies);
+    this.stats.anomalies.truncated += this.packetAnomalies.truncated - before.truncated;
+    this.stats.anomalies.badCompression += this.packetAnomalies.badCompression - before.badCompression;
+    for (const p of packets) this.onPacket(p);
+  }
+
+  private onPacket(p: Packet): void {
+    switch (p.op) {
+      case Op.HeartbeatReply:
+        this.stats.heartbeatReplies++;
+        if (p.body.length >= 4) this.stats.popularity = p.body.readUInt32BE(0);
+        return;
+      case Op.AuthReply:
+        return this.onAuthReply(p.body);
+      case Op.Command:
+        return this.onCommand(p.body);
+      default:
+        this.stats.anomalies.unknownOps++;
+    }
+  }
+
+  private onAuthReply(body: Buffer): void {
+    let code = 0;
+    try {
+      const reply = JSON.parse(body.toString('utf8')) as { code?: unknown };
+      code = typeof reply.code === 'number' ? reply.code : 0;
+    } catch {
+      this.stats.anomalies.badJson++;
+    }
+    if (code === 0) return this.setState('connected');
+    this.stats.authFailures++;
+    this.info = null;
+    this.warn(BiliErrorCode.DanmakuAuth, `auth refused with code ${code}; fetching a new token`);
+    this.ws?.close();
+  }
+
+  private onCommand(body: Buffer): void {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(body.toString('utf8'));
+    } catch {
+      this.stats.anomalies.badJson++;
+      return;
+    }
+    let ev: DanmakuEvent | null;
+    try {
+      ev = parseCommand(raw);
+    } catch (err) {
+      if (!(err instanceof MalformedCommand)) throw err;
+      this.stats.anomalies.malformedCommands++;
+      return;
+    }
+    if (!ev) {
+      this.stats.ignoredCommands++;
+      return;
+    }
+    this.stats.events++;
+    this.emit('event', ev);
+  }
+}
