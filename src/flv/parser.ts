@@ -52,13 +52,53 @@ export function detectFlag(type: number, body: Uint8Array): number | FlvError {
   return TagFlag.None;
 }
 
+/**
+ * Consumed-bytes core for one tag: reads `PreviousTagSize + tag` starting at `buf[pos]`.
+ * Returns the tag and the bytes it consumed, `null` when more data is needed, or an error.
+ * The tag body is a view into `buf` (no copy).
+ */
+export function readTag(buf: Uint8Array, pos: number, index: number): { tag: FlvTag; consumed: number } | FlvError | null {
+  if (buf.length - pos < 15) return null;
+  const type = buf[pos + 4]!;
+  const size = (buf[pos + 5]! << 16) | (buf[pos + 6]! << 8) | buf[pos + 7]!;
+  const total = 15 + size;
+  if (buf.length - pos < total) return null;
+  if (type !== TagType.Audio && type !== TagType.Video && type !== TagType.Script) {
+    return new FlvError('UNKNOWN_TAG_TYPE', `Unknown FLV tag type ${type} at tag #${index}.`);
+  }
+  const timestamp = (buf[pos + 8]! << 16) | (buf[pos + 9]! << 8) | buf[pos + 10]! | (buf[pos + 11]! << 24);
+  const data = buf.subarray(pos + 15, pos + total);
+  const flag = detectFlag(type, data);
+  if (typeof flag !== 'number') return flag;
+  const tag: FlvTag = { type, flag, size, timestamp, index, data, nalus: null, dataHash: null, script: undefined, extra: undefined };
+  if (type === TagType.Video) {
+    if ((flag & TagFlag.Header) === 0) tag.nalus = parseNalus(data);
+  } else if (type === TagType.Script) {
+    try {
+      tag.script = decodeAmf(data);
+    } catch {
+      tag.script = null;
+    }
+  }
+  return { tag, consumed: total };
+}
+
+/**
+ * Push parser. Contract:
+ * - `push(chunk)` may be called with any chunk boundaries; it returns every tag completed by the chunk.
+ * - Tag bodies are views into the pushed chunks: do not modify a chunk after pushing it, or call
+ *   `detach(chunk.buffer)` first (only bytes of an incomplete trailing tag are still held).
+ * - Only a tag that straddles chunks is copied, once, when its last byte arrives.
+ * - After an error the parser stays failed; tags before the problem are still returned.
+ */
 export class FlvParser {
   readonly anomalies: ParserAnomalies = { truncatedBytes: 0, badNalus: 0, badScripts: 0 };
   /** Total bytes offered to the parser. */
   bytesIn = 0;
-  private chunks: Uint8Array[] = [];
-  private pendingBytes = 0;
-  private needed = 9;
+  /** Bytes consumed into the file header and complete tags (each with its leading PreviousTagSize). */
+  bytesConsumed = 0;
+  private parts: Uint8Array[] = [];
+  private partsLen = 0;
   private headerDone = false;
   private index = 0;
   private failed: FlvError | null = null;
@@ -67,45 +107,33 @@ export class FlvParser {
   push(chunk: Uint8Array): ParseResult {
     if (this.failed) return { tags: [], error: this.failed };
     this.bytesIn += chunk.length;
-    if (chunk.length === 0) return { tags: [], error: null };
-    this.chunks.push(chunk);
-    this.pendingBytes += chunk.length;
-    if (this.pendingBytes < this.needed) return { tags: [], error: null };
-
-    // Join only once enough bytes for the next step have arrived: a large tag split over many
-    // network chunks is copied once, not once per chunk.
-    const buf = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.pendingBytes);
     const tags: FlvTag[] = [];
-    let pos = 0;
-    let error: FlvError | null = null;
-    if (!this.headerDone) {
-      const r = parseFileHeader(buf);
-      if (r instanceof FlvError) error = r;
-      else { pos = r; this.headerDone = true; }
+    if (chunk.length === 0) return { tags, error: null };
+    let buf = chunk;
+    if (this.partsLen > 0) {
+      this.parts.push(chunk);
+      this.partsLen += chunk.length;
+      const need = this.unitSize();
+      if (this.partsLen < need) return { tags, error: null };
+      // The held bytes are less than one unit, so the unit ends inside this chunk: copy just that unit.
+      const unit = this.take(need);
+      const error = this.parseRange(unit, tags, true);
+      if (error) return this.fail(error, tags);
+      buf = this.parts[0] ?? new Uint8Array(0);
+      this.parts = [];
+      this.partsLen = 0;
     }
-    if (!error) {
-      const r = this.parseTags(buf, pos, tags);
-      pos = r.pos;
-      error = r.error;
-    }
-    if (error) {
-      this.failed = error;
-      this.chunks = [];
-      this.pendingBytes = 0;
-      return { tags, error };
-    }
-    const rest = buf.subarray(pos);
-    this.chunks = rest.length ? [rest] : [];
-    this.pendingBytes = rest.length;
+    const error = this.parseRange(buf, tags, false);
+    if (error) return this.fail(error, tags);
     return { tags, error: null };
   }
 
   /** Ends the stream. A partial trailing tag is dropped and counted; an empty or headerless stream is an error. */
   end(): ParseResult {
     if (this.failed) return { tags: [], error: null };
-    const left = this.pendingBytes;
-    this.chunks = [];
-    this.pendingBytes = 0;
+    const left = this.partsLen;
+    this.parts = [];
+    this.partsLen = 0;
     if (!this.headerDone) {
       this.failed = new FlvError(this.bytesIn === 0 ? 'TRUNCATED' : 'NOT_FLV', this.bytesIn === 0 ? 'Stream is empty.' : 'Stream ended inside the FLV header.');
       return { tags: [], error: this.failed };
@@ -115,46 +143,95 @@ export class FlvParser {
     return { tags: [], error: null };
   }
 
-  /** True once a fatal error was reported. */
+  /** The fatal error, once one was reported. */
   get error(): FlvError | null {
     return this.failed;
   }
 
-  private parseTags(buf: Uint8Array, start: number, out: FlvTag[]): { pos: number; error: FlvError | null } {
-    let pos = start;
-    const len = buf.length;
-    // Each step needs PreviousTagSize (4, never validated) + the 11-byte tag header.
-    while (len - pos >= 15) {
-      const type = buf[pos + 4]!;
-      const size = (buf[pos + 5]! << 16) | (buf[pos + 6]! << 8) | buf[pos + 7]!;
-      const total = 15 + size;
-      if (len - pos < total) {
-        this.needed = total;
-        return { pos, error: null };
-      }
-      if (type !== TagType.Audio && type !== TagType.Video && type !== TagType.Script) {
-        return { pos, error: new FlvError('UNKNOWN_TAG_TYPE', `Unknown FLV tag type ${type} at tag #${this.index + 1}.`) };
-      }
-      const timestamp = ((buf[pos + 8]! << 16) | (buf[pos + 9]! << 8) | buf[pos + 10]! | (buf[pos + 11]! << 24)) | 0;
-      const data = buf.subarray(pos + 15, pos + total);
-      const flag = detectFlag(type, data);
-      if (typeof flag !== 'number') return { pos, error: flag };
-      const tag: FlvTag = { type, flag, size, timestamp, index: ++this.index, data, nalus: null, dataHash: null };
-      if (type === TagType.Video && (flag & TagFlag.Header) === 0) {
-        tag.nalus = parseNalus(data);
-        if (!tag.nalus) this.anomalies.badNalus++;
-      } else if (type === TagType.Script) {
-        try {
-          tag.script = decodeAmf(data);
-        } catch {
-          tag.script = null;
-          this.anomalies.badScripts++;
-        }
-      }
-      out.push(tag);
-      pos += total;
+  /** Copies any held bytes that live in `buffer`, so the caller may reuse that memory. */
+  detach(buffer: ArrayBufferLike): void {
+    if (this.parts.some((p) => p.buffer === buffer)) {
+      const copy = Buffer.concat(this.parts, this.partsLen);
+      this.parts = [copy];
     }
-    this.needed = 15;
-    return { pos, error: null };
+  }
+
+  private fail(error: FlvError, tags: FlvTag[]): ParseResult {
+    this.failed = error;
+    this.parts = [];
+    this.partsLen = 0;
+    return { tags, error };
+  }
+
+  /** Size of the next unit (file header, or PreviousTagSize + tag) as far as the held bytes tell. */
+  private unitSize(): number {
+    if (!this.headerDone) return 9;
+    if (this.partsLen < 15) return 15;
+    return 15 + ((this.byteAt(5) << 16) | (this.byteAt(6) << 8) | this.byteAt(7));
+  }
+
+  private byteAt(i: number): number {
+    for (const p of this.parts) {
+      if (i < p.length) return p[i]!;
+      i -= p.length;
+    }
+    return 0;
+  }
+
+  /** Removes the first `n` held bytes into one new buffer; the rest stays held as views. */
+  private take(n: number): Uint8Array {
+    const out = Buffer.allocUnsafe(n);
+    let filled = 0;
+    let i = 0;
+    while (filled < n) {
+      const p = this.parts[i]!;
+      const use = Math.min(p.length, n - filled);
+      out.set(use === p.length ? p : p.subarray(0, use), filled);
+      filled += use;
+      if (use < p.length) {
+        this.parts[i] = p.subarray(use);
+        break;
+      }
+      i++;
+    }
+    this.parts = this.parts.slice(i);
+    this.partsLen -= n;
+    return out;
+  }
+
+  /** Parses whole units from `buf`; keeps an incomplete tail as a view (`single`: buf is exactly one unit). */
+  private parseRange(buf: Uint8Array, out: FlvTag[], single: boolean): FlvError | null {
+    let pos = 0;
+    if (!this.headerDone) {
+      const r = parseFileHeader(buf);
+      if (r instanceof FlvError) return r;
+      if (r === 0) return this.hold(buf);
+      this.headerDone = true;
+      this.bytesConsumed += 9;
+      pos = 9;
+      if (single) return null;
+    }
+    const len = buf.length;
+    while (len - pos >= 15) {
+      const r = readTag(buf, pos, this.index + 1);
+      if (r === null) break;
+      if (r instanceof FlvError) return r;
+      this.index++;
+      const t = r.tag;
+      if (t.type === TagType.Video ? t.nalus === null && (t.flag & TagFlag.Header) === 0 : t.script === null) {
+        if (t.type === TagType.Video) this.anomalies.badNalus++;
+        else this.anomalies.badScripts++;
+      }
+      out.push(t);
+      pos += r.consumed;
+      this.bytesConsumed += r.consumed;
+    }
+    return pos < len ? this.hold(buf.subarray(pos)) : null;
+  }
+
+  private hold(rest: Uint8Array): null {
+    this.parts = [rest];
+    this.partsLen = rest.length;
+    return null;
   }
 }

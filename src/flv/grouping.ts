@@ -1,0 +1,74 @@
+// Grouping tags into pipeline actions: script, end, header bursts, and data runs (one GOP each), as brec does.
+import type { PipelineAction } from './pipeline/actions.js';
+import { FlvError } from './errors.js';
+import { type FlvTag, TagType, isData, isEnd, isHeader, isKeyframeData, isNonKeyframeData } from './tag.js';
+
+/** A non-keyframe tag this far (ms) after the previous one starts a new data group. */
+export const DATA_GAP_LIMIT = 24999;
+
+type OpenKind = 'Header' | 'Data';
+
+/**
+ * Push-style grouping. `push(tag, out)` appends every action the tag completes; `flush(out)` ends the
+ * stream. Script and End tags are single-tag groups; consecutive headers form one Header action; data runs
+ * until the next keyframe (leading audio is folded into the first GOP, a late AAC header may ride along).
+ */
+export class TagGrouper {
+  private kind: OpenKind | null = null;
+  private tags: FlvTag[] = [];
+  private allAudio = true;
+  private allAudioHeaders = true;
+
+  push(tag: FlvTag, out: PipelineAction[]): void {
+    if (this.kind !== null && this.appends(tag)) {
+      this.add(tag);
+      return;
+    }
+    this.flush(out);
+    if (tag.type === TagType.Script) out.push({ kind: 'Script', tag });
+    else if (isEnd(tag)) out.push({ kind: 'End', tag });
+    else if (isHeader(tag)) this.open('Header', tag);
+    else if (isData(tag)) this.open('Data', tag);
+    else throw new FlvError('UNKNOWN_TAG_TYPE', `No grouping rule accepts tag #${tag.index} (type ${tag.type}, flag ${tag.flag}).`);
+  }
+
+  /** Emits the open group, if any. */
+  flush(out: PipelineAction[]): void {
+    if (this.kind === 'Header') out.push({ kind: 'Header', allTags: this.tags, videoHeader: null, audioHeader: null });
+    else if (this.kind === 'Data') out.push({ kind: 'Data', tags: this.tags });
+    this.kind = null;
+    this.tags = [];
+  }
+
+  /** Tags held in the open group (not yet emitted). */
+  get pending(): readonly FlvTag[] {
+    return this.tags;
+  }
+
+  /** Copies held tag bodies that live in `buffer`, so the caller may reuse that memory. */
+  detach(buffer: ArrayBufferLike): void {
+    for (const t of this.tags) if (t.data && t.data.buffer === buffer) t.data = t.data.slice();
+  }
+
+  private open(kind: OpenKind, tag: FlvTag): void {
+    this.kind = kind;
+    this.tags = [];
+    this.allAudio = true;
+    this.allAudioHeaders = true;
+    this.add(tag);
+  }
+
+  private add(tag: FlvTag): void {
+    this.tags.push(tag);
+    if (tag.type !== TagType.Audio) this.allAudio = false;
+    else if (!isHeader(tag)) this.allAudioHeaders = false;
+  }
+
+  private appends(tag: FlvTag): boolean {
+    if (this.kind === 'Header') return isHeader(tag);
+    // `| 0`: brec subtracts in 32-bit integers, so extreme timestamps wrap the same way.
+    if (isNonKeyframeData(tag)) return ((tag.timestamp - this.tags[this.tags.length - 1]!.timestamp) | 0) < DATA_GAP_LIMIT;
+    if (isKeyframeData(tag)) return this.allAudio;
+    return tag.type === TagType.Audio && isHeader(tag) && this.allAudioHeaders;
+  }
+}

@@ -1,0 +1,69 @@
+// RemoveDuplicatedChunk rule: drops a data group the CDN sent again (same content as one of the last 16).
+import { Fingerprint64 } from '../fingerprint.js';
+import type { ProcessingContext, ProcessingRule } from '../pipeline/context.js';
+import type { FlvTag } from '../tag.js';
+
+export const MAX_HISTORY = 16;
+/** More than this many repeated groups in a row ends the live session. */
+export const MAX_CONSECUTIVE_DUPLICATES = 10;
+
+class History {
+  readonly hi = new Int32Array(MAX_HISTORY);
+  readonly lo = new Int32Array(MAX_HISTORY);
+  count = 0;
+  next = 0;
+  consecutive = 0;
+
+  includes(hi: number, lo: number): boolean {
+    for (let i = 0; i < this.count; i++) if (this.hi[i] === (hi | 0) && this.lo[i] === (lo | 0)) return true;
+    return false;
+  }
+
+  add(hi: number, lo: number): void {
+    this.hi[this.next] = hi;
+    this.lo[this.next] = lo;
+    this.next = (this.next + 1) % MAX_HISTORY;
+    if (this.count < MAX_HISTORY) this.count++;
+  }
+}
+
+/**
+ * brec's fingerprint: the tag count, then per tag its DataHash if known, else its body; a tag with neither
+ * contributes nothing (so hash-less XML groups compare by tag count alone, exactly as in brec).
+ */
+export function groupFingerprint(fp: Fingerprint64, tags: readonly FlvTag[]): [number, number] {
+  fp.reset().addInt(tags.length);
+  for (const t of tags) {
+    if (t.dataHash !== null) fp.addString(t.dataHash);
+    else if (t.data) fp.addBytes(t.data);
+  }
+  return fp.digest();
+}
+
+export class RemoveDuplicatedChunkRule implements ProcessingRule {
+  private readonly fp = new Fingerprint64();
+
+  run(ctx: ProcessingContext, next: () => void): void {
+    ctx.perActionRun((action, out) => {
+      if (action.kind !== 'Data') {
+        out.push(action);
+        return true;
+      }
+      const history = ctx.session.get('RemoveDuplicatedChunkRule', () => new History());
+      const [hi, lo] = groupFingerprint(this.fp, action.tags);
+      if (history.includes(hi, lo)) {
+        ctx.addComment('RepeatingData', true, '重复数据');
+        if (++history.consecutive > MAX_CONSECUTIVE_DUPLICATES) {
+          out.push({ kind: 'Disconnect', reason: '连续收到了 10 段重复数据' });
+          history.consecutive = 0;
+        }
+        return true;
+      }
+      history.add(hi, lo);
+      history.consecutive = 0;
+      out.push(action);
+      return true;
+    });
+    next();
+  }
+}

@@ -1,0 +1,94 @@
+// UpdateTimestampJump rule: rebases each file to start near 0 and closes gaps and backward jumps in a session.
+import type { ProcessingContext, ProcessingRule } from '../pipeline/context.js';
+import { type FlvTag, TagType } from '../tag.js';
+
+export const JUMP_THRESHOLD = 500;
+const AUDIO = { fallback: 22, min: 20, max: 24 };
+const VIDEO = { fallback: 33, min: 15, max: 50 };
+
+/** Session state; `| 0` everywhere because brec does this arithmetic in 32-bit integers. */
+class TimestampStore {
+  firstChunk = true;
+  nextTimestampTarget = 0;
+  lastOriginal = 0;
+  currentOffset = 0;
+
+  reset(): void {
+    this.firstChunk = true;
+    this.nextTimestampTarget = 0;
+    this.lastOriginal = 0;
+    this.currentOffset = 0;
+  }
+}
+
+/** The timestamp the tag after this group should ideally have: per channel, last + one frame. */
+function nextTarget(tags: readonly FlvTag[]): number {
+  return Math.max(channelTarget(tags, TagType.Video, VIDEO), channelTarget(tags, TagType.Audio, AUDIO));
+}
+
+function channelTarget(tags: readonly FlvTag[], type: number, d: typeof AUDIO): number {
+  let first: FlvTag | null = null;
+  let second: FlvTag | null = null;
+  let last: FlvTag | null = null;
+  for (const t of tags) {
+    if (t.type !== type) continue;
+    if (!first) first = t;
+    else if (!second) second = t;
+    last = t;
+  }
+  if (!last) return 0;
+  let duration = d.fallback;
+  if (first && second) {
+    const dt = (second.timestamp - first.timestamp) | 0;
+    if (dt >= d.min && dt <= d.max) duration = dt;
+  }
+  return (duration + last.timestamp) | 0;
+}
+
+export class UpdateTimestampJumpRule implements ProcessingRule {
+  run(ctx: ProcessingContext, next: () => void): void {
+    next();
+    const ts = ctx.session.get('UpdateTimestampJumpRule', () => new TimestampStore());
+    for (const action of ctx.actions) {
+      switch (action.kind) {
+        case 'Data': this.data(ctx, ts, action.tags); break;
+        case 'End': {
+          const tag = action.tag;
+          const diff = (tag.timestamp - ts.lastOriginal) | 0;
+          tag.timestamp = diff < 0 || diff > JUMP_THRESHOLD ? ts.nextTimestampTarget : (tag.timestamp - ts.currentOffset) | 0;
+          break;
+        }
+        case 'NewFile': ts.reset(); break;
+        case 'Script': action.tag.timestamp = ts.nextTimestampTarget; break;
+        case 'Header':
+          if (action.videoHeader) action.videoHeader.timestamp = 0;
+          if (action.audioHeader) action.audioHeader.timestamp = 0;
+          ts.reset();
+          break;
+        default: break;
+      }
+    }
+  }
+
+  private data(ctx: ProcessingContext, ts: TimestampStore, tags: FlvTag[]): void {
+    if (tags.length === 0) return;
+    let current = tags[0]!.timestamp;
+    const first = ts.firstChunk;
+    if (first) {
+      ts.firstChunk = false;
+      for (const t of tags) if (t.timestamp < current) current = t.timestamp;
+    }
+    const diff = (current - ts.lastOriginal) | 0;
+    if (diff < -JUMP_THRESHOLD || (first && diff < 0)) {
+      ctx.addComment('TimestampJump', true, `时间戳变小, curr: ${current}, diff: ${diff}`);
+      ts.currentOffset = (current - ts.nextTimestampTarget) | 0;
+    } else if (diff > JUMP_THRESHOLD) {
+      ctx.addComment('TimestampJump', true, `时间戳间隔过大, curr: ${current}, diff: ${diff}`);
+      ts.currentOffset = (current - ts.nextTimestampTarget) | 0;
+    }
+    ts.lastOriginal = tags[tags.length - 1]!.timestamp;
+    const offset = ts.currentOffset;
+    if (offset !== 0) for (const t of tags) t.timestamp = (t.timestamp - offset) | 0;
+    ts.nextTimestampTarget = nextTarget(tags);
+  }
+}

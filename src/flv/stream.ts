@@ -1,0 +1,96 @@
+// Parser → grouping → rules → writer for one session: push bytes, get processed groups back.
+import { FlvError } from './errors.js';
+import { TagGrouper } from './grouping.js';
+import { FlvParser } from './parser.js';
+import type { PipelineAction } from './pipeline/actions.js';
+import { FlvProcessor, type FlvProcessorOptions, type ProcessedGroup } from './processor.js';
+import type { FlvTag } from './tag.js';
+import type { FlvContextWriter } from './writer/context-writer.js';
+
+/** What one `push`/`end` did. */
+export interface StreamStep {
+  groups: ProcessedGroup[];
+  /** A fatal input error; the groups before it were processed and written. */
+  error: FlvError | null;
+  /** Reason of the first Disconnect among `groups`, if any. */
+  disconnect: string | null;
+  /** Bytes the writer wrote during this step. */
+  bytesWritten: number;
+}
+
+export interface FlvStreamOptions extends FlvProcessorOptions {
+  /** Where processed groups go; null to only analyse. */
+  writer?: FlvContextWriter | null;
+}
+
+/**
+ * One recording session (or one tool run) over an FLV byte stream. Each completed group is processed and
+ * written before `push` returns. On a parse error the pending group is still processed and written, so
+ * the output holds everything before the problem; after that the stream is failed.
+ */
+export class FlvStream {
+  readonly parser = new FlvParser();
+  readonly grouper = new TagGrouper();
+  readonly processor: FlvProcessor;
+  readonly writer: FlvContextWriter | null;
+  private readonly actions: PipelineAction[] = [];
+
+  constructor(options: FlvStreamOptions = {}) {
+    this.processor = new FlvProcessor(options);
+    this.writer = options.writer ?? null;
+  }
+
+  /** Offers the next bytes (views into `chunk` are kept until their group is processed). */
+  push(chunk: Uint8Array): StreamStep {
+    const r = this.parser.push(chunk);
+    return this.feed(r.tags, r.error, false);
+  }
+
+  /** Ends the input: flushes the last group. Does not close the writer. */
+  end(): StreamStep {
+    const r = this.parser.end();
+    return this.feed(r.tags, r.error, true);
+  }
+
+  /** Feeds already-parsed tags (e.g. from an XML tag list); `last` flushes the final group. */
+  pushTags(tags: readonly FlvTag[], last = false): StreamStep {
+    return this.feed(tags, null, last);
+  }
+
+  /** Copies held bytes that live in `buffer` so the caller can reuse it. */
+  detach(buffer: ArrayBufferLike): void {
+    this.parser.detach(buffer);
+    this.grouper.detach(buffer);
+  }
+
+  private feed(tags: readonly FlvTag[], error: FlvError | null, last: boolean): StreamStep {
+    const step: StreamStep = { groups: [], error, disconnect: null, bytesWritten: 0 };
+    const out = this.actions;
+    try {
+      for (const t of tags) {
+        this.grouper.push(t, out);
+        if (out.length) this.drain(step);
+      }
+      if (last || error) {
+        this.grouper.flush(out);
+        this.drain(step);
+      }
+    } catch (err) {
+      out.length = 0;
+      if (err instanceof FlvError) step.error ??= err;
+      else throw err;
+    }
+    return step;
+  }
+
+  private drain(step: StreamStep): void {
+    const out = this.actions;
+    for (let i = 0; i < out.length; i++) {
+      const g = this.processor.process(out[i]!);
+      step.groups.push(g);
+      if (g.disconnect !== null && step.disconnect === null) step.disconnect = g.disconnect;
+      if (this.writer) step.bytesWritten += this.writer.write(g.actions);
+    }
+    out.length = 0;
+  }
+}

@@ -1,0 +1,231 @@
+// Real FLV files: lazy open, streamed tag writes, onMetaData (duration, size, frame rate, keyframes) kept current in place.
+import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { avcHeaderPictureSize } from '../avc-sps.js';
+import { FlvError } from '../errors.js';
+import type { AmfMap } from '../metadata.js';
+import { FLV_FILE_HEADER, encodeTag, encodeTagBody } from '../tag-encoding.js';
+import { type FlvTag, TagType, isKeyframeData } from '../tag.js';
+import { DEFAULT_KEYFRAME_CAPACITY, KEYFRAMES_PLACEHOLDER, MetadataLayout } from './metadata-layout.js';
+import type { FileClosedInfo, FlvOutput } from './output.js';
+import { TagStager } from './tag-stager.js';
+import { TextLog } from './text-log.js';
+
+/** What the path callback learns about the file it names. */
+export interface NextFileInfo {
+  /** 1-based number of the file within this output. */
+  index: number;
+  /** The session's onMetaData (read-only). */
+  metadata: AmfMap;
+}
+
+export interface FlvFileOutputOptions {
+  /** Names the next file; called lazily, when data arrives and no file is open. */
+  nextPath: (info: NextFileInfo) => string;
+  /** Adds fields to a new file's onMetaData before its first write (keys are appended after `keyframes`). */
+  beforeScriptWrite?: (metadata: AmfMap, info: { path: string; index: number }) => void;
+  onFileOpened?: (info: { path: string; index: number }) => void;
+  onFileClosed?: (info: FileClosedInfo) => void;
+  /** Keyframe index entries reserved in onMetaData (default 6300, as brec). */
+  keyframeCapacity?: number;
+  /** `'w'` replaces an existing file (default); `'wx'` refuses to (OUTPUT_IO). */
+  openFlags?: 'w' | 'wx';
+  /** Second line of each accompanying text log (default `liverec`). */
+  textLogTitle?: string;
+}
+
+/** Media time between in-place rewrites of duration/filesize/framerate, and of the keyframe index. */
+const NUMBERS_EVERY_MS = 2000;
+const INDEX_EVERY_MS = 5000;
+/** An index entry is added for a GOP that starts more than this long after the previous entry. */
+const KEYFRAME_SPACING_MS = 1900;
+
+interface OpenFile {
+  fd: number;
+  path: string;
+  index: number;
+  /** Bytes known to be on disk as whole tags. */
+  size: number;
+  layout: MetadataLayout;
+  lastTs: number;
+  videoFrames: number;
+  firstVideoTs: number;
+  lastVideoTs: number;
+  numbersAt: number;
+  indexAt: number;
+  log: TextLog;
+}
+
+/**
+ * Writes FLV files with synchronous, positioned writes (meant for a worker thread). Invariants that make
+ * a killed process leave a playable file: tags are appended whole, in order; metadata is patched in place
+ * only after the data it describes is written and never changes length; the index never points past
+ * written data. On any write error the output fails (OUTPUT_IO); `close()` then truncates the file to its
+ * last whole tag.
+ */
+export class FlvFileOutput implements FlvOutput {
+  bytesWritten = 0;
+  private file: OpenFile | null = null;
+  private count = 0;
+  private readonly stager = new TagStager();
+  private pendingLogs: { message: string; duration: number }[] = [];
+
+  constructor(private readonly options: FlvFileOutputOptions) {}
+
+  get isOpen(): boolean {
+    return this.file !== null;
+  }
+
+  /** Path of the open file, or null. */
+  get currentPath(): string | null {
+    return this.file?.path ?? null;
+  }
+
+  open(metadata: AmfMap, videoHeader: FlvTag | null, audioHeader: FlvTag | null): void {
+    this.close();
+    const index = ++this.count;
+    const path = this.options.nextPath({ index, metadata });
+    const map = this.buildMetadata(metadata, videoHeader);
+    this.options.beforeScriptWrite?.(map, { path, index });
+    const layout = new MetadataLayout(map, this.options.keyframeCapacity ?? DEFAULT_KEYFRAME_CAPACITY);
+    let fd: number;
+    try {
+      fd = openSync(path, this.options.openFlags ?? 'w');
+    } catch (err) {
+      throw new FlvError('OUTPUT_IO', `Cannot create ${path}: ${(err as Error).message}`, { cause: err });
+    }
+    const log = new TextLog(path, this.options.textLogTitle ?? 'liverec');
+    this.file = { fd, path, index, size: 0, layout, lastTs: 0, videoFrames: 0, firstVideoTs: 0, lastVideoTs: 0, numbersAt: 0, indexAt: 0, log };
+    const parts: Uint8Array[] = [FLV_FILE_HEADER, encodeTag(TagType.Script, 0, layout.body)];
+    if (videoHeader?.data) parts.push(encodeTag(TagType.Video, 0, videoHeader.data));
+    if (audioHeader?.data) parts.push(encodeTag(TagType.Audio, 0, audioHeader.data));
+    this.append(Buffer.concat(parts));
+    this.options.onFileOpened?.({ path, index });
+    for (const l of this.pendingLogs) log.write(l.message, l.duration, this.file.size);
+    this.pendingLogs = [];
+  }
+
+  writeData(tags: readonly FlvTag[]): void {
+    const f = this.requireFile();
+    const start = f.size;
+    for (const t of tags) {
+      this.stage(t.type, t.timestamp, t.type === TagType.Video && t.nalus ? encodeTagBody(t) : (t.data ?? new Uint8Array(0)));
+      if (t.type === TagType.Video) {
+        if (f.videoFrames++ === 0) f.firstVideoTs = t.timestamp;
+        f.lastVideoTs = t.timestamp;
+      }
+    }
+    this.flushStage();
+    f.lastTs = tags[tags.length - 1]!.timestamp;
+    const first = tags[0]!;
+    const lastKf = f.layout.lastKeyframeMs;
+    if (isKeyframeData(first) && (lastKf === null || first.timestamp - lastKf > KEYFRAME_SPACING_MS)) {
+      f.layout.addKeyframe(first.timestamp, start);
+    }
+    if (f.lastTs - f.numbersAt >= NUMBERS_EVERY_MS || f.lastTs < f.numbersAt) this.flushNumbers(f);
+    if (f.layout.pendingKeyframes > 0 && (f.layout.keyframeCount === 1 || Math.abs(f.lastTs - f.indexAt) >= INDEX_EVERY_MS)) {
+      this.flushIndex(f);
+    }
+  }
+
+  writeEnd(tag: FlvTag): void {
+    this.requireFile();
+    this.stage(tag.type, tag.timestamp, tag.data ?? new Uint8Array(0));
+    this.flushStage();
+  }
+
+  log(message: string, duration: number): void {
+    if (this.file) this.file.log.write(message, duration, this.file.size);
+    else this.pendingLogs.push({ message, duration });
+  }
+
+  close(): FileClosedInfo | null {
+    const f = this.file;
+    if (!f) return null;
+    this.file = null;
+    this.stager.reset();
+    try {
+      // A failed write may have left part of a tag behind: cut back to the last whole one.
+      ftruncateSync(f.fd, f.size);
+      this.flushNumbers(f);
+      this.flushIndex(f);
+    } catch {
+      // The data part is already whole; a metadata patch that fails only loses duration/index freshness.
+    } finally {
+      closeSync(f.fd);
+    }
+    const info: FileClosedInfo = { path: f.path, size: f.size, duration: f.lastTs / 1000 };
+    this.options.onFileClosed?.(info);
+    return info;
+  }
+
+  private buildMetadata(source: AmfMap, videoHeader: FlvTag | null): AmfMap {
+    const map: AmfMap = new Map(source);
+    map.set('duration', { type: 'Number', value: 0 });
+    const size = avcHeaderPictureSize(videoHeader?.data ?? null);
+    if (size) {
+      map.set('width', { type: 'Number', value: size.width });
+      map.set('height', { type: 'Number', value: size.height });
+    }
+    if (map.get('framerate')?.type !== 'Number') map.set('framerate', { type: 'Number', value: 0 });
+    map.set('filesize', { type: 'Number', value: 0 });
+    map.set('keyframes', KEYFRAMES_PLACEHOLDER);
+    return map;
+  }
+
+  private flushNumbers(f: OpenFile): void {
+    f.numbersAt = f.lastTs;
+    this.patch(f, f.layout.setNumber('duration', f.lastTs / 1000));
+    this.patch(f, f.layout.setNumber('filesize', f.size));
+    if (f.videoFrames > 1 && f.lastVideoTs > f.firstVideoTs) {
+      const fps = ((f.videoFrames - 1) * 1000) / (f.lastVideoTs - f.firstVideoTs);
+      this.patch(f, f.layout.setNumber('framerate', Math.round(fps * 1000) / 1000));
+    }
+  }
+
+  private flushIndex(f: OpenFile): void {
+    f.indexAt = f.lastTs;
+    this.patch(f, f.layout.renderIndex());
+  }
+
+  /** Rewrites a changed range of the script body in place (the body starts at byte 24 of the file). */
+  private patch(f: OpenFile, range: { start: number; end: number } | null): void {
+    if (!range) return;
+    this.io(() => writeSync(f.fd, f.layout.body, range.start, range.end - range.start, 24 + range.start), f.path);
+  }
+
+  private stage(type: number, timestamp: number, body: Uint8Array): void {
+    if (!this.stager.fits(body.length)) this.flushStage();
+    if (this.stager.fits(body.length)) this.stager.add(type, timestamp, body);
+    else this.append(encodeTag(type, timestamp, body));
+  }
+
+  private flushStage(): void {
+    if (this.stager.length === 0) return;
+    const bytes = this.stager.bytes();
+    this.stager.reset();
+    this.append(bytes);
+  }
+
+  private append(bytes: Uint8Array): void {
+    const f = this.requireFile();
+    let done = 0;
+    while (done < bytes.length) {
+      done += this.io(() => writeSync(f.fd, bytes, done, bytes.length - done, f.size + done), f.path);
+    }
+    f.size += bytes.length;
+    this.bytesWritten += bytes.length;
+  }
+
+  private io(fn: () => number, path: string): number {
+    try {
+      return fn();
+    } catch (err) {
+      throw new FlvError('OUTPUT_IO', `Cannot write ${path}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  private requireFile(): OpenFile {
+    if (!this.file) throw new FlvError('WRITER_FAILED', 'No output file is open.');
+    return this.file;
+  }
+}
