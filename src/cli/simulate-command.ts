@@ -1,4 +1,38 @@
-// Placeholder registration; replaced by the module that owns these commands.
+// `liverec simulate`: runs the live-service simulator until SIGINT/SIGTERM, optionally with N live rooms.
 import type { Command } from 'commander';
+import { Simulator } from '../simulator/simulator.js';
 
-export function registerSimulateCommand(_program: Command): void {}
+function int(name: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      throw new Error(`--${name} must be an integer from ${min} to ${max}, got "${value}"`);
+    }
+    return Number(value);
+  };
+}
+
+export function registerSimulateCommand(program: Command): void {
+  program
+    .command('simulate')
+    .description('Run a local simulator of the live service (API, FLV streams, danmaku) for tests, demos and benchmarks')
+    .option('--port <n>', 'port to listen on (0 = any free port)', int('port', 0, 65535), 0)
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--rooms <n>', 'pre-create N live rooms: ids 10001…10000+N, short ids 1…N, names sim-<i>', int('rooms', 0, 100_000), 0)
+    .option('--bitrate-kbps <n>', 'bitrate of the pre-created rooms', int('bitrate-kbps', 1, 100_000), 2000)
+    .action(async (opts: { port: number; host: string; rooms: number; bitrateKbps: number }) => {
+      const sim = new Simulator();
+      const running = await sim.start({ port: opts.port, host: opts.host });
+      for (let i = 1; i <= opts.rooms; i++) {
+        sim.createRoom({ roomId: 10000 + i, shortId: i, name: `sim-${i}`, title: `Simulated room ${i}`, live: true, bitrateKbps: opts.bitrateKbps });
+      }
+      const shown = opts.host === '127.0.0.1' || opts.host === '0.0.0.0' ? running.url : `http://${opts.host}:${running.port}`;
+      process.stdout.write(`liverec simulator listening on ${shown} (${opts.rooms} rooms; control API ${shown}/_sim/rooms)\n`);
+      await new Promise<void>((resolve) => {
+        const stop = (): void => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await running.close();
+      process.stdout.write('liverec simulator stopped\n');
+    });
+}

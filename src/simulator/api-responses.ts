@@ -1,0 +1,129 @@
+// The `data` objects of the live API endpoints, in the real layout (a realistic superset of what clients read).
+import { randomBytes } from 'node:crypto';
+import type { SimRoom } from './room.js';
+
+/** Where the simulator can be reached: the hosts it hands out for streams and danmaku. */
+export interface SimAddress {
+  port: number;
+  /** Stream hosts in url_info order; an `.mcdn.` one is added after them (unreachable, never chosen by brec). */
+  streamHosts: string[];
+  danmakuHost: string;
+}
+
+const OFFLINE_LIVE_TIME = -62170012800;
+
+export function roomInitData(room: SimRoom): Record<string, unknown> {
+  return {
+    room_id: room.roomId, short_id: room.shortId, uid: room.uid, need_p2p: 0, is_hidden: false, is_locked: false,
+    is_portrait: false, live_status: room.liveStatus, hidden_till: 0, lock_till: 0, encrypted: false, pwd_verified: false,
+    live_time: room.live ? room.liveStartTime : OFFLINE_LIVE_TIME, room_shield: 0, is_sp: 0, special_type: 0,
+  };
+}
+
+export function roomInfoData(room: SimRoom): Record<string, unknown> {
+  return {
+    room_info: {
+      uid: room.uid, room_id: room.roomId, short_id: room.shortId, title: room.title,
+      cover: `http://i0.hdslb.com/bfs/live/new_room_cover/sim-${room.roomId}.jpg`, tags: 'simulated,liverec',
+      background: '', description: '<p>A simulated room</p>', live_status: room.liveStatus, live_start_time: room.live ? room.liveStartTime : 0,
+      live_screen_type: 0, lock_status: 0, lock_time: 0, hidden_status: 0, hidden_time: 0, area_id: 371, area_name: room.areaNameChild,
+      parent_area_id: 9, parent_area_name: room.areaNameParent, keyframe: '', special_type: 0, up_session: room.live ? String(room.session) : '',
+      pk_status: 0, is_studio: false, pendants: { frame: { name: '', value: '', desc: '' } }, on_voice_join: 0, online: room.popularity,
+      room_type: { '3-21': 0 },
+    },
+    anchor_info: {
+      base_info: { uname: room.name, face: 'http://i0.hdslb.com/bfs/face/member/noface.jpg', gender: '保密', official_info: { role: 0, title: '', desc: '', is_nft: 0, nft_dmark: '' } },
+      live_info: { level: 20, level_color: 10512625, score: 1000, upgrade_score: 0, current: [0, 0], next: [0, 0], rank: '>10000' },
+      relation_info: { attention: 1000 },
+      medal_info: null,
+    },
+    news_info: { uid: room.uid, ctime: '2024-01-01 00:00:00', content: '' },
+    rankdb_info: { roomid: room.roomId, rank_desc: '小时总榜', color: '#FB7299', h5_url: '', web_url: '', timestamp: Math.floor(Date.now() / 1000) },
+    area_rank_info: { areaRank: { index: 0, rank: '>1000' }, liveRank: { rank: '>10000' } },
+    battle_rank_entry_info: null, tab_info: { list: [] }, activity_init_info: { eventList: [] }, voice_join_info: null,
+    ad_banner_info: null, skin_info: null, web_banner_info: null, lol_info: null, pk_info: null, battle_info: null,
+    silent_room_info: { type: '', level: 0, second: 0, expire_time: 0 }, switch_info: { close_guard: false, close_gift: false, close_online: false, close_danmaku: false },
+    record_switch_info: { record_tab: false }, room_config_info: { dm_text: '发个弹幕呗~' }, gift_memory_info: { list: null },
+    new_switch_info: {}, super_chat_info: { status: 1, jump_url: '', icon: '', ranked_mark: 0, message_list: [] },
+    online_gold_rank_info_v2: { list: [] }, dm_emoticon_info: { is_open_emoticon: 1, is_shield_emoticon: 0 },
+    dm_tag_info: { dm_tag: 0, platform: [], extra: '', dm_chronos_extra: '', dm_mode: [], dm_setting_switch: 0, material_conf: null },
+    topic_info: { topic_id: 0, topic_name: '' }, game_info: { game_status: 0 }, watched_show: { switch: true, num: room.popularity, text_small: String(room.popularity), text_large: `${room.popularity}人看过`, icon: '', icon_location: 0, icon_web: '' },
+    video_connection_info: null, player_throttle_info: { status: 1, normal_sleep_time: 1800, fullscreen_sleep_time: 3600, tab_sleep_time: 1800, prompt_time: 30 },
+    guard_info: { count: 0, anchor_guard_achieve_level: 0 }, hot_rank_info: null,
+  };
+}
+
+/** The path of a room's stream; `codec` tags hevc entries like the real `_prohevc` suffix. */
+export function streamPath(room: SimRoom, ext: 'flv' | 'm3u8' | 'index.m3u8', hevc = false): string {
+  const stem = `live_${room.roomId}_${room.session}${hevc ? '_prohevc' : ''}`;
+  return ext === 'index.m3u8' ? `/live-bvc/${room.session}/${stem}/index.m3u8?` : `/live-bvc/${room.session}/${stem}.${ext}?`;
+}
+
+function urlInfo(addr: SimAddress, qn: number): Record<string, unknown>[] {
+  const expires = Math.floor(Date.now() / 1000) + 3600;
+  const hosts = [...addr.streamHosts, `https://xy127x0x0x1xy.mcdn.bilivideo.cn:486`];
+  return hosts.map((host, i) => ({
+    host,
+    extra: `expires=${expires}&len=0&oi=0&pt=web&qn=${qn}&trid=${randomBytes(8).toString('hex')}&sigparams=cdn,expires,len,oi,pt,qn,trid&cdn=cn-gotcha0${i + 1}&sign=${randomBytes(16).toString('hex')}&p2p_type=0&src=puv3&sl=1&order=${i + 1}`,
+    stream_ttl: 3600,
+  }));
+}
+
+function codecEntry(room: SimRoom, addr: SimAddress, codec: 'avc' | 'hevc', format: 'flv' | 'ts' | 'fmp4', qn: number): Record<string, unknown> {
+  const ext = format === 'flv' ? 'flv' : format === 'ts' ? 'm3u8' : 'index.m3u8';
+  return {
+    codec_name: codec, current_qn: qn, accept_qn: room.acceptQn, base_url: streamPath(room, ext, codec === 'hevc'),
+    url_info: urlInfo(addr, qn), hdr_qn: null, dolby_type: 0, attr_name: '',
+  };
+}
+
+/** getRoomPlayInfo `data`; honours the protocol/format/codec filters; `current_qn` is the asked qn when offered, else 10000. */
+export function playInfoData(room: SimRoom, addr: SimAddress, q: URLSearchParams): Record<string, unknown> {
+  const list = (name: string, all: string): Set<string> => new Set((q.get(name) ?? all).split(',').map((s) => s.trim()));
+  const protocols = list('protocol', '0,1');
+  const formats = list('format', '0,1,2');
+  const codecs = list('codec', '0,1');
+  const asked = Number(q.get('qn') ?? 150);
+  const qn = room.acceptQn.includes(asked) ? asked : room.acceptQn.includes(10000) ? 10000 : room.acceptQn[0] ?? 10000;
+  const codecList = (format: 'flv' | 'ts' | 'fmp4'): Record<string, unknown>[] => {
+    const out = [];
+    if (codecs.has('0')) out.push(codecEntry(room, addr, 'avc', format, qn));
+    if (codecs.has('1') && room.hevc) out.push(codecEntry(room, addr, 'hevc', format, qn));
+    return out;
+  };
+  const stream = [];
+  if (protocols.has('0') && formats.has('0')) stream.push({ protocol_name: 'http_stream', format: [{ format_name: 'flv', codec: codecList('flv'), master_url: '' }] });
+  if (protocols.has('1')) {
+    const hls = [];
+    if (formats.has('1')) hls.push({ format_name: 'ts', codec: codecList('ts'), master_url: '' });
+    if (formats.has('2')) hls.push({ format_name: 'fmp4', codec: codecList('fmp4'), master_url: '' });
+    if (hls.length > 0) stream.push({ protocol_name: 'http_hls', format: hls });
+  }
+  const names: Record<number, string> = { 30000: '杜比', 20000: '4K', 10000: '原画', 400: '蓝光', 250: '超清', 150: '高清', 80: '流畅' };
+  return {
+    room_id: room.roomId, short_id: room.shortId, uid: room.uid, is_hidden: false, is_locked: false, is_portrait: false,
+    live_status: room.liveStatus, hidden_till: 0, lock_till: 0, encrypted: false, pwd_verified: true,
+    live_time: room.live ? room.liveStartTime : 0, room_shield: 0, all_special_types: [], official_type: 0, official_room_id: 0, risk_with_delay: 0,
+    playurl_info: room.live
+      ? {
+          conf_json: '{"cdn_rate":10000,"report_interval_sec":150}',
+          playurl: {
+            cid: room.roomId, g_qn_desc: Object.entries(names).map(([k, v]) => ({ qn: Number(k), desc: v, hdr_desc: '', attr_desc: null })),
+            stream, p2p_data: { p2p: false, p2p_type: 0, m_p2p: false, m_servers: null }, dolby_qn: null,
+          },
+        }
+      : null,
+  };
+}
+
+/** getDanmuInfo `data`: a fresh token (remembered by the room) and one host pointing back at the simulator. */
+export function danmuInfoData(room: SimRoom, addr: SimAddress): Record<string, unknown> {
+  const token = `sim-${room.roomId}-${randomBytes(12).toString('base64url')}`;
+  room.tokens.push(token);
+  if (room.tokens.length > 50) room.tokens.shift();
+  return {
+    group: 'live', business_id: 0, refresh_row_factor: 0.125, refresh_rate: 100, max_delay: 5000, token,
+    // No raw-TCP or TLS listener in the simulator: port and wss_port are 0, ws_port is the simulator's own.
+    host_list: [{ host: addr.danmakuHost, port: 0, wss_port: 0, ws_port: addr.port }],
+  };
+}

@@ -1,0 +1,101 @@
+// The live API endpoints of the simulator, with armed API faults (412, -352, malformed answers, delays).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { danmuInfoData, playInfoData, roomInfoData, roomInitData, type SimAddress } from './api-responses.js';
+import { type ApiFault, takeFault } from './faults.js';
+import { clientGone, envelope, sendJson, sendText } from './http-util.js';
+import { pushLog, type RoomCounters, type SimRoom } from './room.js';
+
+type Data = (room: SimRoom, q: URLSearchParams, addr: SimAddress) => Record<string, unknown>;
+
+interface Endpoint {
+  param: string;
+  counter: Exclude<keyof RoomCounters['apiHits'], 'total'>;
+  /** room_init and getInfoByRoom accept short ids; play info and danmaku info need the real id. */
+  acceptsShortId: boolean;
+  legacy: boolean;
+  notFound: [number, string];
+  data: Data;
+}
+
+const ENDPOINTS: Record<string, Endpoint> = {
+  '/room/v1/Room/room_init': { param: 'id', counter: 'roomInit', acceptsShortId: true, legacy: true, notFound: [60004, '直播间不存在'], data: roomInitData },
+  '/xlive/web-room/v1/index/getInfoByRoom': { param: 'room_id', counter: 'getInfoByRoom', acceptsShortId: true, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: roomInfoData },
+  '/xlive/web-room/v2/index/getRoomPlayInfo': { param: 'room_id', counter: 'getRoomPlayInfo', acceptsShortId: false, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: (r, q, a) => playInfoData(r, a, q) },
+  '/xlive/web-room/v1/index/getDanmuInfo': { param: 'id', counter: 'getDanmuInfo', acceptsShortId: false, legacy: false, notFound: [1, '房间不存在'], data: (r, _q, a) => danmuInfoData(r, a) },
+};
+
+export interface ApiContext {
+  findRoom(id: number, acceptsShortId: boolean): SimRoom | undefined;
+  address(): SimAddress;
+  /** API calls that named no known room. */
+  unknownRoomHits: number;
+}
+
+export function isApiPath(path: string): boolean {
+  return path in ENDPOINTS;
+}
+
+export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const ep = ENDPOINTS[url.pathname]!;
+  const raw = url.searchParams.get(ep.param) ?? '';
+  if (!/^\d+$/.test(raw)) return sendJson(res, 200, envelope(1002002, '参数错误', null, ep.legacy));
+  const room = ctx.findRoom(Number(raw), ep.acceptsShortId);
+  if (!room) {
+    ctx.unknownRoomHits++;
+    return sendJson(res, 200, envelope(ep.notFound[0], ep.notFound[1], null, ep.legacy));
+  }
+  room.counters.apiHits.total++;
+  room.counters.apiHits[ep.counter]++;
+  pushLog(room.apiLog, { at: Date.now(), path: url.pathname, query: url.search, headers: req.headers });
+  const fault = takeFault(room.apiFaults, Date.now(), (f) => !f.path || url.pathname.includes(f.path));
+  if (fault?.kind === 'api-delay') {
+    await new Promise((r) => setTimeout(r, fault.delayMs));
+    if (clientGone(res)) return;
+  } else if (fault) {
+    return sendFault(res, fault, ep, ep.data(room, url.searchParams, ctx.address()));
+  }
+  sendJson(res, 200, envelope(0, ep.legacy ? 'ok' : '0', ep.data(room, url.searchParams, ctx.address()), ep.legacy));
+}
+
+function sendFault(res: ServerResponse, fault: Exclude<ApiFault, { kind: 'api-delay' }>, ep: Endpoint, data: Record<string, unknown>): void {
+  switch (fault.kind) {
+    case 'api412': {
+      const body = { code: -412, message: '请求被拦截', ttl: 1, data: null };
+      return sendJson(res, fault.inBody ? 200 : 412, body, { Server: 'openresty' });
+    }
+    case 'api352':
+      return sendJson(res, 200, { code: -352, message: '-352', ttl: 1, data: { v_voucher: 'voucher_sim' } });
+    case 'api-malformed':
+      switch (fault.variant) {
+        case 'json': {
+          const text = JSON.stringify(envelope(0, '0', data, ep.legacy));
+          return sendText(res, 200, text.slice(0, Math.floor(text.length / 2)), 'application/json; charset=utf-8');
+        }
+        case 'html':
+          return sendText(res, 200, '<html><head><title>502 Bad Gateway</title></head><body>502 Bad Gateway</body></html>', 'text/html');
+        case 'http-500':
+          return sendText(res, 500, 'Internal Server Error');
+        case 'no-envelope':
+          return sendJson(res, 200, [1, 2, 3]);
+        case 'missing-field':
+          return sendJson(res, 200, envelope(0, '0', damage(data, 'missing'), ep.legacy));
+        case 'wrong-type':
+          return sendJson(res, 200, envelope(0, '0', damage(data, 'wrong'), ep.legacy));
+      }
+  }
+}
+
+/** Removes or retypes the field each endpoint's clients depend on most. */
+function damage(data: Record<string, unknown>, how: 'missing' | 'wrong'): Record<string, unknown> {
+  const d = structuredClone(data);
+  const bad = how === 'missing' ? undefined : { oops: true };
+  const set = (o: Record<string, unknown>, k: string): void => {
+    if (bad === undefined) delete o[k];
+    else o[k] = bad;
+  };
+  if ('room_info' in d) set(d.room_info as Record<string, unknown>, 'room_id');
+  else if ('token' in d) set(d, 'token');
+  else if (d.playurl_info) set((d.playurl_info as Record<string, Record<string, unknown>>).playurl!, 'stream');
+  else set(d, 'room_id');
+  return d;
+}

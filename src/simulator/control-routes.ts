@@ -1,0 +1,114 @@
+// The simulator's JSON control API under /_sim/ (rooms, live flips, danmaku pushes, faults, counters).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { danmuCommand, giftCommand, guardCommand, superChatCommand } from './danmaku-messages.js';
+import { BodyError, readJson, sendJson } from './http-util.js';
+import { type RoomOps, SimError } from './room-ops.js';
+
+const id = z.number().int().positive().max(2 ** 31);
+const CreateRoom = z.object({
+  roomId: id, shortId: id.optional(), uid: id.optional(), name: z.string().optional(), title: z.string().optional(),
+  areaNameParent: z.string().optional(), areaNameChild: z.string().optional(), live: z.boolean().optional(),
+  bitrateKbps: z.number().positive().max(100_000).optional(), acceptQn: z.array(z.number().int()).min(1).optional(), hevc: z.boolean().optional(),
+});
+const Live = z.object({ live: z.boolean(), round: z.boolean().optional() });
+const Title = z.object({ title: z.string(), areaNameParent: z.string().optional(), areaNameChild: z.string().optional() });
+const Danmu = z.object({
+  text: z.string(), uid: z.number().int().min(0).optional(), uname: z.string().optional(), suffix: z.string().optional(),
+  guardLevel: z.number().int().min(0).max(3).optional(), admin: z.boolean().optional(), color: z.number().int().optional(),
+});
+const Gift = z.object({ giftName: z.string().optional(), num: z.number().int().positive().optional(), uid: z.number().int().optional(), uname: z.string().optional(), price: z.number().optional(), coinType: z.enum(['gold', 'silver']).optional() });
+const SuperChat = z.object({ message: z.string(), price: z.number().optional(), uid: z.number().int().optional(), uname: z.string().optional(), time: z.number().optional() });
+const Guard = z.object({ uid: z.number().int().optional(), username: z.string().optional(), guardLevel: z.number().int().min(1).max(3).optional(), num: z.number().int().optional(), price: z.number().optional() });
+const CutOff = z.object({ msg: z.string().default('违反直播规范') });
+/** Raw danmaku input: `base64` = one WebSocket message as is, or `command` = any JSON object sent as a command. */
+const Raw = z.object({ base64: z.string().optional(), command: z.record(z.string(), z.unknown()).optional() }).refine((r) => r.base64 !== undefined || r.command !== undefined, 'base64 or command is required');
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const r = schema.safeParse(body);
+  if (!r.success) throw new SimError(400, r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+  return r.data;
+}
+
+/**
+ * POST   /_sim/rooms                      CreateRoom → 201 room
+ * GET    /_sim/rooms                      → [room]
+ * GET    /_sim/stats                      → totals
+ * GET    /_sim/rooms/{id}                 → room with counters, logs and pending faults
+ * DELETE /_sim/rooms/{id}                 → 204
+ * POST   /_sim/rooms/{id}/live            {live, round?}
+ * POST   /_sim/rooms/{id}/title           {title, areaNameParent?, areaNameChild?}  (+ ROOM_CHANGE)
+ * POST   /_sim/rooms/{id}/danmaku         {text, uid?, uname?, suffix?, guardLevel?, admin?, color?}
+ * POST   /_sim/rooms/{id}/gift            {giftName?, num?, uid?, uname?, price?, coinType?}
+ * POST   /_sim/rooms/{id}/superchat       {message, price?, uid?, uname?, time?}
+ * POST   /_sim/rooms/{id}/guard           {uid?, username?, guardLevel?, num?, price?}
+ * POST   /_sim/rooms/{id}/cut-off         {msg?}
+ * POST   /_sim/rooms/{id}/danmaku-raw     {base64} | {command}
+ * POST   /_sim/rooms/{id}/faults          see faults.ts      DELETE /_sim/rooms/{id}/faults clears them
+ */
+export async function handleControl(sim: RoomOps & { stats(): unknown }, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  try {
+    const parts = url.pathname.split('/').filter(Boolean); // ['_sim', 'rooms', id?, action?]
+    const method = req.method ?? 'GET';
+    if (parts.length === 2 && parts[1] === 'stats' && method === 'GET') return sendJson(res, 200, sim.stats());
+    if (parts[1] !== 'rooms' || parts.length > 4) throw new SimError(404, `Unknown control path ${url.pathname}`);
+    if (parts.length === 2) {
+      if (method === 'GET') return sendJson(res, 200, [...sim.rooms.values()]);
+      if (method === 'POST') return sendJson(res, 201, sim.createRoom(parse(CreateRoom, await readJson(req))));
+      throw new SimError(405, `${method} not allowed`);
+    }
+    if (!/^\d+$/.test(parts[2]!)) throw new SimError(400, `Bad room id ${parts[2]}`);
+    const roomId = Number(parts[2]);
+    const action = parts[3];
+    if (action === undefined) {
+      if (method === 'GET') return sendJson(res, 200, sim.room(roomId));
+      if (method === 'DELETE') {
+        sim.deleteRoom(roomId);
+        res.writeHead(204).end();
+        return;
+      }
+      throw new SimError(405, `${method} not allowed`);
+    }
+    if (action === 'faults' && method === 'DELETE') {
+      sim.clearFaults(roomId);
+      res.writeHead(204).end();
+      return;
+    }
+    if (method !== 'POST') throw new SimError(405, `${method} not allowed`);
+    const body = await readJson(req);
+    sendJson(res, 200, runAction(sim, roomId, action, body));
+  } catch (err) {
+    if (err instanceof SimError) return sendJson(res, err.status, { error: err.message });
+    if (err instanceof BodyError) return sendJson(res, 400, { error: err.message });
+    throw err;
+  }
+}
+
+function runAction(sim: RoomOps, roomId: number, action: string, body: unknown): unknown {
+  switch (action) {
+    case 'live': {
+      const b = parse(Live, body);
+      return sim.setLive(roomId, b.live, b.round ?? false);
+    }
+    case 'title':
+      return sim.changeRoom(roomId, parse(Title, body));
+    case 'danmaku':
+      return { sockets: sim.push(roomId, [danmuCommand(parse(Danmu, body))]) };
+    case 'gift':
+      return { sockets: sim.push(roomId, [giftCommand(parse(Gift, body))]) };
+    case 'superchat':
+      return { sockets: sim.push(roomId, [superChatCommand(sim.room(roomId), parse(SuperChat, body))]) };
+    case 'guard':
+      return { sockets: sim.push(roomId, [guardCommand(parse(Guard, body))]) };
+    case 'cut-off':
+      return sim.cutOff(roomId, parse(CutOff, body).msg);
+    case 'danmaku-raw': {
+      const b = parse(Raw, body);
+      return { sockets: b.base64 !== undefined ? sim.pushRaw(roomId, Buffer.from(b.base64, 'base64')) : sim.push(roomId, [b.command!]) };
+    }
+    case 'faults':
+      return sim.addFault(roomId, body);
+    default:
+      throw new SimError(404, `Unknown room action ${action}`);
+  }
+}

@@ -1,0 +1,160 @@
+// The simulator's danmaku WebSocket (/sub): auth against issued tokens, heartbeat replies, batched pushes.
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { brotliCompressSync, constants, deflateSync } from 'node:zlib';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { pushLog, type SimRoom } from './room.js';
+
+// The simulator frames packets itself instead of reusing the client's codec, so tests that run the client
+// against it check two independent implementations of the format.
+function packet(op: number, version: number, body: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(16 + body.length);
+  out.writeUInt32BE(out.length, 0);
+  out.writeUInt16BE(16, 4);
+  out.writeUInt16BE(version, 6);
+  out.writeUInt32BE(op, 8);
+  out.writeUInt32BE(version === 1 ? 1 : 0, 12);
+  body.copy(out, 16);
+  return out;
+}
+
+export interface DanmakuPeer {
+  ws: WebSocket;
+  room: SimRoom | null;
+  protover: number;
+  lastSeen: number;
+  connectedAt: number;
+}
+
+/** Clients silent for this long are dropped, as the real server does after 60–70 s. */
+const SILENT_DROP_MS = 70_000;
+/** The auth packet must arrive within this time of connecting. */
+const AUTH_DEADLINE_MS = 5_000;
+
+export class DanmakuHub {
+  private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 64 * 1024 });
+  private readonly peers = new Set<DanmakuPeer>();
+  private readonly sweep: NodeJS.Timeout;
+
+  constructor(private readonly findRoom: (roomId: number) => SimRoom | undefined) {
+    this.sweep = setInterval(() => this.dropSilent(), 5_000);
+    this.sweep.unref();
+  }
+
+  /** Takes over an HTTP upgrade for /sub. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws));
+  }
+
+  private onConnection(ws: WebSocket): void {
+    const now = Date.now();
+    const peer: DanmakuPeer = { ws, room: null, protover: 0, lastSeen: now, connectedAt: now };
+    this.peers.add(peer);
+    ws.on('message', (data: Buffer, isBinary: boolean) => this.onMessage(peer, isBinary ? data : Buffer.from(data)));
+    ws.on('close', () => {
+      this.peers.delete(peer);
+      peer.room?.danmaku.delete(peer);
+    });
+    ws.on('error', () => ws.terminate());
+  }
+
+  private onMessage(peer: DanmakuPeer, data: Buffer): void {
+    peer.lastSeen = Date.now();
+    let pos = 0;
+    while (data.length - pos >= 16) {
+      const len = data.readUInt32BE(pos);
+      if (len < 16 || pos + len > data.length) break;
+      const op = data.readUInt32BE(pos + 8);
+      const body = data.subarray(pos + 16, pos + len);
+      pos += len;
+      if (op === 7) this.onAuth(peer, body);
+      else if (op === 2 && peer.room) this.onHeartbeat(peer);
+    }
+  }
+
+  private onAuth(peer: DanmakuPeer, body: Buffer): void {
+    let auth: Record<string, unknown> = {};
+    try {
+      auth = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      /* answered as a bad auth below */
+    }
+    const room = typeof auth.roomid === 'number' ? this.findRoom(auth.roomid) : undefined;
+    if (room) {
+      room.counters.danmakuAuths++;
+      pushLog(room.authLog, { ...auth, at: Date.now() });
+    }
+    const ok = room !== undefined && typeof auth.key === 'string' && room.tokens.includes(auth.key);
+    peer.ws.send(packet(8, 1, Buffer.from(JSON.stringify({ code: ok ? 0 : -101 }))));
+    if (!ok || !room) {
+      peer.ws.close(1008, 'auth failed');
+      return;
+    }
+    peer.room = room;
+    peer.protover = typeof auth.protover === 'number' ? auth.protover : 0;
+    room.danmaku.add(peer);
+    room.counters.danmakuConnections++;
+  }
+
+  private onHeartbeat(peer: DanmakuPeer): void {
+    const room = peer.room!;
+    room.counters.heartbeats++;
+    pushLog(room.heartbeatTimes, Date.now());
+    const body = Buffer.allocUnsafe(4);
+    body.writeUInt32BE(room.popularity >>> 0);
+    peer.ws.send(packet(3, 1, body));
+  }
+
+  /** Sends commands to every authenticated socket of the room, batched as each socket's protover asks. */
+  push(room: SimRoom, commands: object[]): number {
+    if (room.danmaku.size === 0 || commands.length === 0) return 0;
+    const plain = commands.map((c) => packet(5, 0, Buffer.from(JSON.stringify(c))));
+    const joined = Buffer.concat(plain);
+    let brotli: Buffer | null = null;
+    let zlib: Buffer | null = null;
+    for (const peer of room.danmaku) {
+      if (peer.protover === 3) {
+        brotli ??= packet(5, 3, brotliCompressSync(joined, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }));
+        peer.ws.send(brotli);
+      } else if (peer.protover === 2) {
+        zlib ??= packet(5, 2, deflateSync(joined));
+        peer.ws.send(zlib);
+      } else {
+        for (const p of plain) peer.ws.send(p);
+      }
+      room.counters.danmakuMessagesSent++;
+    }
+    return room.danmaku.size;
+  }
+
+  /** Sends raw bytes as one WebSocket message to every authenticated socket of the room (bad-input tests). */
+  pushRaw(room: SimRoom, bytes: Buffer): number {
+    for (const peer of room.danmaku) peer.ws.send(bytes);
+    return room.danmaku.size;
+  }
+
+  /** Drops the room's sockets (danmaku-drop fault, room deleted). */
+  drop(room: SimRoom, mode: 'terminate' | 'close'): number {
+    const n = room.danmaku.size;
+    for (const peer of [...room.danmaku]) {
+      if (mode === 'close') peer.ws.close(1011, 'simulated drop');
+      else peer.ws.terminate();
+      room.danmaku.delete(peer);
+    }
+    return n;
+  }
+
+  private dropSilent(): void {
+    const now = Date.now();
+    for (const peer of this.peers) {
+      if (now - peer.lastSeen > SILENT_DROP_MS || (!peer.room && now - peer.connectedAt > AUTH_DEADLINE_MS)) peer.ws.terminate();
+    }
+  }
+
+  close(): void {
+    clearInterval(this.sweep);
+    for (const peer of this.peers) peer.ws.terminate();
+    this.peers.clear();
+    this.wss.close();
+  }
+}

@@ -1,0 +1,85 @@
+// Command payloads the simulator pushes, shaped like the real service's (LIVE, PREPARING, DANMU_MSG, gifts...).
+import { randomBytes } from 'node:crypto';
+import type { SimRoom } from './room.js';
+
+const nowS = (): number => Math.floor(Date.now() / 1000);
+
+/** LIVE as sent right after a stream starts: the first carries live_time, the second does not. */
+export function liveCommands(room: SimRoom): object[] {
+  const base = { cmd: 'LIVE', live_key: randomBytes(8).readBigUInt64BE().toString(), voice_background: '', sub_session_key: `${room.session}sub_time:${nowS()}`, live_platform: 'pc', live_model: 0, roomid: room.roomId };
+  return [{ ...base, live_time: room.liveStartTime }, base];
+}
+
+/** PREPARING carries the room id as a string (the service changed it); round:1 when a replay loop starts. */
+export function preparingCommand(room: SimRoom, round: boolean): object {
+  return round ? { cmd: 'PREPARING', round: 1, roomid: String(room.roomId) } : { cmd: 'PREPARING', roomid: String(room.roomId) };
+}
+
+export function roomChangeCommand(room: SimRoom): object {
+  return {
+    cmd: 'ROOM_CHANGE',
+    data: { title: room.title, area_id: 371, parent_area_id: 9, area_name: room.areaNameChild, parent_area_name: room.areaNameParent, live_key: '0', sub_session_key: '' },
+  };
+}
+
+export function cutOffCommand(room: SimRoom, msg: string): object {
+  return { cmd: 'CUT_OFF', msg, roomid: room.roomId };
+}
+
+export interface DanmuInput {
+  text: string;
+  uid?: number;
+  uname?: string;
+  /** Appended to the cmd, e.g. ":4:0:2:2:2:0" as the service sometimes does. */
+  suffix?: string;
+  guardLevel?: number;
+  admin?: boolean;
+  color?: number;
+}
+
+export function danmuCommand(d: DanmuInput): object {
+  const uid = d.uid ?? 0;
+  const uname = d.uname ?? (uid === 0 ? '游客***' : `user${uid}`);
+  const meta = [0, 1, 25, d.color ?? 0xffffff, Date.now(), Math.floor(Math.random() * 2 ** 31), 0, randomBytes(4).toString('hex'), 0, 0, 0, '', 0, '{}', '{}', { mode: 0, show_player_type: 0, extra: '{}' }];
+  return {
+    cmd: `DANMU_MSG${d.suffix ?? ''}`,
+    info: [meta, d.text, [uid, uname, d.admin ? 1 : 0, 0, 0, 10000, 1, ''], [], [0, 0, 9868950, '>50000', 0], ['', ''], 0, d.guardLevel ?? 0, null, { ts: nowS(), ct: randomBytes(4).toString('hex') }, 0, 0, null, null, 0, 105],
+    dm_v2: '',
+  };
+}
+
+export interface GiftInput { giftName?: string; num?: number; uid?: number; uname?: string; price?: number; coinType?: 'gold' | 'silver' }
+
+export function giftCommand(g: GiftInput): object {
+  const num = g.num ?? 1;
+  const price = g.price ?? 100;
+  return {
+    cmd: 'SEND_GIFT',
+    data: { action: '投喂', giftName: g.giftName ?? '辣条', giftId: 1, num, uid: g.uid ?? 1, uname: g.uname ?? 'gifter', coin_type: g.coinType ?? 'gold', price, total_coin: price * num, timestamp: nowS() },
+  };
+}
+
+export interface SuperChatInput { message: string; price?: number; uid?: number; uname?: string; time?: number }
+
+export function superChatCommand(room: SimRoom, s: SuperChatInput): object {
+  return {
+    cmd: 'SUPER_CHAT_MESSAGE',
+    roomid: room.roomId,
+    data: {
+      id: Math.floor(Math.random() * 1e7), message: s.message, price: s.price ?? 30, rate: 1000, time: s.time ?? 60, ts: nowS(),
+      start_time: nowS(), end_time: nowS() + (s.time ?? 60), uid: s.uid ?? 1,
+      user_info: { uname: s.uname ?? 'sc-user', face: '', guard_level: 0 }, gift: { gift_id: 12000, gift_name: '醒目留言', num: 1 },
+    },
+  };
+}
+
+export interface GuardInput { uid?: number; username?: string; guardLevel?: number; num?: number; price?: number }
+
+export function guardCommand(g: GuardInput): object {
+  const level = g.guardLevel ?? 3;
+  const names: Record<number, string> = { 1: '总督', 2: '提督', 3: '舰长' };
+  return {
+    cmd: 'GUARD_BUY',
+    data: { uid: g.uid ?? 1, username: g.username ?? 'captain', guard_level: level, num: g.num ?? 1, price: g.price ?? 198_000, gift_id: 10000 + level, gift_name: names[level] ?? '舰长', start_time: nowS(), end_time: nowS() },
+  };
+}

@@ -1,0 +1,55 @@
+// Writes FLV tags into a preallocated buffer: fresh timestamp per tag, optional filler NALU padding for bitrate.
+import type { Clip } from './clips.js';
+
+/** Smallest filler NALU: 4-byte length, type byte 0x0C, the rbsp trailing byte. */
+export const MIN_FILLER = 6;
+
+/** Wire size of one tag (header + body + filler + PreviousTagSize). */
+export function tagWireSize(bodyLength: number, filler: number): number {
+  return 11 + bodyLength + filler + 4;
+}
+
+/** Writes one tag at `pos`; returns the position after it. Filler is a valid H.264 filler-data NALU. */
+export function writeTag(out: Buffer, pos: number, type: number, timestamp: number, body: Buffer, filler: number): number {
+  const size = body.length + filler;
+  out[pos] = type;
+  out[pos + 1] = (size >>> 16) & 0xff;
+  out[pos + 2] = (size >>> 8) & 0xff;
+  out[pos + 3] = size & 0xff;
+  out[pos + 4] = (timestamp >>> 16) & 0xff;
+  out[pos + 5] = (timestamp >>> 8) & 0xff;
+  out[pos + 6] = timestamp & 0xff;
+  out[pos + 7] = (timestamp >>> 24) & 0xff;
+  out[pos + 8] = 0;
+  out[pos + 9] = 0;
+  out[pos + 10] = 0;
+  body.copy(out, pos + 11);
+  let p = pos + 11 + body.length;
+  if (filler > 0) {
+    out.writeUInt32BE(filler - 4, p);
+    out[p + 4] = 0x0c;
+    out.fill(0xff, p + 5, p + filler - 1);
+    out[p + filler - 1] = 0x80;
+    p += filler;
+  }
+  out.writeUInt32BE(11 + size, p);
+  return p + 4;
+}
+
+/** The script tag and both sequence headers of a clip at one timestamp (a stream start or a header change). */
+export function headerTags(clip: Clip, timestamp: number): Buffer {
+  const size =
+    tagWireSize(clip.scriptBody.length, 0) + tagWireSize(clip.videoHeader.length, 0) + tagWireSize(clip.audioHeader.length, 0);
+  const out = Buffer.allocUnsafe(size);
+  let p = writeTag(out, 0, 18, timestamp, clip.scriptBody, 0);
+  p = writeTag(out, p, 9, timestamp, clip.videoHeader, 0);
+  writeTag(out, p, 8, timestamp, clip.audioHeader, 0);
+  return out;
+}
+
+/** Filler bytes per video tag that lift a clip to `kbps`; 0 when the clip alone is already faster. */
+export function fillerFor(clip: Clip, kbps: number): number {
+  const wanted = (kbps * 1000) / 8 * (clip.periodMs / 1000);
+  const extra = Math.floor((wanted - clip.loopBytes) / Math.max(1, clip.videoTags));
+  return extra >= MIN_FILLER ? extra : 0;
+}

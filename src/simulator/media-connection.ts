@@ -1,0 +1,147 @@
+// One open FLV response: a position in the looping clip, a virtual clock for pacing, and its injected faults.
+import type { ServerResponse } from 'node:http';
+import { FLV_FILE_HEADER } from '../flv/tag-encoding.js';
+import { type Clip, clips } from './clips.js';
+import type { ConnectionFault } from './faults.js';
+import { fillerFor, headerTags, tagWireSize, writeTag } from './flv-out.js';
+import type { SimRoom } from './room.js';
+
+/** Sent at once on connect, like a CDN's GOP cache, so a client has data immediately. */
+const LEAD_MS = 1000;
+/** A client this far behind gets nothing new until it catches up (the kernel buffer holds more). */
+const MAX_BACKLOG = 2 * 1024 * 1024;
+
+type Scheduled = ConnectionFault & { at: number };
+
+export class MediaConnection {
+  private clip: Clip;
+  private idx = 0;
+  /** Virtual ms at which the current pass through the clip started. */
+  private loopBase = 0;
+  /** Virtual ms sent up to; advances with wall time, slower while slow, not at all while stalled. */
+  private virtualNow = 0;
+  private lastPump: number;
+  private tsOffset = 0;
+  private filler: number;
+  private lastChunk: Buffer | null = null;
+  private faults: Scheduled[] = [];
+  private headerSwitchAt: number | null = null;
+  closed = false;
+
+  constructor(readonly room: SimRoom, private readonly res: ServerResponse, now: number) {
+    this.connectedAt = now;
+    this.lastPump = now;
+    this.clip = clips()[room.clipIndex]!;
+    this.filler = fillerFor(this.clip, room.bitrateKbps);
+    this.write(Buffer.concat([FLV_FILE_HEADER, headerTags(this.clip, 0)]));
+  }
+
+  readonly connectedAt: number;
+
+  /** Schedules a fault `afterMs` from now (open responses) or from connect (new ones: now = connectedAt). */
+  addFault(fault: ConnectionFault, now: number): void {
+    const afterMs = 'afterMs' in fault ? fault.afterMs : 0;
+    this.faults.push({ ...fault, at: now - this.connectedAt + afterMs });
+  }
+
+  /** Injects the other clip's headers into this response after `afterMs` (header-change midStream). */
+  switchClipAt(afterMs: number, now: number): void {
+    this.headerSwitchAt = now - this.connectedAt + afterMs;
+  }
+
+  /** Writes every tag that is due; called by the shared pacer tick. */
+  pump(now: number): void {
+    if (this.closed) return;
+    const elapsed = now - this.connectedAt;
+    const dt = now - this.lastPump;
+    this.lastPump = now;
+    let rate = 1;
+    for (let i = 0; i < this.faults.length; i++) {
+      const f = this.faults[i]!;
+      if (elapsed < f.at) continue;
+      if (f.kind === 'stream-cut') return this.cut();
+      if (f.kind === 'timestamp-jump') this.tsOffset += f.jumpMs;
+      else if (f.kind === 'duplicate-chunk') {
+        if (this.lastChunk) this.write(this.lastChunk);
+      } else {
+        // stall / slow: active until their duration ends.
+        if (f.durationMs !== undefined && elapsed >= f.at + f.durationMs) {
+          this.faults.splice(i--, 1);
+          continue;
+        }
+        rate = f.kind === 'stall' ? 0 : Math.min(rate, (f.kbps ?? this.room.bitrateKbps / 10) / Math.max(1, this.room.bitrateKbps));
+        continue;
+      }
+      this.faults.splice(i--, 1);
+    }
+    if (this.headerSwitchAt !== null && elapsed >= this.headerSwitchAt) {
+      this.headerSwitchAt = null;
+      this.switchClip();
+    }
+    this.virtualNow += dt * rate;
+    if (rate === 0 || this.res.writableLength > MAX_BACKLOG) return;
+    this.sendDue(this.virtualNow + (rate === 1 ? LEAD_MS : 0));
+  }
+
+  /** Ends the response cleanly at a tag boundary (room went offline, room deleted, simulator closing). */
+  end(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.res.end();
+  }
+
+  private sendDue(target: number): void {
+    const tags = this.clip.tags;
+    let size = 0;
+    let idx = this.idx;
+    let base = this.loopBase;
+    let n = 0;
+    while (base + tags[idx]!.ts <= target) {
+      const t = tags[idx]!;
+      size += tagWireSize(t.body.length, t.video ? this.filler : 0);
+      n++;
+      if (++idx === tags.length) {
+        idx = 0;
+        base += this.clip.periodMs;
+      }
+    }
+    if (n === 0) return;
+    const out = Buffer.allocUnsafe(size);
+    let pos = 0;
+    for (let i = 0; i < n; i++) {
+      const t = tags[this.idx]!;
+      pos = writeTag(out, pos, t.type, (this.loopBase + t.ts + this.tsOffset) | 0, t.body, t.video ? this.filler : 0);
+      if (++this.idx === tags.length) {
+        this.idx = 0;
+        this.loopBase += this.clip.periodMs;
+      }
+    }
+    this.lastChunk = out;
+    this.write(out);
+  }
+
+  private switchClip(): void {
+    const next = this.clip.tags[this.idx]!;
+    const at = this.loopBase + next.ts;
+    this.clip = clips()[(clips().indexOf(this.clip) + 1) % clips().length]!;
+    this.filler = fillerFor(this.clip, this.room.bitrateKbps);
+    this.idx = 0;
+    this.loopBase = at;
+    this.write(headerTags(this.clip, (at + this.tsOffset) | 0));
+  }
+
+  /** Sends half of the next tag, then closes the socket once that is flushed: the body ends mid-tag. */
+  private cut(): void {
+    const t = this.clip.tags[this.idx]!;
+    const whole = Buffer.allocUnsafe(tagWireSize(t.body.length, 0));
+    writeTag(whole, 0, t.type, (this.loopBase + t.ts + this.tsOffset) | 0, t.body, 0);
+    this.write(whole.subarray(0, Math.max(12, whole.length >> 1)));
+    this.closed = true;
+    this.res.socket?.destroySoon();
+  }
+
+  private write(buf: Buffer): void {
+    this.room.counters.bytesServed += buf.length;
+    this.res.write(buf);
+  }
+}

@@ -1,0 +1,118 @@
+// One simulated live room: identity, live state, offers, counters, request logs and armed faults.
+import type { ApiFault, Armed, ConnectionFault, RequestFault } from './faults.js';
+import type { MediaConnection } from './media-connection.js';
+import type { DanmakuPeer } from './danmaku-hub.js';
+
+export interface SimRoomInit {
+  roomId: number;
+  shortId?: number;
+  uid?: number;
+  name?: string;
+  title?: string;
+  areaNameParent?: string;
+  areaNameChild?: string;
+  live?: boolean;
+  bitrateKbps?: number;
+  /** qn values offered (default [10000, 400, 250, 150]). */
+  acceptQn?: number[];
+  /** Also offer an hevc entry (served with the same H.264 bytes: the simulator has no HEVC clip). */
+  hevc?: boolean;
+}
+
+export interface RoomCounters {
+  apiHits: { total: number; roomInit: number; getInfoByRoom: number; getRoomPlayInfo: number; getDanmuInfo: number };
+  /** Every media request, including ones answered with a fault or redirect. */
+  streamRequests: number;
+  /** Media requests answered 200 with FLV. */
+  streamConnections: number;
+  bytesServed: number;
+  /** Danmaku sockets that authenticated. */
+  danmakuConnections: number;
+  /** Auth packets naming this room, accepted or not. */
+  danmakuAuths: number;
+  heartbeats: number;
+  danmakuMessagesSent: number;
+}
+
+export interface RequestRecord {
+  at: number;
+  path: string;
+  query: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+const LOG_SIZE = 20;
+
+export function pushLog<T>(list: T[], item: T): void {
+  list.push(item);
+  if (list.length > LOG_SIZE) list.shift();
+}
+
+export class SimRoom {
+  readonly roomId: number;
+  shortId: number;
+  uid: number;
+  name: string;
+  title: string;
+  areaNameParent: string;
+  areaNameChild: string;
+  /** 0 offline, 1 live, 2 round. */
+  liveStatus: 0 | 1 | 2;
+  /** Unix seconds of the current live start, 0 when offline. */
+  liveStartTime: number;
+  bitrateKbps: number;
+  acceptQn: number[];
+  hevc: boolean;
+  /** Index into clips(): flips on every header-change. */
+  clipIndex = 0;
+  popularity = 1000;
+  /** Increments with every live start; part of stream paths like the real `live_<uid>_<n>`. */
+  session = 1;
+  readonly counters: RoomCounters = {
+    apiHits: { total: 0, roomInit: 0, getInfoByRoom: 0, getRoomPlayInfo: 0, getDanmuInfo: 0 },
+    streamRequests: 0, streamConnections: 0, bytesServed: 0, danmakuConnections: 0, danmakuAuths: 0, heartbeats: 0, danmakuMessagesSent: 0,
+  };
+  readonly apiLog: RequestRecord[] = [];
+  readonly streamLog: RequestRecord[] = [];
+  readonly authLog: Record<string, unknown>[] = [];
+  readonly heartbeatTimes: number[] = [];
+  /** Tokens handed out by getDanmuInfo; the danmaku auth must present one of them. */
+  readonly tokens: string[] = [];
+  readonly apiFaults: Armed<ApiFault>[] = [];
+  readonly requestFaults: Armed<RequestFault>[] = [];
+  readonly connectionFaults: Armed<ConnectionFault>[] = [];
+  readonly media = new Set<MediaConnection>();
+  readonly danmaku = new Set<DanmakuPeer>();
+
+  constructor(init: SimRoomInit) {
+    this.roomId = init.roomId;
+    this.shortId = init.shortId ?? 0;
+    this.uid = init.uid ?? init.roomId * 10 + 7;
+    this.name = init.name ?? `sim-${init.roomId}`;
+    this.title = init.title ?? `Simulated room ${init.roomId}`;
+    this.areaNameParent = init.areaNameParent ?? '虚拟主播';
+    this.areaNameChild = init.areaNameChild ?? '虚拟日常';
+    this.bitrateKbps = init.bitrateKbps ?? 2000;
+    this.acceptQn = init.acceptQn ?? [10000, 400, 250, 150];
+    this.hevc = init.hevc ?? false;
+    this.liveStatus = init.live ? 1 : 0;
+    this.liveStartTime = init.live ? Math.floor(Date.now() / 1000) : 0;
+  }
+
+  get live(): boolean {
+    return this.liveStatus === 1;
+  }
+
+  /** The control API's view of the room. */
+  toJSON(): Record<string, unknown> {
+    return {
+      roomId: this.roomId, shortId: this.shortId, uid: this.uid, name: this.name, title: this.title,
+      areaNameParent: this.areaNameParent, areaNameChild: this.areaNameChild, live: this.live, liveStatus: this.liveStatus,
+      liveStartTime: this.liveStartTime, bitrateKbps: this.bitrateKbps, acceptQn: this.acceptQn, hevc: this.hevc,
+      clip: this.clipIndex, counters: this.counters,
+      openStreams: this.media.size, openDanmaku: this.danmaku.size,
+      pendingFaults: [...this.apiFaults, ...this.requestFaults, ...this.connectionFaults].map((a) => ({ ...a.fault, remaining: a.remaining, until: a.until })),
+      apiLog: this.apiLog, streamLog: this.streamLog, authLog: this.authLog, heartbeatTimes: this.heartbeatTimes,
+    };
+  }
+}

@@ -1,0 +1,108 @@
+// The simulator: ONE HTTP server (+ WebSocket /sub) impersonating the live API, CDN and danmaku for many rooms.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { handleApi, isApiPath } from './api-routes.js';
+import type { SimAddress } from './api-responses.js';
+import { clips } from './clips.js';
+import { handleControl } from './control-routes.js';
+import { DanmakuHub } from './danmaku-hub.js';
+import { handleMedia, isMediaPath } from './media-routes.js';
+import { Pacer } from './pacer.js';
+import { RoomOps } from './room-ops.js';
+import { sendJson } from './http-util.js';
+
+export interface SimulatorOptions {
+  /** Pacing tick of the FLV responses (default 40 ms). */
+  tickMs?: number;
+}
+
+export interface StartOptions {
+  /** 0 or unset = any free port. */
+  port?: number;
+  /** Listen address (default 127.0.0.1). */
+  host?: string;
+}
+
+export interface RunningSimulator {
+  /** `http://127.0.0.1:<port>`: LiveApiHost for clients, and the base of the control API. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export class Simulator extends RoomOps {
+  readonly pacer: Pacer;
+  readonly hub = new DanmakuHub((id) => this.findRoom(id, false));
+  unknownRoomHits = 0;
+  port = 0;
+  private server: http.Server | null = null;
+
+  constructor(options: SimulatorOptions = {}) {
+    super();
+    this.pacer = new Pacer(options.tickMs ?? 40);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  address(): SimAddress {
+    return { port: this.port, streamHosts: [`http://127.0.0.1:${this.port}`, `http://localhost:${this.port}`], danmakuHost: '127.0.0.1' };
+  }
+
+  async start(options: StartOptions = {}): Promise<RunningSimulator> {
+    if (this.server) throw new Error('Simulator already started');
+    clips(); // Parse the clips before the first client waits on them.
+    const server = http.createServer((req, res) => void this.onRequest(req, res));
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (new URL(req.url ?? '/', 'http://x').pathname === '/sub') this.hub.handleUpgrade(req, socket, head);
+      else socket.destroy();
+    });
+    server.keepAliveTimeout = 30_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    });
+    this.server = server;
+    this.port = (server.address() as AddressInfo).port;
+    return { url: this.url, port: this.port, close: () => this.close() };
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    for (const room of this.rooms.values()) for (const c of room.media) c.end();
+    this.pacer.stop();
+    this.hub.close();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+
+  /** Totals across rooms (control API `GET /_sim/stats`, benchmark). */
+  stats(): Record<string, unknown> {
+    let bytesServed = 0;
+    let openStreams = 0;
+    for (const r of this.rooms.values()) {
+      bytesServed += r.counters.bytesServed;
+      openStreams += r.media.size;
+    }
+    return { rooms: this.rooms.size, openStreams, bytesServed, unknownRoomHits: this.unknownRoomHits, pacerTicks: this.pacer.ticks, pacerBusyMs: Math.round(this.pacer.busyMs) };
+  }
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (isApiPath(url.pathname)) return await handleApi(this, req, res, url);
+      if (isMediaPath(url.pathname)) return await handleMedia(this, req, res, url);
+      if (url.pathname.startsWith('/_sim/')) return await handleControl(this, req, res, url);
+      sendJson(res, 404, { code: -404, message: '啥都木有', ttl: 1, data: null });
+    } catch (err) {
+      if (!res.headersSent) sendJson(res, 500, { error: (err as Error).message });
+      else res.destroy();
+    }
+  }
+}
