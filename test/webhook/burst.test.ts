@@ -1,0 +1,44 @@
+// A burst of 10,000 events: every one delivered exactly once while the in-memory window stays bounded.
+import { expect, it } from 'vitest';
+import pino from 'pino';
+import { EventBus } from '../../src/events/bus.js';
+import { WebhookOutbox } from '../../src/webhook/outbox.js';
+import { fileClosedEvent, startReceiver, tempWorkDir, until } from './helpers.js';
+
+it('10,000 events are all delivered exactly once with at most one window of deliveries in memory', async () => {
+  const r = await startReceiver(() => 200);
+  const work = tempWorkDir();
+  const window = 64;
+  // Info level: 10k debug lines would only measure the logger.
+  const outbox = new WebhookOutbox({ workDir: work.dir, getSettings: () => ({ webHookUrlsV2: r.url }), logger: pino({ level: 'info' }, { write() {} }), windowPerUrl: window });
+  const bus = new EventBus();
+  outbox.attach(bus);
+  await outbox.start();
+  try {
+    const N = 10_000;
+    for (let i = 0; i < N; i++) bus.emit(fileClosedEvent(i));
+    // Right after the burst almost everything waits in the journal, not in memory.
+    const afterBurst = outbox.stats();
+    expect(afterBurst.loaded).toBeLessThanOrEqual(window);
+    expect(afterBurst.lanes).toEqual([{ url: r.url, loaded: window, inFlight: expect.any(Number), spilled: true }]);
+    expect(afterBurst.journalBytes).toBeGreaterThan(N * 300);
+
+    await until(() => r.requests.length >= N, 60_000, 'all deliveries');
+    await until(() => outbox.stats().loaded === 0, 5000, 'lane drained');
+    const ids = new Set(r.requests.map((q) => JSON.parse(q.body).EventId));
+    expect(ids.size).toBe(N);
+    expect(r.requests).toHaveLength(N);
+    const sizes = new Set(r.requests.map((q) => JSON.parse(q.body).EventData.FileSize));
+    expect(sizes.size).toBe(N);
+
+    const stats = outbox.stats();
+    expect(stats.maxLoaded).toBeLessThanOrEqual(window);
+    expect(stats.maxLoaded).toBe(window);
+    expect(outbox.compact()).toMatchObject({ kept: 0, dropped: N });
+    expect(outbox.stats().journalBytes).toBe(0);
+  } finally {
+    await outbox.close();
+    await r.close();
+    work.cleanup();
+  }
+});
