@@ -38,6 +38,11 @@ export class MediaConnection {
 
   readonly connectedAt: number;
 
+  /** False once the response ended or the client hung up (even before the server saw the close event). */
+  get open(): boolean {
+    return !this.closed && !this.res.destroyed && this.res.socket?.destroyed !== true;
+  }
+
   /** Schedules a fault `afterMs` from now (open responses) or from connect (new ones: now = connectedAt). */
   addFault(fault: ConnectionFault, now: number): void {
     const afterMs = 'afterMs' in fault ? fault.afterMs : 0;

@@ -123,7 +123,7 @@ export abstract class RoomOps {
       const now = performance.now();
       for (const conn of room.media) {
         if (result.appliedToOpen >= f.count) break;
-        if (conn.closed) continue;
+        if (!conn.open) continue;
         conn.addFault(f, now);
         result.appliedToOpen++;
       }
