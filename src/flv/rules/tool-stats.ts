@@ -9,37 +9,50 @@ export interface FlvStats {
   frameDurations: Record<string, number>;
 }
 
+/** Histogram of one channel's frame durations, kept incrementally (memory does not grow with the input). */
+class Channel {
+  count = 0;
+  private last = 0;
+  private readonly durations = new Map<number, number>();
+
+  add(ts: number): void {
+    if (this.count++ > 0) {
+      const d = ts - this.last;
+      this.durations.set(d, (this.durations.get(d) ?? 0) + 1);
+    }
+    this.last = ts;
+  }
+
+  stats(): FlvStats {
+    const sorted = [...this.durations].sort((a, b) => b[1] - a[1] || b[0] - a[0]);
+    // brec weights each duration by count / frameCount (not by the number of durations): kept as is.
+    let weighted = 0;
+    for (const [d, c] of sorted) weighted += d * (c / this.count);
+    return {
+      frameCount: this.count,
+      fps: weighted > 0 ? 1000 / weighted : 0,
+      frameDurations: Object.fromEntries(sorted.map(([d, c]) => [String(d), c])),
+    };
+  }
+}
+
 /** Records input data timestamps before the rules run (video: all data tags; audio: Flag None only). */
 export class ToolStatsRule implements ProcessingRule {
-  private readonly video: number[] = [];
-  private readonly audio: number[] = [];
+  private readonly video = new Channel();
+  private readonly audio = new Channel();
 
   run(ctx: ProcessingContext, next: () => void): void {
     for (const a of ctx.actions) {
       if (a.kind !== 'Data') continue;
       for (const t of a.tags) {
-        if (t.type === TagType.Video) this.video.push(t.timestamp);
-        else if (t.type === TagType.Audio && t.flag === TagFlag.None) this.audio.push(t.timestamp);
+        if (t.type === TagType.Video) this.video.add(t.timestamp);
+        else if (t.type === TagType.Audio && t.flag === TagFlag.None) this.audio.add(t.timestamp);
       }
     }
     next();
   }
 
   result(): { video: FlvStats; audio: FlvStats } {
-    return { video: calculate(this.video), audio: calculate(this.audio) };
+    return { video: this.video.stats(), audio: this.audio.stats() };
   }
-}
-
-function calculate(ts: readonly number[]): FlvStats {
-  const counts = new Map<number, number>();
-  for (let i = 1; i < ts.length; i++) {
-    const d = ts[i]! - ts[i - 1]!;
-    counts.set(d, (counts.get(d) ?? 0) + 1);
-  }
-  const sorted = [...counts].sort((a, b) => b[1] - a[1] || b[0] - a[0]);
-  // brec weights each duration by count / frameCount (not by the number of durations): kept as is.
-  let weighted = 0;
-  for (const [d, c] of sorted) weighted += d * (c / ts.length);
-  const fps = weighted > 0 ? 1000 / weighted : 0;
-  return { frameCount: ts.length, fps, frameDurations: Object.fromEntries(sorted.map(([d, c]) => [String(d), c])) };
 }

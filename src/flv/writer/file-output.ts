@@ -64,6 +64,7 @@ interface OpenFile {
  */
 export class FlvFileOutput implements FlvOutput {
   bytesWritten = 0;
+  readonly tagCounts: number[] = [];
   private file: OpenFile | null = null;
   private count = 0;
   private readonly stager = new TagStager();
@@ -98,6 +99,7 @@ export class FlvFileOutput implements FlvOutput {
     const parts: Uint8Array[] = [FLV_FILE_HEADER, encodeTag(TagType.Script, 0, layout.body)];
     if (videoHeader?.data) parts.push(encodeTag(TagType.Video, 0, videoHeader.data));
     if (audioHeader?.data) parts.push(encodeTag(TagType.Audio, 0, audioHeader.data));
+    this.tagCounts.push(parts.length - 1);
     this.append(Buffer.concat(parts));
     this.options.onFileOpened?.({ path, index });
     for (const l of this.pendingLogs) log.write(l.message, l.duration, this.file.size);
@@ -115,6 +117,7 @@ export class FlvFileOutput implements FlvOutput {
       }
     }
     this.flushStage();
+    this.tagCounts[this.tagCounts.length - 1]! += tags.length;
     f.lastTs = tags[tags.length - 1]!.timestamp;
     const first = tags[0]!;
     const lastKf = f.layout.lastKeyframeMs;
@@ -131,6 +134,7 @@ export class FlvFileOutput implements FlvOutput {
     this.requireFile();
     this.stage(tag.type, tag.timestamp, tag.data ?? new Uint8Array(0));
     this.flushStage();
+    this.tagCounts[this.tagCounts.length - 1]!++;
   }
 
   log(message: string, duration: number): void {

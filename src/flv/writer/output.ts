@@ -20,6 +20,8 @@ export interface FlvOutput {
   readonly isOpen: boolean;
   /** Total bytes written to all files so far (for disk I/O statistics). */
   readonly bytesWritten: number;
+  /** Tags written per opened file (script + headers + data + end), in file order. */
+  readonly tagCounts: readonly number[];
   /**
    * Opens a new file and writes its start: FLV header, onMetaData built from a copy of `metadata`
    * (the shared session map; outputs must not modify it), then the video and audio headers (timestamp 0).
