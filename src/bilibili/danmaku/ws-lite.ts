@@ -34,10 +34,16 @@ export class WsLite extends EventEmitter {
 
   private constructor(private readonly socket: Duplex, head: Buffer, private readonly maxPayload: number) {
     super();
-    socket.on('data', (d: Buffer) => this.onData(d));
-    socket.on('close', () => this.finish(1006, 'connection closed'));
+    // Node removed its own error listener at the upgrade: an unhandled socket error would crash the thread.
     socket.on('error', (err: Error) => this.fail(err, 1006));
-    if (head.length > 0) queueMicrotask(() => this.onData(head));
+    // Reading starts a macrotask later, so listeners attached after `await connect()` see every message;
+    // until then the socket buffers, and the handshake's leftover bytes stay first in line.
+    setImmediate(() => {
+      if (head.length > 0) this.onData(head);
+      socket.on('data', (d: Buffer) => this.onData(d));
+      socket.on('close', () => this.finish(1006, 'connection closed'));
+      if (socket.destroyed) this.finish(1006, 'connection closed');
+    });
   }
 
   static connect(url: string, options: WsConnectOptions = {}): Promise<WsLite> {
