@@ -1,0 +1,72 @@
+// Composes the API: guard → CORS → auth → body limit → routes, brec's routing quirks, the document and fallbacks.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { getPath as honoGetPath } from 'hono/utils/url';
+import { basicAuth } from './auth.js';
+import { registerConfigRoutes } from './config.js';
+import type { ApiApp, ApiDeps, ApiEnv } from './context.js';
+import { cors } from './cors.js';
+import { ApiErrorCode, describeZodError, errorResponse } from './errors.js';
+import { installFallbacks } from './fallback.js';
+import { registerFileDownloads } from './file-download.js';
+import { registerFileRoutes } from './file.js';
+import { openAccessGuard } from './guard.js';
+import { jsonResponse } from './json.js';
+import { registerLogRoutes } from './log.js';
+import { registerMiscRoutes } from './misc.js';
+import { openApiDocument, registerOpenApiRoutes, type OpenApiDocument } from './openapi.js';
+import { registerRoomRoutes } from './room.js';
+import { registerSwaggerRoutes } from './swagger.js';
+import { registerVersionRoutes } from './version.js';
+import { registerWebhookRoutes } from './webhook.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface ApiAppOptions extends ApiDeps {
+  /** Basic auth credentials; null = no auth (a missing half is the empty string, as in brec). */
+  auth: { user: string; pass: string } | null;
+  /** Turns the open-access guard off (it is also off whenever auth is set). */
+  openAccess: boolean;
+}
+
+const TARGETS: Record<string, string> = { json: 'body', query: 'query', param: 'path', header: 'header' };
+
+/** brec's routing is case-insensitive and tolerates a trailing slash under /api; elsewhere paths stay exact. */
+function getPath(request: Request): string {
+  const path = honoGetPath(request);
+  if (!/^\/api(\/|$)/i.test(path)) return path;
+  const lower = path.toLowerCase();
+  return lower.length > 1 && lower.endsWith('/') ? lower.replace(/\/+$/, '') || '/' : lower;
+}
+
+export function createApiApp(options: ApiAppOptions): { app: ApiApp; document: OpenApiDocument } {
+  const app: ApiApp = new OpenAPIHono<ApiEnv>({
+    getPath,
+    defaultHook: (result) => {
+      if (!result.success) return jsonResponse(describeZodError(result.error, TARGETS[result.target] ?? result.target), 400);
+      return undefined;
+    },
+  });
+
+  if (!options.auth && !options.openAccess) app.use('*', openAccessGuard());
+  app.use('*', cors());
+  if (options.auth) app.use('*', basicAuth(options.auth.user, options.auth.pass));
+  app.use('*', bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => errorResponse(413, ApiErrorCode.PayloadTooLarge, `request body exceeds ${MAX_BODY_BYTES} bytes`),
+  }));
+
+  registerRoomRoutes(app, options);
+  registerConfigRoutes(app, options);
+  registerFileRoutes(app, options);
+  registerLogRoutes(app);
+  registerMiscRoutes(app);
+  registerVersionRoutes(app);
+  registerWebhookRoutes(app, options);
+  registerFileDownloads(app, options);
+  const document = openApiDocument(app);
+  registerOpenApiRoutes(app, document);
+  registerSwaggerRoutes(app);
+  installFallbacks(app);
+  return { app, document };
+}

@@ -1,0 +1,16 @@
+// What every resource module gets: the recorder and the optional providers of the server options.
+import type { HttpBindings } from '@hono/node-server';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Recorder } from '../rooms/recorder.js';
+import type { WebhookDelivery } from '../webhook/deliveries-schema.js';
+
+export type ApiEnv = { Bindings: HttpBindings };
+export type ApiApp = OpenAPIHono<ApiEnv>;
+
+export interface ApiDeps {
+  recorder: Recorder;
+  /** Recent webhook deliveries (the outbox's list); absent = an empty list. */
+  deliveries?: () => WebhookDelivery[];
+  /** brec's --enable-file-browser (default true): /api/file and /file/**. */
+  fileBrowser?: boolean;
+}

@@ -1,0 +1,123 @@
+// The room resource: list, add, get, delete, stats, ioStats and the start/stop/split/refresh actions.
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { roomLogger } from '../log/logger.js';
+import type { Room } from '../rooms/room.js';
+import { caseInsensitive } from './body.js';
+import type { ApiApp, ApiDeps } from './context.js';
+import { errorContent, roomIdOutOfRange, roomNotFound } from './errors.js';
+import { sendJson } from './json.js';
+import { IoStatsSchema, ioStatsDto, RecordingStatsSchema, recordingStatsDto, RoomSchema, roomDto } from './room-dto.js';
+import { parseRoomRef, RoomIdParams } from './room-id.js';
+import { Int32Schema } from './schemas.js';
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
+
+export const CreateRoomSchema = caseInsensitive(
+  z.object({ roomId: Int32Schema.optional(), autoRecord: z.boolean().optional() }).openapi('CreateRoomDto'),
+);
+
+/** Finds the room of `{id}`; numeric ids ≤ 0 are refused (-2) rather than brec's match-the-first-unfetched-room quirk. */
+export function lookupRoom(deps: ApiDeps, c: Context, raw: string) {
+  const ref = parseRoomRef(raw);
+  if (!ref) return { error: roomNotFound(c) };
+  if (ref.kind === 'number' && ref.id <= 0) return { error: roomIdOutOfRange(c) };
+  const room = deps.recorder.findRoom(ref.id);
+  return room ? { room } : { error: roomNotFound(c) };
+}
+
+const perRoom = <M extends 'get' | 'post' | 'delete', P extends string, S extends z.ZodType>(
+  method: M, path: P, summary: string, schema: S, description: string,
+) =>
+  createRoute({
+    method, path: `/api/room/{id}${path}` as `/api/room/{id}${P}`, summary, tags: ['Room'],
+    request: { params: RoomIdParams },
+    responses: {
+      200: { content: { 'application/json': { schema } }, description },
+      400: { content: errorContent, description: 'Room id ≤ 0 (code -2)' },
+      404: { content: errorContent, description: 'Room not found (code -4)' },
+    },
+  });
+
+const list = createRoute({ method: 'get', path: '/api/room', summary: '列出所有直播间', tags: ['Room'], responses: { 200: json(z.array(RoomSchema), 'All rooms in list order') } });
+const add = createRoute({
+  method: 'post', path: '/api/room', summary: '添加直播间', tags: ['Room'],
+  description: 'Adds a room and saves the config. An existing room (room id or short id) is returned with autoRecord updated, not saved.',
+  request: { body: { content: { 'application/json': { schema: CreateRoomSchema } }, required: true } },
+  responses: { 200: json(RoomSchema, 'The added (or existing) room'), 400: { content: errorContent, description: 'roomId ≤ 0 (-2) or an invalid body (-10)' } },
+});
+const get = perRoom('get', '', '读取一个直播间', RoomSchema, 'The room');
+const remove = perRoom('delete', '', '删除直播间', RoomSchema, 'The removed room');
+const stats = perRoom('get', '/stats', '读取直播间录制统计信息', RecordingStatsSchema, 'Recording statistics');
+const ioStats = perRoom('get', '/iostats', '读取直播间 IO 统计信息', IoStatsSchema, 'IO statistics');
+const actions = {
+  start: perRoom('post', '/start', '开始录制', RoomSchema, 'The room; recording starts asynchronously'),
+  stop: perRoom('post', '/stop', '停止录制', RoomSchema, 'The room; recording stops asynchronously'),
+  split: perRoom('post', '/split', '手动分段', RoomSchema, 'The room; the file is split before the next tag group'),
+  refresh: perRoom('post', '/refresh', '刷新直播间信息', RoomSchema, 'The room after its info was re-fetched'),
+} as const;
+
+export function registerRoomRoutes(app: ApiApp, deps: ApiDeps): void {
+  const { recorder } = deps;
+
+  app.openapi(list, (c) => sendJson(c, recorder.rooms.map(roomDto), 200));
+
+  app.openapi(add, async (c) => {
+    const body = c.req.valid('json');
+    const roomId = body.roomId ?? 0;
+    if (roomId <= 0) return roomIdOutOfRange(c);
+    const room = await recorder.addRoom(roomId, body.autoRecord ?? false);
+    return sendJson(c, roomDto(room), 200);
+  });
+
+  app.openapi(get, (c) => {
+    const r = lookupRoom(deps, c, c.req.valid('param').id);
+    return r.error ?? sendJson(c, roomDto(r.room), 200);
+  });
+
+  app.openapi(remove, async (c) => {
+    const r = lookupRoom(deps, c, c.req.valid('param').id);
+    if (r.error) return r.error;
+    const dto = roomDto(r.room);
+    await recorder.removeRoom(r.room);
+    return sendJson(c, dto, 200);
+  });
+
+  app.openapi(stats, (c) => {
+    const r = lookupRoom(deps, c, c.req.valid('param').id);
+    return r.error ?? sendJson(c, recordingStatsDto(r.room.recordingStats), 200);
+  });
+
+  app.openapi(ioStats, (c) => {
+    const r = lookupRoom(deps, c, c.req.valid('param').id);
+    return r.error ?? sendJson(c, ioStatsDto(r.room.ioStats), 200);
+  });
+
+  // brec answers start/stop/split at once (the work is asynchronous); refresh waits for the room-info fetch.
+  const fireAndLog = (room: Room, action: string, p: Promise<void>): void => {
+    p.catch((err: unknown) => roomLogger(room.roomId).warn({ err, action }, 'room command failed'));
+  };
+  for (const action of ['start', 'stop', 'split'] as const) {
+    app.openapi(actions[action], (c) => {
+      const r = lookupRoom(deps, c, c.req.valid('param').id);
+      if (r.error) return r.error;
+      fireAndLog(r.room, action, r.room[action]());
+      return sendJson(c, roomDto(r.room), 200);
+    });
+  }
+
+  app.openapi(actions.refresh, async (c) => {
+    const r = lookupRoom(deps, c, c.req.valid('param').id);
+    if (r.error) return r.error;
+    const room = r.room;
+    // Bounded by the API timeout plus slack, so a stuck worker cannot hold the request forever; errors are logged only.
+    const limit = recorder.config.effective('TimingApiTimeout', room.entry) + 5_000;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      room.refresh().catch((err: unknown) => roomLogger(room.roomId).warn({ err }, 'room refresh failed')),
+      new Promise<void>((resolve) => { timer = setTimeout(resolve, limit); }),
+    ]);
+    clearTimeout(timer);
+    return sendJson(c, roomDto(room), 200);
+  });
+}

@@ -1,0 +1,111 @@
+// Starts the HTTP API: resolves auth/open-access from options and env, binds like brec, closes gracefully.
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { getRequestListener } from '@hono/node-server';
+import { LiverecError } from '../errors.js';
+import { logger } from '../log/logger.js';
+import type { Recorder } from '../rooms/recorder.js';
+import type { WebhookDelivery } from '../webhook/deliveries-schema.js';
+import { createApiApp } from './app.js';
+import { parseBind, type BindSpec } from './bind.js';
+import type { ApiApp } from './context.js';
+import type { OpenApiDocument } from './openapi.js';
+
+export interface ApiServerOptions {
+  recorder: Recorder;
+  /** brec's --bind: `2356`, `http://host:port`, `http://*:2356`; default http://localhost:2356. */
+  bind?: string | number;
+  basicUser?: string;
+  basicPass?: string;
+  openAccess?: boolean;
+  deliveries?: () => WebhookDelivery[];
+  /** brec's --enable-file-browser (default true). */
+  fileBrowser?: boolean;
+  /** PEM key and certificate for an https:// bind (liverec does not self-sign). */
+  tls?: { key: string | Buffer; cert: string | Buffer };
+  /** Where the BREC_HTTP_* fallbacks are read; defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ApiServer {
+  /** A URL this process can reach the API at (the loopback address for localhost and all-interface binds). */
+  url: string;
+  bind: BindSpec;
+  servers: Server[];
+  app: ApiApp;
+  document: OpenApiDocument;
+  close(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error): void => reject(err);
+    server.once('error', onError);
+    server.listen({ port, host, ipv6Only: false }, () => {
+      server.off('error', onError);
+      const addr = server.address();
+      resolve(typeof addr === 'object' && addr ? addr.port : port);
+    });
+  });
+}
+
+const closeServer = (s: Server): Promise<void> =>
+  new Promise((resolve) => {
+    s.close(() => resolve());
+    s.closeAllConnections();
+  });
+
+export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const env = options.env ?? process.env;
+  const user = options.basicUser ?? env.BREC_HTTP_BASIC_USER ?? '';
+  const pass = options.basicPass ?? env.BREC_HTTP_BASIC_PASS ?? '';
+  const auth = user !== '' || pass !== '' ? { user, pass } : null;
+  const openAccess = options.openAccess === true || (env.BREC_HTTP_OPEN_ACCESS ?? '') !== '';
+  const bind = parseBind(options.bind);
+  if (bind.scheme === 'https' && !options.tls) {
+    throw new LiverecError('API_TLS_REQUIRED', 'an https:// bind needs a PEM key and certificate (liverec does not generate self-signed ones)');
+  }
+
+  const { app, document } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, fileBrowser: options.fileBrowser, auth, openAccess });
+  // Keep Node's own Request/Response globals: this process is also an HTTP client (stack.md §3).
+  const listener = getRequestListener(app.fetch, { overrideGlobalObjects: false });
+  const make = (): Server => (options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, listener) : createHttpServer(listener));
+
+  const servers: Server[] = [];
+  let port = bind.port;
+  let host: string;
+  try {
+    if (bind.listen.kind === 'loopback') {
+      const v4 = make();
+      port = await listen(v4, port, '127.0.0.1');
+      servers.push(v4);
+      host = '127.0.0.1';
+      const v6 = make();
+      // IPv6 may be unavailable (containers); loopback v4 alone is then the whole of "localhost".
+      await listen(v6, port, '::1').then(() => servers.push(v6), () => undefined);
+    } else if (bind.listen.kind === 'address') {
+      const s = make();
+      port = await listen(s, port, bind.listen.address);
+      servers.push(s);
+      host = bind.listen.address.includes(':') ? `[${bind.listen.address}]` : bind.listen.address;
+      if (host === '0.0.0.0' || host === '[::]') host = '127.0.0.1';
+    } else {
+      const s = make();
+      port = await listen(s, port, '::').catch(() => listen(s, port, '0.0.0.0'));
+      servers.push(s);
+      host = '127.0.0.1';
+    }
+  } catch (err) {
+    await Promise.all(servers.map(closeServer));
+    throw new LiverecError('API_LISTEN_FAILED', `cannot listen on ${bind.scheme}://${bind.host}:${bind.port}: ${(err as Error).message}`, { cause: err });
+  }
+
+  const url = `${bind.scheme}://${host}:${port}`;
+  logger().info({ url, bind: `${bind.scheme}://${bind.host}:${port}`, auth: auth !== null, openAccess }, 'HTTP API listening');
+  return {
+    url, bind: { ...bind, port }, servers, app, document,
+    close: async () => {
+      await Promise.all(servers.map(closeServer));
+    },
+  };
+}
