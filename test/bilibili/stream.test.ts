@@ -195,7 +195,7 @@ describe('download', () => {
 
 describe('room changes while streaming', () => {
   const meta = (tags: ReturnType<typeof parse>['tags']) =>
-    tags.filter((t) => t.type === TagType.Script).map((t) => (t.script![1]!.value as Map<string, { value: number }>).get('width')!.value);
+    tags.filter((t) => t.type === TagType.Script).map((t) => ((t.script![1] as { value: Map<string, { value: number }> }).value).get('width')!.value);
   const avcHeaders = (tags: ReturnType<typeof parse>['tags']) =>
     tags.filter((t) => t.type === TagType.Video && t.flag & TagFlag.Header).map((t) => Buffer.from(t.data!).toString('hex'));
 

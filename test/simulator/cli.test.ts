@@ -1,0 +1,51 @@
+// `liverec simulate` as a real process: prints its URL, pre-creates rooms, stops on SIGTERM.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/paths.js';
+
+const main = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
+
+describe('liverec simulate', () => {
+  it('prints its URL, serves N live rooms, and exits 0 on SIGTERM', async () => {
+    expect(existsSync(main), 'run `npx tsc -p .` first: the CLI runs from dist/').toBe(true);
+    const child = spawn(process.execPath, [main, 'simulate', '--port', '0', '--rooms', '3', '--bitrate-kbps', '900'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL line; stdout: ${out}`)), 15_000);
+        child.stdout.on('data', () => {
+          const m = /http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[0]);
+          }
+        });
+      });
+      const rooms = (await (await fetch(`${url}/_sim/rooms`)).json()) as { roomId: number; shortId: number; name: string; live: boolean; bitrateKbps: number }[];
+      expect(rooms.map((r) => [r.roomId, r.shortId, r.name, r.live, r.bitrateKbps])).toEqual([
+        [10001, 1, 'sim-1', true, 900],
+        [10002, 2, 'sim-2', true, 900],
+        [10003, 3, 'sim-3', true, 900],
+      ]);
+      const info = (await (await fetch(`${url}/xlive/web-room/v1/index/getInfoByRoom?room_id=2`)).json()) as { data: { room_info: { room_id: number } } };
+      expect(info.data.room_info.room_id).toBe(10002);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(out).toMatch(/stopped/);
+  });
+
+  it('rejects a bad option with a clear message and exit code 1', async () => {
+    const child = spawn(process.execPath, [main, 'simulate', '--rooms', 'many'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(code).toBe(1);
+    expect(err).toMatch(/--rooms must be an integer/);
+  });
+});
