@@ -27,6 +27,6 @@ export const WebhookDeliverySchema = z
   })
   .meta({ description: 'One (event, URL) webhook delivery' });
 
-export const WebhookDeliveriesSchema = z.array(WebhookDeliverySchema).meta({ description: 'Recent webhook deliveries, newest first' });
+export const WebhookDeliveriesSchema = z.array(WebhookDeliverySchema).meta({ description: 'Recent webhook deliveries, most recently updated first' });
 
 export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;

@@ -8,6 +8,7 @@ import type { WebhookDelivery } from './deliveries-schema.js';
 import { deliveryKey, type Delivery } from './delivery.js';
 import { compactJournal, type CompactResult } from './journal-compact.js';
 import { JournalFile } from './journal-file.js';
+import { JournalLock } from './journal-lock.js';
 import { Lane, type LaneContext } from './lane.js';
 import { buildV1Payload } from './payload-v1.js';
 import { buildV2Payload } from './payload-v2.js';
@@ -29,6 +30,8 @@ export interface WebhookOutboxOptions {
   compactIntervalMs?: number;
   /** How often appended journal lines are fdatasync'ed (default 1 s). */
   syncIntervalMs?: number;
+  /** Per-attempt timeout when the settings carry none (default 10 s). */
+  timeoutMs?: number;
 }
 
 export interface OutboxStats {
@@ -48,6 +51,7 @@ export const JOURNAL_RELATIVE_PATH = join('.liverec', 'webhook-outbox.jsonl');
 export class WebhookOutbox {
   readonly journalPath: string;
   private readonly journal: JournalFile;
+  private readonly lock: JournalLock;
   private readonly log: Logger;
   private readonly settings: WebhookSettingsReader;
   private readonly recent: RecentDeliveries;
@@ -63,8 +67,9 @@ export class WebhookOutbox {
   constructor(private readonly options: WebhookOutboxOptions) {
     this.journalPath = join(options.workDir, JOURNAL_RELATIVE_PATH);
     this.journal = new JournalFile(this.journalPath);
+    this.lock = new JournalLock(`${this.journalPath}.lock`);
     this.log = options.logger ?? rootLogger().child({ component: 'webhook' });
-    this.settings = new WebhookSettingsReader(options.getSettings, this.log);
+    this.settings = new WebhookSettingsReader(options.getSettings, this.log, options.timeoutMs);
     this.recent = new RecentDeliveries(options.recentLimit ?? 200);
     this.ctx = {
       journal: this.journal,
@@ -153,9 +158,17 @@ export class WebhookOutbox {
     if (this.started) return;
     await this.journal.settle();
     this.journal.open();
+    let result: CompactResult;
+    try {
+      this.lock.acquire();
+      result = this.runCompaction(true);
+    } catch (err) {
+      this.journal.close();
+      this.lock.release();
+      throw err;
+    }
     this.abort = new AbortController();
     this.closed = false;
-    const result = this.runCompaction(true);
     this.started = true;
     for (const url of result.urls) this.lane(url).cursor = 0;
     for (const lane of this.lanes.values()) {
@@ -226,6 +239,7 @@ export class WebhookOutbox {
     this.lanes.clear();
     await this.journal.settle();
     this.journal.close();
+    this.lock.release();
     this.log.info({ journal: this.journalPath }, 'webhook outbox closed');
   }
 

@@ -1,4 +1,5 @@
 // Webhook v2 envelope {EventType, EventTimestamp, EventId, EventData}, fields picked in brec's order.
+import { formatLocal } from '../time.js';
 import type { FileClosedData, FileOpeningData, RecorderEvent, RoomEventSnapshot, SessionData } from '../events/types.js';
 
 export interface WebhookV2Payload {
@@ -60,5 +61,6 @@ function eventData(event: RecorderEvent): Record<string, unknown> {
 }
 
 export function buildV2Payload(event: RecorderEvent, eventId: string): WebhookV2Payload {
-  return { EventType: event.EventType, EventTimestamp: event.EventTimestamp, EventId: eventId, EventData: eventData(event) };
+  // The emitter stamps events when they are queued; an unstamped one gets the time it reached the outbox.
+  return { EventType: event.EventType, EventTimestamp: event.EventTimestamp || formatLocal(), EventId: eventId, EventData: eventData(event) };
 }

@@ -1,4 +1,4 @@
-// Bounded in-memory list of recent (event, URL) deliveries, updated in place as attempts happen.
+// Bounded in-memory list of recent (event, URL) deliveries, most recently active first, updated as attempts happen.
 import type { DeliveryState, WebhookDelivery } from './deliveries-schema.js';
 import { formatUtc } from '../time.js';
 import type { EventType } from '../events/types.js';
@@ -32,7 +32,9 @@ export class RecentDeliveries {
 
   update(info: DeliveryKeyInfo, patch: DeliveryUpdate, now = Date.now()): void {
     let e = this.entries.get(info.key);
-    if (!e) {
+    // Most recently active last: re-inserting moves the entry, so a delivery that just gave up is never the one evicted.
+    if (e) this.entries.delete(info.key);
+    else {
       e = {
         eventId: info.eventId,
         eventType: info.eventType,
@@ -48,9 +50,9 @@ export class RecentDeliveries {
         nextAttemptAt: null,
         finishedAt: null,
       };
-      this.entries.set(info.key, e);
-      while (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value as string);
     }
+    this.entries.set(info.key, e);
+    while (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value as string);
     if (patch.attempts !== undefined) e.attempts = patch.attempts;
     if (patch.state !== undefined) e.state = patch.state;
     if (patch.lastStatus !== undefined) e.lastStatus = patch.lastStatus;
@@ -61,7 +63,7 @@ export class RecentDeliveries {
     e.updatedAt = formatUtc(new Date(now));
   }
 
-  /** Newest first; copies, so callers cannot change the live entries. */
+  /** Most recently updated first; copies, so callers cannot change the live entries. */
   list(): WebhookDelivery[] {
     return [...this.entries.values()].reverse().map((e) => ({ ...e }));
   }

@@ -49,6 +49,7 @@ export class WebhookSettingsReader {
   constructor(
     private readonly get: GetWebhookSettings,
     private readonly log: Logger,
+    private readonly defaultTimeoutMs = DEFAULT_TIMEOUT_MS,
   ) {}
 
   read(): ResolvedSettings {
@@ -57,10 +58,10 @@ export class WebhookSettingsReader {
       s = this.get() ?? {};
     } catch (err) {
       this.log.error({ err }, 'webhook settings could not be read; sending nothing for this event');
-      return { v1: [], v2: [], timeoutMs: DEFAULT_TIMEOUT_MS };
+      return { v1: [], v2: [], timeoutMs: this.defaultTimeoutMs };
     }
     const t = s.timeoutMs;
-    const timeoutMs = typeof t === 'number' && Number.isFinite(t) && t > 0 ? Math.min(t, 2_147_483_647) : DEFAULT_TIMEOUT_MS;
+    const timeoutMs = typeof t === 'number' && Number.isFinite(t) && t > 0 ? Math.min(t, 2_147_483_647) : this.defaultTimeoutMs;
     return { v1: this.urls('v1', s.webHookUrls), v2: this.urls('v2', s.webHookUrlsV2), timeoutMs };
   }
 
