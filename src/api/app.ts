@@ -1,12 +1,12 @@
 // Composes the API: guard → CORS → auth → body limit → routes, brec's routing quirks, the document and fallbacks.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { getPath as honoGetPath } from 'hono/utils/url';
 import { basicAuth } from './auth.js';
+import { bodyLimit } from './body-limit.js';
 import { registerConfigRoutes } from './config.js';
 import type { ApiApp, ApiDeps, ApiEnv } from './context.js';
 import { cors } from './cors.js';
-import { ApiErrorCode, describeZodError, errorResponse } from './errors.js';
+import { describeZodError } from './errors.js';
 import { installFallbacks } from './fallback.js';
 import { registerFileDownloads } from './file-download.js';
 import { registerFileRoutes } from './file.js';
@@ -51,10 +51,7 @@ export function createApiApp(options: ApiAppOptions): { app: ApiApp; document: O
   if (!options.auth && !options.openAccess) app.use('*', openAccessGuard());
   app.use('*', cors());
   if (options.auth) app.use('*', basicAuth(options.auth.user, options.auth.pass));
-  app.use('*', bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => errorResponse(413, ApiErrorCode.PayloadTooLarge, `request body exceeds ${MAX_BODY_BYTES} bytes`),
-  }));
+  app.use('*', bodyLimit(MAX_BODY_BYTES));
 
   registerRoomRoutes(app, options);
   registerConfigRoutes(app, options);

@@ -1,0 +1,173 @@
+// Contract: the OpenAPI document is valid and complete, every route's every response matches it, room fields exactly.
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { RecentDeliveries } from '../../src/webhook/recent-deliveries.js';
+import { startFixture, type ApiFixture } from './fixture.js';
+import { SchemaChecker } from './schema-check.js';
+
+const recent = new RecentDeliveries(10);
+recent.update({ key: 'k1', eventId: '7d7c6f0e-2a53-4f6e-9d3c-1f0a2b3c4d5e', eventType: 'FileClosed', version: 2, url: 'http://127.0.0.1:9/hook', createdAt: Date.now() }, { attempts: 3, state: 'given-up', lastError: 'connect ECONNREFUSED', lastErrorCode: 'WEBHOOK_NETWORK', finishedAt: Date.now() });
+recent.update({ key: 'k2', eventId: '0b9f2c52-3c1d-4b8e-8f4a-5a6b7c8d9e0f', eventType: 'SessionStarted', version: 1, url: 'http://127.0.0.1:9/v1', createdAt: Date.now() }, { attempts: 1, state: 'retrying', lastStatus: 500, nextAttemptAt: Date.now() + 1000 });
+
+let fx: ApiFixture;
+let doc: Record<string, any>;
+let checker: SchemaChecker;
+const covered = new Set<string>();
+
+/** Calls a route and checks the response against the documented schema of its status. */
+async function hit(method: string, template: string, path: string, body?: unknown, expected?: number): Promise<any> {
+  const res = await fx.call(method, path, body);
+  if (expected !== undefined) expect(res.status, `${method} ${path}`).toBe(expected);
+  covered.add(`${method.toUpperCase()} ${template} ${res.status}`);
+  return checker.expectDocumented(res, method, template);
+}
+
+beforeAll(async () => {
+  fx = await startFixture({ deliveries: () => recent.list() });
+  mkdirSync(join(fx.workDir, 'sub'));
+  writeFileSync(join(fx.workDir, 'sub', 'a.flv'), 'FLV');
+  doc = (await (await fetch(`${fx.url}/swagger/brec/swagger.json`)).json()) as Record<string, any>;
+  checker = new SchemaChecker(doc);
+});
+afterAll(async () => fx?.close());
+
+describe('the OpenAPI document', () => {
+  it('passes an OpenAPI 3 validator, and JSON and YAML are the same document', async () => {
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    const yaml = await fetch(`${fx.url}/swagger/brec/swagger.yaml`);
+    expect(yaml.status).toBe(200);
+    expect(yaml.headers.get('content-type')).toBe('application/yaml; charset=utf-8');
+    expect(YAML.parse(await yaml.text())).toEqual(doc);
+    expect(doc.info.title).toBe('录播姬 REST API');
+  });
+
+  it('lists every route of the brec surface (lowercase paths) plus webhook deliveries', () => {
+    const ops = Object.entries(doc.paths as Record<string, object>).flatMap(([p, o]) => Object.keys(o).map((m) => `${m.toUpperCase()} ${p}`));
+    expect(ops.sort()).toEqual([
+      'DELETE /api/room/{id}', 'GET /api/config/default', 'GET /api/config/global', 'GET /api/file', 'GET /api/log/fetch',
+      'GET /api/room', 'GET /api/room/{id}', 'GET /api/room/{id}/config', 'GET /api/room/{id}/iostats', 'GET /api/room/{id}/stats',
+      'GET /api/version', 'GET /api/webhook/deliveries', 'POST /api/config/global', 'POST /api/misc/generatefilename', 'POST /api/room',
+      'POST /api/room/{id}/config', 'POST /api/room/{id}/refresh', 'POST /api/room/{id}/split', 'POST /api/room/{id}/start',
+      'POST /api/room/{id}/stop',
+    ]);
+  });
+});
+
+describe('every route answers as documented', () => {
+  it('room resource', async () => {
+    const rooms = await hit('GET', '/api/room', '/api/room', undefined, 200);
+    expect(rooms.map((r: any) => r.roomId)).toEqual([1001, 1002]);
+    await hit('POST', '/api/room', '/api/room', { roomId: 1003, autoRecord: true }, 200);
+    expect((await hit('POST', '/api/room', '/api/room', { roomId: 1003, autoRecord: false }, 200)).autoRecord).toBe(false);
+    expect(await hit('POST', '/api/room', '/api/room', { roomId: 0 }, 400)).toEqual({ code: -2, message: 'Roomid must be greater than 0.' });
+    expect((await hit('POST', '/api/room', '/api/room', { roomId: -5 }, 400)).code).toBe(-2);
+    expect((await hit('POST', '/api/room', '/api/room', {}, 400)).code).toBe(-2);
+    expect((await hit('POST', '/api/room', '/api/room', '{"roomId": 1', 400)).code).toBe(-10);
+    const wrong = await hit('POST', '/api/room', '/api/room', { roomId: 'x' }, 400);
+    expect(wrong.message).toContain('roomId');
+    for (const [template, suffix] of [['/api/room/{id}', ''], ['/api/room/{id}/stats', '/stats'], ['/api/room/{id}/iostats', '/ioStats'], ['/api/room/{id}/config', '/config']] as const) {
+      await hit('GET', template, `/api/room/1001${suffix}`, undefined, 200);
+      expect((await hit('GET', template, `/api/room/4242${suffix}`, undefined, 404)).code).toBe(-4);
+      expect((await hit('GET', template, `/api/room/0${suffix}`, undefined, 400)).code).toBe(-2);
+    }
+    for (const action of ['start', 'stop', 'split', 'refresh']) {
+      const template = `/api/room/{id}/${action}`;
+      expect((await hit('POST', template, `/api/room/1001/${action}`, undefined, 200)).roomId).toBe(1001);
+      expect((await hit('POST', template, `/api/room/4242/${action}`, undefined, 404)).code).toBe(-4);
+      expect((await hit('POST', template, `/api/room/-1/${action}`, undefined, 400)).code).toBe(-2);
+    }
+    expect((await hit('DELETE', '/api/room/{id}', '/api/room/1003', undefined, 200)).roomId).toBe(1003);
+    expect((await hit('DELETE', '/api/room/{id}', '/api/room/1003', undefined, 404)).code).toBe(-4);
+    expect((await hit('DELETE', '/api/room/{id}', '/api/room/0', undefined, 400)).code).toBe(-2);
+  });
+
+  it('config', async () => {
+    const defaults = await hit('GET', '/api/config/default', '/api/config/default', undefined, 200);
+    expect(defaults).toMatchObject({ recordMode: 0, cuttingNumber: 100, danmakuTransport: 3, timingApiBlockedPause: 120_000, titleFilterPatterns: '' });
+    await hit('GET', '/api/config/global', '/api/config/global', undefined, 200);
+    await hit('POST', '/api/config/global', '/api/config/global', { optionalCookie: { hasValue: true, value: 'a=b' } }, 200);
+    expect((await hit('POST', '/api/config/global', '/api/config/global', { optionalCookie: { hasValue: true, value: 1 } }, 400)).message).toContain('optionalCookie');
+    await hit('POST', '/api/room/{id}/config', '/api/room/1001/config', { optionalCuttingMode: { hasValue: true, value: 1 } }, 200);
+    await hit('POST', '/api/room/{id}/config', '/api/room/1001/config', { optionalCuttingMode: { hasValue: true, value: 9 } }, 400);
+    await hit('POST', '/api/room/{id}/config', '/api/room/4242/config', {}, 404);
+    await hit('POST', '/api/room/{id}/config', '/api/room/0/config', {}, 400);
+  });
+
+  it('file, log, misc, version, webhook deliveries', async () => {
+    const root = await hit('GET', '/api/file', '/api/file?path=/', undefined, 200);
+    expect(root.exist).toBe(true);
+    expect(await hit('GET', '/api/file', '/api/file?path=/sub/', undefined, 200)).toMatchObject({ exist: true, path: '/sub/', files: [{ isFolder: false, name: 'a.flv', size: 3, url: '/file/sub/a.flv' }] });
+    expect(await hit('GET', '/api/file', '/api/file?path=/nope/', undefined, 200)).toEqual({ exist: false, path: '', files: [] });
+    await hit('GET', '/api/file', '/api/file?path=a&path=b', undefined, 400);
+
+    const all = await hit('GET', '/api/log/fetch', '/api/log/fetch', undefined, 200);
+    expect(all.continuous).toBe(false);
+    const next = await hit('GET', '/api/log/fetch', `/api/log/fetch?after=${all.cursor}`, undefined, 200);
+    expect(next.continuous).toBe(all.cursor > 0);
+    expect((await hit('GET', '/api/log/fetch', '/api/log/fetch?after=abc', undefined, 400)).message).toContain('after');
+
+    const ok = await hit('POST', '/api/misc/generatefilename', '/api/misc/generateFileName', { template: '{{ roomId }}/{{ title }}', context: { roomId: 1, title: 'a/b', json: '{}' } }, 200);
+    expect(ok).toEqual({ status: 0, errorMessage: null, relativePath: '1/a/b.flv', fullPath: '/1/a/b.flv' });
+    expect((await hit('POST', '/api/misc/generatefilename', '/api/misc/generatefilename', { template: '{{ roomId', context: {} }, 200)).status).toBe(1);
+    expect((await hit('POST', '/api/misc/generatefilename', '/api/misc/generatefilename', { template: '{{ json.room_info.cover }}', context: { json: '{"room_info":{"cover":"c"}}' } }, 200)).relativePath).toBe('c.flv');
+    expect((await hit('POST', '/api/misc/generatefilename', '/api/misc/generatefilename', { template: 'x', context: { json: '{bad' } }, 400)).message).toContain('context.json');
+    expect((await hit('POST', '/api/misc/generatefilename', '/api/misc/generatefilename', { template: 'x' }, 400)).message).toContain('context');
+
+    const version = await hit('GET', '/api/version', '/api/version', undefined, 200);
+    expect(Object.keys(version)).toHaveLength(33);
+    expect(version).toMatchObject({ major: '0', minor: '1', patch: '0', fullSemVer: '0.1.0' });
+
+    const deliveries = await hit('GET', '/api/webhook/deliveries', '/api/webhook/deliveries', undefined, 200);
+    expect(deliveries.map((d: any) => d.eventType)).toEqual(['SessionStarted', 'FileClosed']);
+  });
+
+  it('covered every documented status of every operation', () => {
+    const documented = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, ops]) =>
+      Object.entries(ops).flatMap(([m, op]) => Object.keys(op.responses).map((s) => `${m.toUpperCase()} ${p} ${s}`)));
+    expect(documented.filter((d) => !covered.has(d))).toEqual([]);
+  });
+});
+
+describe('the room resource, field by field', () => {
+  it('matches the reset state exactly: names, order, types, "NaN", unset dates, null streamHost', async () => {
+    const res = await fx.call('GET', '/api/room/1002', undefined, { accept: 'application/json' });
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const text = await res.text();
+    const room = JSON.parse(text);
+    expect(Object.keys(room)).toEqual(['objectId', 'roomId', 'autoRecord', 'shortId', 'name', 'uid', 'title', 'areaNameParent',
+      'areaNameChild', 'recording', 'streaming', 'danmakuConnected', 'autoRecordForThisSession', 'recordingStats', 'ioStats']);
+    expect(room.objectId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(room).toMatchObject({ roomId: 1002, autoRecord: false, shortId: 0, name: '', uid: 0, title: '', areaNameParent: '', areaNameChild: '',
+      recording: false, streaming: false, danmakuConnected: false, autoRecordForThisSession: true });
+    expect(room.recordingStats).toEqual({
+      sessionDuration: 0, totalInputBytes: 0, totalOutputBytes: 0, currentFileSize: 0, sessionMaxTimestamp: 0, fileMaxTimestamp: 0,
+      addedDuration: 0, passedTime: 0, durationRatio: 'NaN', inputVideoBytes: 0, inputAudioBytes: 0, outputVideoFrames: 0,
+      outputAudioFrames: 0, outputVideoBytes: 0, outputAudioBytes: 0, totalInputVideoBytes: 0, totalInputAudioBytes: 0,
+      totalOutputVideoFrames: 0, totalOutputAudioFrames: 0, totalOutputVideoBytes: 0, totalOutputAudioBytes: 0,
+    });
+    expect(Object.keys(room.recordingStats)).toHaveLength(21);
+    expect(room.ioStats).toEqual({ streamHost: null, startTime: '0001-01-01T00:00:00+00:00', endTime: '0001-01-01T00:00:00+00:00',
+      duration: 0, networkBytesDownloaded: 0, networkMbps: 0, diskWriteDuration: 0, diskBytesWritten: 0, diskMBps: 0 });
+    expect(Object.keys(room.ioStats)).toHaveLength(9);
+    expect(text).toContain('"durationRatio":"NaN"');
+    expect(text).toContain('"streamHost":null');
+  });
+
+  it('serialises live mirror values: ±Infinity strings, real times as +00:00, the stream host', async () => {
+    const room = fx.recorder.findRoom(1002)!;
+    room.apply({ type: 'stats', roomId: 1002, ioStats: { streamHost: 'cn-gotcha01.bilivideo.com', startTime: Date.UTC(2024, 2, 17, 4, 34, 54, 120),
+      endTime: Date.UTC(2024, 2, 17, 4, 34, 56), duration: 1880, networkBytesDownloaded: 524288, networkMbps: 2.2, diskWriteDuration: 0,
+      diskBytesWritten: 100, diskMBps: Number.POSITIVE_INFINITY } });
+    room.apply({ type: 'stats', roomId: 1002, recordingStats: { ...room.recordingStats, durationRatio: Number.NEGATIVE_INFINITY, sessionDuration: 12.5 } });
+    const dto = await hit('GET', '/api/room/{id}', '/api/room/1002', undefined, 200);
+    expect(dto.ioStats).toMatchObject({ streamHost: 'cn-gotcha01.bilivideo.com', startTime: '2024-03-17T04:34:54.12+00:00', endTime: '2024-03-17T04:34:56+00:00', diskMBps: 'Infinity' });
+    expect(dto.recordingStats).toMatchObject({ durationRatio: '-Infinity', sessionDuration: 12.5 });
+    expect(await hit('GET', '/api/room/{id}/iostats', '/api/room/1002/iostats', undefined, 200)).toEqual(dto.ioStats);
+    expect(await hit('GET', '/api/room/{id}/stats', '/api/room/1002/stats', undefined, 200)).toEqual(dto.recordingStats);
+  });
+});
