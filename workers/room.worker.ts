@@ -8,3 +8,14 @@ import type { RoomHostData } from '../src/rooms/protocol.js';
 const data = workerData as RoomHostData & { port: MessagePort };
 const host = new RoomHost(data.port);
 expose(host.api(), nodeEndpoint(parentPort!));
+
+// A bug in any actor would otherwise end the thread with files left mid-tag: close them first, then exit
+// non-zero so the supervisor restarts the host with backoff.
+process.on('uncaughtException', (err) => {
+  host.emergency(err);
+  process.exit(1);
+});
+process.on('unhandledRejection', (reason) => {
+  host.emergency(reason);
+  process.exit(1);
+});

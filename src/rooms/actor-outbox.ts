@@ -11,32 +11,37 @@ export class ActorOutbox {
   private timer: NodeJS.Timeout | null = null;
   private lastFlush = 0;
 
-  constructor(private readonly post: (m: RoomMessage) => void, private roomId: number) {}
+  constructor(private readonly postMessage: (m: RoomMessage) => void, private roomId: number) {}
 
   /** The actor learned its real room id: later messages use it. */
   setRoomId(roomId: number): void {
     this.roomId = roomId;
   }
 
+  /** Posts a raw message (for the few kinds without a helper). */
+  post(message: RoomMessage): void {
+    this.postMessage(message);
+  }
+
   state(state: Partial<RoomState>): void {
-    this.post({ type: 'state', roomId: this.roomId, state });
+    this.postMessage({ type: 'state', roomId: this.roomId, state });
   }
 
   event(event: RecorderEvent): void {
     this.flush(); // stats that led up to an event are visible before it
-    this.post({ type: 'event', roomId: this.roomId, event });
+    this.postMessage({ type: 'event', roomId: this.roomId, event });
   }
 
   file(action: 'opened' | 'closed', path: string, sessionId: string, openTime: string): void {
-    this.post({ type: 'file', roomId: this.roomId, action, path, sessionId, openTime });
+    this.postMessage({ type: 'file', roomId: this.roomId, action, path, sessionId, openTime });
   }
 
   log(level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void {
-    this.post({ type: 'log', roomId: this.roomId, level, msg, fields });
+    this.postMessage({ type: 'log', roomId: this.roomId, level, msg, fields });
   }
 
   error(err: unknown): void {
-    this.post({ type: 'error', roomId: this.roomId, error: toPlainError(err) });
+    this.postMessage({ type: 'error', roomId: this.roomId, error: toPlainError(err) });
   }
 
   /** Coalesces stats: one message per 500 ms at most, always carrying the latest values. */
@@ -53,7 +58,7 @@ export class ActorOutbox {
     this.timer = null;
     if (!this.pendingRecording && !this.pendingIo) return;
     this.lastFlush = Date.now();
-    this.post({ type: 'stats', roomId: this.roomId, recordingStats: this.pendingRecording, ioStats: this.pendingIo });
+    this.postMessage({ type: 'stats', roomId: this.roomId, recordingStats: this.pendingRecording, ioStats: this.pendingIo });
     this.pendingRecording = this.pendingIo = undefined;
   }
 }

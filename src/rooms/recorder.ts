@@ -39,6 +39,8 @@ export class Recorder {
   private readonly supervisor: Supervisor;
   /** Files each room has open, so a dead worker's files can still be closed and reported. */
   private readonly openFiles = new Map<number, Map<string, OpenFile>>();
+  /** The running session of each room (from its SessionStarted/SessionEnded events). */
+  private readonly sessions = new Map<number, string>();
 
   constructor(private readonly options: RecorderOptions) {
     this.bus = options.bus ?? new EventBus();
@@ -128,6 +130,8 @@ export class Recorder {
         room?.apply(m);
         break;
       case 'event':
+        if (m.event.EventType === 'SessionStarted') this.sessions.set(m.roomId, m.event.EventData.SessionId);
+        if (m.event.EventType === 'SessionEnded') this.sessions.delete(m.roomId);
         this.bus.emit(m.event);
         break;
       case 'file': {
@@ -142,6 +146,7 @@ export class Recorder {
           this.supervisor.rename(m.roomId, m.realRoomId);
           room.entry.roomId = m.realRoomId;
           this.openFiles.set(m.realRoomId, this.openFiles.get(m.roomId) ?? new Map());
+          this.openFiles.delete(m.roomId);
           this.config.save();
         }
         break;
@@ -160,9 +165,7 @@ export class Recorder {
     log.error({ err: error, code: error.code }, 'room worker died; restarting with backoff');
     const room = this.rooms.find((r) => r.roomId === roomId);
     const files = this.openFiles.get(roomId);
-    const sessions = new Set<string>();
     for (const file of files?.values() ?? []) {
-      sessions.add(file.sessionId);
       const done = finalizeOrphanFlv(file.path);
       if (!done) continue;
       log.warn({ path: file.path, truncatedBytes: done.truncatedBytes }, 'closed the file of a dead worker');
@@ -175,9 +178,9 @@ export class Recorder {
     Object.assign(room.state, { recording: false, danmakuConnected: false });
     room.recordingStats = emptyRecordingStats();
     room.ioStats = emptyIoStats();
-    for (const sessionId of sessions) {
-      this.bus.emit({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.snapshot(room), SessionId: sessionId } });
-    }
+    const sessionId = this.sessions.get(roomId);
+    this.sessions.delete(roomId);
+    if (sessionId) this.bus.emit({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.snapshot(room), SessionId: sessionId } });
   }
 
   private snapshot(room: Room): RoomEventSnapshot {

@@ -1,47 +1,244 @@
-// One room's actor (runs in a worker): live detection, recording sessions, stats and events for its room.
+// One room's actor (runs in a worker): live detection, auto/manual recording, danmaku, commands, events.
+import { BilibiliApiClient } from '../bilibili/api-client.js';
+import { DanmakuClient } from '../bilibili/danmaku/client.js';
+import type { DanmakuEvent } from '../bilibili/danmaku/commands.js';
 import type { RoomSettings } from '../config/fields.js';
-import type { RoomCommand, RoomInit, RoomMessage, RoomState } from './protocol.js';
-import { initialRoomState } from './protocol.js';
+import type { RoomEventSnapshot } from '../events/types.js';
+import { formatLocal } from '../time.js';
+import { ActorOutbox } from './actor-outbox.js';
+import { clientOptionsFrom } from './client-settings.js';
+import { initialRoomState, type RoomCommand, type RoomInit, type RoomMessage, type RoomState } from './protocol.js';
+import { RecordSession } from './record-session.js';
+import { StatsTracker } from './stats-tracker.js';
 
 export class RoomActor {
+  readonly outbox: ActorOutbox;
+  readonly stats = new StatsTracker();
   private settings: RoomSettings;
-  private readonly state: RoomState = initialRoomState();
   private roomId: number;
+  private readonly state: RoomState = initialRoomState();
+  private client: BilibiliApiClient;
+  private danmaku: DanmakuClient | null = null;
+  private session: { session: RecordSession; done: Promise<void> } | null = null;
+  private roomInfo: unknown = {};
+  private infoFetched = false;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private infoFailures = 0;
+  private disposed = false;
 
-  constructor(
-    init: RoomInit,
-    private readonly post: (m: RoomMessage) => void,
-    private readonly onRealId: (id: number) => void,
-  ) {
+  constructor(private readonly init: RoomInit, post: (m: RoomMessage) => void, private readonly onRealId: (id: number) => void) {
     this.settings = init.settings;
     this.roomId = init.roomId;
+    this.outbox = new ActorOutbox(post, init.roomId);
+    this.client = new BilibiliApiClient(clientOptionsFrom(this.settings));
   }
 
   begin(): void {
-    this.post({ type: 'state', roomId: this.roomId, state: { ...this.state } });
+    this.outbox.state({ ...this.state });
+    this.restartPoll();
+    void this.refreshSafely().then(() => this.ensureDanmaku());
   }
 
   async command(command: RoomCommand): Promise<void> {
+    if (this.disposed) return;
     switch (command) {
       case 'start':
         this.state.autoRecordForThisSession = true;
-        break;
+        this.outbox.state({ autoRecordForThisSession: true });
+        if (!this.session) {
+          await this.refreshSafely();
+          if (this.state.streaming) this.startSession();
+        }
+        return;
       case 'stop':
         this.state.autoRecordForThisSession = false;
-        break;
-      case 'dispose':
-        await this.dispose();
+        this.outbox.state({ autoRecordForThisSession: false });
+        this.session?.session.stop();
         return;
-      default:
-        break;
+      case 'split':
+        this.session?.session.split();
+        return;
+      case 'refresh':
+        await this.refresh();
+        this.ensureDanmaku();
+        return;
+      case 'dispose':
+        return this.dispose();
+      case 'testThrow':
+        // An uncaught exception thrown from inside the worker, as a bug would (test builds only).
+        if (this.init.allowTestFaults) setImmediate(() => { throw new Error(`test fault in room ${this.roomId}`); });
+        return;
+      case 'testCrash':
+        if (this.init.allowTestFaults) process.exit(70);
+        return;
     }
-    this.post({ type: 'state', roomId: this.roomId, state: { autoRecordForThisSession: this.state.autoRecordForThisSession } });
   }
 
   updateSettings(settings: RoomSettings): void {
+    const before = this.settings;
     this.settings = settings;
-    void this.onRealId;
+    this.client = new BilibiliApiClient(clientOptionsFrom(settings));
+    if (before.TimingCheckInterval !== settings.TimingCheckInterval) this.restartPoll();
+    if (settings.AutoRecord) this.maybeStart();
   }
 
-  async dispose(): Promise<void> {}
+  /** Stops everything; a running session closes its files and ends before this resolves. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.danmaku?.stop();
+    this.danmaku = null;
+    const running = this.session;
+    running?.session.stop();
+    await running?.done;
+    this.outbox.flush();
+  }
+
+  /** The worker is dying: close the open file now (synchronously). */
+  emergencyClose(): void {
+    this.session?.session.emergencyClose();
+    this.outbox.flush();
+  }
+
+  private snapshot(): RoomEventSnapshot {
+    const s = this.state;
+    return {
+      RoomId: this.roomId, ShortId: s.shortId, Name: s.name, Title: s.title, AreaNameParent: s.areaNameParent,
+      AreaNameChild: s.areaNameChild, Recording: s.recording, Streaming: s.streaming, DanmakuConnected: s.danmakuConnected,
+    };
+  }
+
+  private restartPoll(): void {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = setInterval(() => void this.poll(), Math.max(1, this.settings.TimingCheckInterval) * 1000);
+  }
+
+  private async poll(): Promise<void> {
+    this.ensureDanmaku();
+    if (this.settings.AutoRecord || !this.infoFetched) await this.refreshSafely();
+  }
+
+  /** getInfoByRoom: room facts, the real id (when configured with a short id) and the live flag. */
+  private async refresh(): Promise<void> {
+    const info = await this.client.getRoomInfo(this.roomId);
+    if (this.disposed) return;
+    this.infoFailures = 0;
+    if (info.roomId !== this.roomId && info.roomId > 0) {
+      this.outbox.log('info', 'configured id is a short id; using the real room id', { realRoomId: info.roomId });
+      this.onRealId(info.roomId);
+      this.outbox.post({ type: 'roomId', roomId: this.roomId, realRoomId: info.roomId });
+      this.roomId = info.roomId;
+      this.outbox.setRoomId(info.roomId);
+      this.danmaku?.stop();
+      this.danmaku = null;
+    }
+    Object.assign(this.state, {
+      shortId: info.shortId, name: info.anchorName, uid: info.uid, title: info.title,
+      areaNameParent: info.parentAreaName, areaNameChild: info.areaName,
+    });
+    this.roomInfo = info.raw;
+    this.infoFetched = true;
+    const { shortId, name, uid, title, areaNameParent, areaNameChild } = this.state;
+    this.outbox.state({ shortId, name, uid, title, areaNameParent, areaNameChild });
+    this.setStreaming(info.liveStatus === 1);
+  }
+
+  /** A failed refresh is logged; until room info was fetched once, it is retried with backoff. */
+  private async refreshSafely(): Promise<void> {
+    try {
+      await this.refresh();
+    } catch (err) {
+      this.outbox.log('warn', `room info: ${(err as Error).message}`, { code: (err as { code?: string }).code });
+      if (this.infoFetched || this.disposed) return;
+      const delay = Math.min(this.settings.TimingCheckInterval * 1000, this.settings.TimingStreamRetry * 2 ** this.infoFailures++);
+      if (this.retryTimer) clearTimeout(this.retryTimer);
+      this.retryTimer = setTimeout(() => void this.refreshSafely().then(() => this.ensureDanmaku()), delay);
+    }
+  }
+
+  private setStreaming(live: boolean): void {
+    if (live !== this.state.streaming) {
+      this.state.streaming = live;
+      // Going offline re-arms auto recording for the next stream (brec's autoRecordForThisSession).
+      if (!live) this.state.autoRecordForThisSession = true;
+      this.outbox.state({ streaming: live, autoRecordForThisSession: this.state.autoRecordForThisSession });
+      this.outbox.event({ EventType: live ? 'StreamStarted' : 'StreamEnded', EventTimestamp: formatLocal(), EventData: this.snapshot() });
+    }
+    if (live) this.maybeStart();
+  }
+
+  private maybeStart(): void {
+    if (this.state.streaming && this.state.autoRecordForThisSession && this.settings.AutoRecord) this.startSession();
+  }
+
+  private startSession(): void {
+    if (this.session || this.disposed) return;
+    const session = new RecordSession({
+      settings: () => this.settings,
+      api: () => this.client,
+      outbox: this.outbox,
+      stats: this.stats,
+      workDir: this.init.workDir,
+      snapshot: () => this.snapshot(),
+      uid: () => this.state.uid,
+      roomInfoJson: () => this.roomInfo,
+      setRecording: (recording) => {
+        this.state.recording = recording;
+        this.outbox.state({ recording });
+      },
+      shouldContinue: async () => {
+        await this.refreshSafely();
+        return !this.disposed && this.state.streaming && this.state.autoRecordForThisSession;
+      },
+      unsupportedCodec: () => {
+        this.state.autoRecordForThisSession = false;
+        this.outbox.state({ autoRecordForThisSession: false });
+      },
+    });
+    const done = session.run().catch((err: unknown) => this.outbox.error(err)).finally(() => {
+      if (this.session?.session === session) this.session = null;
+    });
+    this.session = { session, done };
+  }
+
+  private ensureDanmaku(): void {
+    if (this.danmaku || this.disposed || !this.infoFetched) return;
+    const client = new DanmakuClient({ roomId: this.roomId, api: this.client, options: clientOptionsFrom(this.settings) });
+    client.on('state', () => {
+      const connected = client.connected;
+      if (connected !== this.state.danmakuConnected) {
+        this.state.danmakuConnected = connected;
+        this.outbox.state({ danmakuConnected: connected });
+      }
+    });
+    client.on('event', (ev: DanmakuEvent) => this.onDanmaku(ev));
+    client.on('warning', (err) => this.outbox.log('debug', `danmaku: ${err.message}`, { code: err.code }));
+    this.danmaku = client;
+    client.start();
+  }
+
+  private onDanmaku(ev: DanmakuEvent): void {
+    switch (ev.type) {
+      case 'LIVE':
+        this.setStreaming(true);
+        break;
+      case 'PREPARING':
+        this.setStreaming(false);
+        break;
+      case 'ROOM_CHANGE': {
+        const titleChanged = ev.title !== '' && ev.title !== this.state.title;
+        Object.assign(this.state, { title: ev.title || this.state.title, areaNameChild: ev.areaName, areaNameParent: ev.parentAreaName });
+        this.outbox.state({ title: this.state.title, areaNameChild: ev.areaName, areaNameParent: ev.parentAreaName });
+        if (titleChanged && this.settings.CuttingByTitle) this.session?.session.split();
+        break;
+      }
+      case 'CUT_OFF':
+        this.outbox.log('warn', `stream cut off by the service: ${ev.message}`);
+        break;
+      default:
+        break;
+    }
+  }
 }

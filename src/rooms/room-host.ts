@@ -45,6 +45,21 @@ export class RoomHost {
     };
   }
 
+  /**
+   * Last words of a dying worker: tell the main thread why and close every open file synchronously, so
+   * files end on a whole tag with final metadata and their FileClosed events are posted before the exit.
+   */
+  emergency(err: unknown): void {
+    for (const [roomId, actor] of this.actors) {
+      this.post({ type: 'error', roomId, error: toPlainError(err) });
+      try {
+        actor.emergencyClose();
+      } catch {
+        // Keep closing the others; the main thread finalises whatever is left open.
+      }
+    }
+  }
+
   private rekey(oldId: number, newId: number): void {
     const actor = this.actors.get(oldId);
     if (!actor || oldId === newId) return;

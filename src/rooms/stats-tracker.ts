@@ -1,21 +1,6 @@
 // Turns per-group pipeline stats and byte counters into brec's recordingStats and 2-second ioStats.
+import type { RecordingStatsDelta } from '../flv/rules/stats.js';
 import { emptyIoStats, emptyRecordingStats, type IoStats, type RecordingStats } from './protocol.js';
-
-/** What one processed group contributes (brec's StatsRule output for that group). */
-export interface GroupStatsInput {
-  inputVideoBytes: number;
-  inputAudioBytes: number;
-  /** False when the group produced no data: brec then reports 0 for the output and file fields (quirk kept). */
-  hasData: boolean;
-  outputVideoFrames: number;
-  outputAudioFrames: number;
-  outputVideoBytes: number;
-  outputAudioBytes: number;
-  addedDuration: number;
-  currentFileSize: number;
-  fileMaxTimestamp: number;
-  sessionMaxTimestamp: number;
-}
 
 /** brec measures the first interval from DateTimeOffset.MinValue (year 1), so the first ratio is ~0. */
 const YEAR_ONE_MS = -62_135_596_800_000;
@@ -27,6 +12,9 @@ export class StatsTracker {
   private sessionStart = Date.now();
   private lastGroupAt = YEAR_ONE_MS;
   private tickStart: number | null = null;
+  /** sessionMaxTimestamp of earlier connections: each connection's pipeline counts from 0. */
+  private earlierConnectionsMs = 0;
+  private connectionMaxMs = 0;
   private netBytes = 0;
   private diskBytes = 0;
   private diskMs = 0;
@@ -39,10 +27,17 @@ export class StatsTracker {
     this.lastGroupAt = YEAR_ONE_MS;
     this.tickStart = null;
     this.netBytes = this.diskBytes = this.diskMs = 0;
+    this.earlierConnectionsMs = this.connectionMaxMs = 0;
   }
 
-  /** Records one processed group; returns the new snapshot. */
-  group(g: GroupStatsInput, now = Date.now()): RecordingStats {
+  /** A new connection (new pipeline) within the same session. */
+  newConnection(): void {
+    this.earlierConnectionsMs += this.connectionMaxMs;
+    this.connectionMaxMs = 0;
+  }
+
+  /** Records one processed group (brec StatsRule output); returns the new snapshot. */
+  group(g: RecordingStatsDelta, now = Date.now()): RecordingStats {
     const r = this.recording;
     r.sessionDuration = now - this.sessionStart;
     r.passedTime = now - this.lastGroupAt;
@@ -52,20 +47,23 @@ export class StatsTracker {
     r.totalInputVideoBytes += g.inputVideoBytes;
     r.totalInputAudioBytes += g.inputAudioBytes;
     r.totalInputBytes = r.totalInputVideoBytes + r.totalInputAudioBytes;
-    r.addedDuration = g.addedDuration;
+    // The pipeline counts media seconds; brec's REST stats are milliseconds.
+    r.addedDuration = g.addedDuration * 1000;
     r.durationRatio = r.addedDuration / r.passedTime;
-    r.outputVideoFrames = g.hasData ? g.outputVideoFrames : 0;
-    r.outputAudioFrames = g.hasData ? g.outputAudioFrames : 0;
-    r.outputVideoBytes = g.hasData ? g.outputVideoBytes : 0;
-    r.outputAudioBytes = g.hasData ? g.outputAudioBytes : 0;
-    r.totalOutputVideoFrames += r.outputVideoFrames;
-    r.totalOutputAudioFrames += r.outputAudioFrames;
-    r.totalOutputVideoBytes += r.outputVideoBytes;
-    r.totalOutputAudioBytes += r.outputAudioBytes;
+    r.outputVideoFrames = g.outputVideoFrames;
+    r.outputAudioFrames = g.outputAudioFrames;
+    r.outputVideoBytes = g.outputVideoBytes;
+    r.outputAudioBytes = g.outputAudioBytes;
+    r.totalOutputVideoFrames += g.outputVideoFrames;
+    r.totalOutputAudioFrames += g.outputAudioFrames;
+    r.totalOutputVideoBytes += g.outputVideoBytes;
+    r.totalOutputAudioBytes += g.outputAudioBytes;
     r.totalOutputBytes = r.totalOutputVideoBytes + r.totalOutputAudioBytes;
-    r.currentFileSize = g.hasData ? g.currentFileSize : 0;
-    r.fileMaxTimestamp = g.hasData ? g.fileMaxTimestamp : 0;
-    r.sessionMaxTimestamp = g.hasData ? g.sessionMaxTimestamp : 0;
+    // Zero when the group had no data (brec quirk, already applied by the rule).
+    r.currentFileSize = g.currentFileSize;
+    r.fileMaxTimestamp = g.fileMaxTimestamp;
+    if (g.sessionMaxTimestamp > 0) this.connectionMaxMs = g.sessionMaxTimestamp;
+    r.sessionMaxTimestamp = g.sessionMaxTimestamp > 0 ? this.earlierConnectionsMs + g.sessionMaxTimestamp : 0;
     return r;
   }
 

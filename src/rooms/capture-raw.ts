@@ -1,0 +1,37 @@
+// One connection in RawData mode: the bytes exactly as received, one file, no parsing (Duration reported as 0).
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { StreamDownload } from '../bilibili/stream-download.js';
+import { Capture, type CaptureEnd } from './capture-standard.js';
+
+export class RawCapture extends Capture {
+  private fd: number | null = null;
+  private path = '';
+  private size = 0;
+
+  /** RawData has no tag boundaries to cut at: a split is a no-op, as in brec. */
+  split(): void {}
+
+  closeFiles(): void {
+    if (this.fd === null) return;
+    closeSync(this.fd);
+    this.fd = null;
+    this.deps.files.closed({ path: this.path, size: this.size, duration: 0 });
+  }
+
+  protected async consume(download: StreamDownload): Promise<CaptureEnd> {
+    const { files, stats } = this.deps;
+    for await (const chunk of download) {
+      stats.network(chunk.length);
+      if (this.fd === null) {
+        this.path = files.nextPath();
+        this.fd = openSync(this.path, 'wx');
+        files.opened(this.path);
+      }
+      const t0 = performance.now();
+      writeSync(this.fd, chunk);
+      this.size += chunk.length;
+      stats.disk(chunk.length, performance.now() - t0);
+    }
+    return { reason: 'eof', bytes: download.bytesReceived };
+  }
+}

@@ -1,0 +1,118 @@
+// One connection in Standard mode: bytes → parser → repair pipeline → FLV files, with stats and cutting.
+import type { StreamDownload } from '../bilibili/stream-download.js';
+import type { RoomSettings } from '../config/fields.js';
+import type { RecordingStatsDelta } from '../flv/rules/stats.js';
+import { FlvStream } from '../flv/stream.js';
+import { FlvContextWriter } from '../flv/writer/context-writer.js';
+import { FlvFileOutput } from '../flv/writer/file-output.js';
+import type { ActorOutbox } from './actor-outbox.js';
+import type { RecordingFiles } from './recording-files.js';
+import type { StatsTracker } from './stats-tracker.js';
+
+export interface CaptureEnd {
+  reason: 'eof' | 'stopped' | 'error' | 'disconnect';
+  error?: unknown;
+  /** Stream bytes received on this connection. */
+  bytes: number;
+}
+
+export interface CaptureDeps {
+  settings: () => RoomSettings;
+  files: RecordingFiles;
+  stats: StatsTracker;
+  outbox: ActorOutbox;
+}
+
+const MIB = 1024 * 1024;
+const IO_TICK_MS = 2000;
+
+/** The shared frame of both modes: IO ticks, stop handling, and a coded end reason. */
+export abstract class Capture {
+  protected download: StreamDownload | null = null;
+  private stopped = false;
+
+  constructor(protected readonly deps: CaptureDeps) {}
+
+  /** Reads the stream until it ends, fails or `stop()` is called; always leaves every file closed. */
+  async run(download: StreamDownload): Promise<CaptureEnd> {
+    this.download = download;
+    const { stats, outbox } = this.deps;
+    stats.startIo(new URL(download.url).host);
+    const tick = setInterval(() => outbox.stats(undefined, stats.tickIo()), IO_TICK_MS);
+    try {
+      const end = await this.consume(download);
+      return this.stopped ? { ...end, reason: 'stopped' } : end;
+    } catch (error) {
+      return { reason: this.stopped ? 'stopped' : 'error', error, bytes: download.bytesReceived };
+    } finally {
+      clearInterval(tick);
+      this.closeFiles();
+      stats.stopIo();
+      outbox.stats(undefined, stats.io);
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.download?.stop();
+  }
+
+  /** Closes files synchronously (also used when the worker is going down). */
+  abstract closeFiles(): void;
+  abstract split(): void;
+  protected abstract consume(download: StreamDownload): Promise<CaptureEnd>;
+}
+
+export class StandardCapture extends Capture {
+  private readonly writer: FlvContextWriter;
+  private readonly stream: FlvStream;
+
+  constructor(deps: CaptureDeps) {
+    super(deps);
+    const { files } = deps;
+    const output = new FlvFileOutput({
+      nextPath: () => files.nextPath(),
+      beforeScriptWrite: (map) => files.decorate(map),
+      onFileOpened: ({ path }) => files.opened(path),
+      onFileClosed: (info) => files.closed(info),
+      openFlags: 'wx',
+    });
+    this.writer = new FlvContextWriter(output, { allowMissingHeader: false });
+    this.stream = new FlvStream({ preset: 'recording', splitOnScriptTag: deps.settings().FlvProcessorSplitOnScriptTag, writer: this.writer });
+  }
+
+  split(): void {
+    this.stream.processor.requestSplit();
+  }
+
+  closeFiles(): void {
+    this.writer.close();
+  }
+
+  protected async consume(download: StreamDownload): Promise<CaptureEnd> {
+    const { stats } = this.deps;
+    for await (const chunk of download) {
+      stats.network(chunk.length);
+      const t0 = performance.now();
+      const step = this.stream.push(chunk);
+      if (step.bytesWritten > 0) stats.disk(step.bytesWritten, performance.now() - t0);
+      for (const g of step.groups) if (g.stats) this.onStats(g.stats);
+      if (step.error) return { reason: 'error', error: step.error, bytes: download.bytesReceived };
+      if (step.disconnect) return { reason: 'disconnect', error: step.disconnect, bytes: download.bytesReceived };
+    }
+    const last = this.stream.end();
+    for (const g of last.groups) if (g.stats) this.onStats(g.stats);
+    return { reason: last.error ? 'error' : 'eof', error: last.error ?? undefined, bytes: download.bytesReceived };
+  }
+
+  /** Publishes the group's stats and applies brec's cutting rules (checked after every stats event). */
+  private onStats(delta: RecordingStatsDelta): void {
+    const { stats, outbox, settings } = this.deps;
+    outbox.stats(stats.group(delta));
+    const s = settings();
+    if (s.CuttingMode === 1 && delta.fileMaxTimestamp > s.CuttingNumber * 60_000) this.split();
+    else if (s.CuttingMode === 2 && (delta.currentFileSize + delta.outputVideoBytes * 1.1 + delta.outputAudioBytes) / MIB > s.CuttingNumber) {
+      this.split();
+    }
+  }
+}

@@ -1,0 +1,109 @@
+// Names, announces and labels a session's files: template paths, FileOpening/FileClosed, onMetaData additions.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { AmfValue } from '../flv/amf.js';
+import type { AmfMap } from '../flv/metadata.js';
+import type { FileClosedInfo } from '../flv/writer/output.js';
+import type { RoomEventSnapshot } from '../events/types.js';
+import { recordingPath } from '../template/recording-path.js';
+import { formatLocal } from '../time.js';
+import { VERSION } from '../version.js';
+import type { ActorOutbox } from './actor-outbox.js';
+
+/** What the files of a session need to know about their room and connection. */
+export interface SessionFacts {
+  sessionId: string;
+  workDir: string;
+  template: string | null;
+  writeMetadata: boolean;
+  snapshot: () => RoomEventSnapshot;
+  uid: () => number;
+  roomInfoJson: () => unknown;
+  qn: () => number;
+  streamHost: () => string;
+}
+
+interface OpenEntry {
+  relativePath: string;
+  openTime: string;
+}
+
+export class RecordingFiles {
+  private partIndex = 0;
+  private readonly open = new Map<string, OpenEntry>();
+
+  constructor(private readonly facts: SessionFacts, private readonly outbox: ActorOutbox) {}
+
+  /** Renders the next file's path (never an existing file), creates its folder and announces it. */
+  nextPath(): string {
+    const f = this.facts;
+    const s = f.snapshot();
+    const result = recordingPath(
+      {
+        roomId: s.RoomId, shortId: s.ShortId, name: s.Name, uid: f.uid(), title: s.Title, areaParent: s.AreaNameParent,
+        areaChild: s.AreaNameChild, partIndex: ++this.partIndex, qn: f.qn(), json: f.roomInfoJson(),
+      },
+      { template: f.template, workDir: f.workDir },
+    );
+    if (result.errorMessage) this.outbox.log('warn', `file name template: ${result.errorMessage}`, { status: result.status });
+    mkdirSync(dirname(result.fullPath), { recursive: true });
+    const openTime = formatLocal();
+    this.open.set(result.fullPath, { relativePath: result.relativePath, openTime });
+    this.outbox.event({
+      EventType: 'FileOpening', EventTimestamp: openTime,
+      EventData: { ...s, SessionId: f.sessionId, RelativePath: result.relativePath, FileOpenTime: openTime },
+    });
+    return result.fullPath;
+  }
+
+  opened(path: string): void {
+    const entry = this.open.get(path);
+    if (entry) this.outbox.file('opened', path, this.facts.sessionId, entry.openTime);
+  }
+
+  closed(info: FileClosedInfo): void {
+    const entry = this.open.get(info.path);
+    if (!entry) return;
+    this.open.delete(info.path);
+    this.outbox.file('closed', info.path, this.facts.sessionId, entry.openTime);
+    const closeTime = formatLocal();
+    this.outbox.event({
+      EventType: 'FileClosed', EventTimestamp: closeTime,
+      EventData: {
+        ...this.facts.snapshot(), SessionId: this.facts.sessionId, RelativePath: entry.relativePath,
+        FileOpenTime: entry.openTime, FileCloseTime: closeTime, FileSize: info.size, Duration: info.duration,
+      },
+    });
+  }
+
+  /** brec's FlvWriteMetadata additions: Title, Artist, Comment and a recorder block. */
+  decorate(map: AmfMap): void {
+    if (!this.facts.writeMetadata) return;
+    const s = this.facts.snapshot();
+    const str = (value: string) => ({ type: 'String' as const, value });
+    const num = (value: number) => ({ type: 'Number' as const, value });
+    const now = new Date();
+    map.set('Title', str(s.Title));
+    map.set('Artist', str(`${s.Name} (${s.RoomId})`));
+    map.set('Comment', str(
+      `Room ${s.RoomId}${s.ShortId ? ` (short id ${s.ShortId})` : ''}, streamer ${s.Name}\n` +
+      `Title: ${s.Title}\nArea: ${s.AreaNameParent} · ${s.AreaNameChild}\n` +
+      `Recorded at ${formatLocal(now)} from ${this.facts.streamHost()}\nRecorded by liverec ${VERSION}`,
+    ));
+    map.set('liverec', {
+      type: 'EcmaArray',
+      value: new Map<string, AmfValue>([
+        ['RecordedBy', str('liverec')],
+        ['RecordedFrom', str(this.facts.streamHost())],
+        ['RecorderVersion', str(VERSION)],
+        ['StartTime', { type: 'Date', value: now.getTime(), offset: -now.getTimezoneOffset() }],
+        ['RoomId', num(s.RoomId)],
+        ['ShortId', num(s.ShortId)],
+        ['Name', str(s.Name)],
+        ['StreamTitle', str(s.Title)],
+        ['AreaNameParent', str(s.AreaNameParent)],
+        ['AreaNameChild', str(s.AreaNameChild)],
+      ]),
+    });
+  }
+}
