@@ -4,6 +4,7 @@ import { request as httpRequest, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigStore } from '../../src/config/store.js';
+import { initLogger } from '../../src/log/logger.js';
 import { Recorder } from '../../src/rooms/recorder.js';
 import { startApiServer, type ApiServer, type ApiServerOptions } from '../../src/api/index.js';
 
@@ -22,6 +23,8 @@ export interface FixtureOptions extends Partial<Omit<ApiServerOptions, 'recorder
 }
 
 export async function startFixture(options: FixtureOptions = {}): Promise<ApiFixture> {
+  // Rooms log expected failures (the live API is unreachable on purpose); keep test output to real errors.
+  initLogger({ level: process.env.LIVEREC_LOG_LEVEL ?? 'error' });
   const workDir = mkdtempSync(join(tmpdir(), 'liverec-api-'));
   const config = ConfigStore.load(workDir);
   // Nothing here may reach the internet: point the live API at a closed local port.
