@@ -1,5 +1,8 @@
 // AVC NALU list of a video tag body (length-prefixed AVCC), parsed the tolerant way brec does.
-import type { Nalu } from './tag.js';
+import type { FlvTag, Nalu } from './tag.js';
+
+/** nal_unit_type of H.264 filler data. */
+export const NALU_FILLER_DATA = 12;
 
 /**
  * Parses the NALUs after the 5-byte AVC video tag prefix.
@@ -17,4 +20,83 @@ export function parseNalus(body: Uint8Array): Nalu[] | null {
     pos += 4 + size;
   }
   return nalus;
+}
+
+/** What the hot path needs from a NALU list, without building it. */
+export interface NaluSummary {
+  /** False when the list would be null (unparsable). */
+  ok: boolean;
+  /** 5 + Σ(NALU size + 4): the body size brec counts for a tag with a NALU list. */
+  bodySize: number;
+  /** A filler-data NALU is present. */
+  filler: boolean;
+  /** The NALUs cover the body exactly, so rebuilding it from them gives the same bytes. */
+  tiles: boolean;
+}
+
+/** The same walk as parseNalus, allocation-free (`out` is filled and returned). */
+export function scanNalus(body: Uint8Array, out: NaluSummary): NaluSummary {
+  const len = body.length;
+  let pos = 5;
+  let size5 = 5;
+  let filler = false;
+  let tiles = true;
+  while (pos + 5 <= len) {
+    const size = ((body[pos]! << 24) | (body[pos + 1]! << 16) | (body[pos + 2]! << 8) | body[pos + 3]!) >>> 0;
+    const header = body[pos + 4]!;
+    if (header & 0x80) {
+      out.ok = false;
+      out.bodySize = 0;
+      out.filler = false;
+      out.tiles = false;
+      return out;
+    }
+    if ((header & 0x1f) === NALU_FILLER_DATA) filler = true;
+    size5 += size + 4;
+    pos += 4 + size;
+  }
+  if (pos !== len) tiles = false;
+  out.ok = true;
+  out.bodySize = size5;
+  out.filler = filler;
+  out.tiles = tiles;
+  return out;
+}
+
+/** Summary of an existing NALU list against its body. */
+export function summarizeList(nalus: readonly Nalu[] | null, body: Uint8Array | null, out: NaluSummary): NaluSummary {
+  if (!nalus) {
+    out.ok = false;
+    out.bodySize = 0;
+    out.filler = false;
+    out.tiles = false;
+    return out;
+  }
+  let size5 = 5;
+  let filler = false;
+  let expect = 9;
+  let tiles = true;
+  for (const n of nalus) {
+    if (n.type === NALU_FILLER_DATA) filler = true;
+    if (n.start !== expect) tiles = false;
+    size5 += n.fullSize + 4;
+    expect = n.start + n.fullSize + 4;
+  }
+  out.ok = true;
+  out.bodySize = size5;
+  out.filler = filler;
+  out.tiles = tiles && body !== null && expect - 4 === body.length;
+  return out;
+}
+
+/** A tag that can answer {@link NaluSummary} questions without materialising its list (see ParsedTag). */
+export interface LazyNalus {
+  naluSummary(out: NaluSummary): NaluSummary;
+}
+
+const isLazy = (t: FlvTag): t is FlvTag & LazyNalus => typeof (t as Partial<LazyNalus>).naluSummary === 'function';
+
+/** The NALU summary of any tag (parsed lazily or not). */
+export function naluSummary(tag: FlvTag, out: NaluSummary): NaluSummary {
+  return isLazy(tag) ? tag.naluSummary(out) : summarizeList(tag.nalus, tag.data, out);
 }

@@ -1,7 +1,7 @@
 // Push parser for FLV byte streams: any chunk boundaries, zero-copy tag bodies, fatal problems as coded values.
 import { decodeAmf } from './amf.js';
 import { FlvError } from './errors.js';
-import { parseNalus } from './nalu.js';
+import { ParsedTag } from './parsed-tag.js';
 import { type FlvTag, TagFlag, TagType } from './tag.js';
 
 export interface ParseResult {
@@ -54,33 +54,31 @@ export function detectFlag(type: number, body: Uint8Array): number | FlvError {
 
 /**
  * Consumed-bytes core for one tag: reads `PreviousTagSize + tag` starting at `buf[pos]`.
- * Returns the tag and the bytes it consumed, `null` when more data is needed, or an error.
- * The tag body is a view into `buf` (no copy).
+ * Returns the tag (it consumed `15 + tag.size` bytes), `null` when more data is needed, or an error.
+ * The tag body is a plain Uint8Array view into `buf` (no copy).
  */
-export function readTag(buf: Uint8Array, pos: number, index: number): { tag: FlvTag; consumed: number } | FlvError | null {
+export function readTag(buf: Uint8Array, pos: number, index: number): FlvTag | FlvError | null {
   if (buf.length - pos < 15) return null;
   const type = buf[pos + 4]!;
   const size = (buf[pos + 5]! << 16) | (buf[pos + 6]! << 8) | buf[pos + 7]!;
-  const total = 15 + size;
-  if (buf.length - pos < total) return null;
+  if (buf.length - pos < 15 + size) return null;
   if (type !== TagType.Audio && type !== TagType.Video && type !== TagType.Script) {
     return new FlvError('UNKNOWN_TAG_TYPE', `Unknown FLV tag type ${type} at tag #${index}.`);
   }
   const timestamp = (buf[pos + 8]! << 16) | (buf[pos + 9]! << 8) | buf[pos + 10]! | (buf[pos + 11]! << 24);
-  const data = buf.subarray(pos + 15, pos + total);
+  // A direct view: Buffer#subarray would go through the species constructor (measurably slower per tag).
+  const data = new Uint8Array(buf.buffer, buf.byteOffset + pos + 15, size);
   const flag = detectFlag(type, data);
   if (typeof flag !== 'number') return flag;
-  const tag: FlvTag = { type, flag, size, timestamp, index, data, nalus: null, dataHash: null, script: undefined, extra: undefined };
-  if (type === TagType.Video) {
-    if ((flag & TagFlag.Header) === 0) tag.nalus = parseNalus(data);
-  } else if (type === TagType.Script) {
+  const tag = new ParsedTag(type, flag, size, timestamp, index, data, type === TagType.Video && (flag & TagFlag.Header) === 0);
+  if (type === TagType.Script) {
     try {
       tag.script = decodeAmf(data);
     } catch {
       tag.script = null;
     }
   }
-  return { tag, consumed: total };
+  return tag;
 }
 
 /**
@@ -213,18 +211,17 @@ export class FlvParser {
     }
     const len = buf.length;
     while (len - pos >= 15) {
-      const r = readTag(buf, pos, this.index + 1);
-      if (r === null) break;
-      if (r instanceof FlvError) return r;
+      const t = readTag(buf, pos, this.index + 1);
+      if (t === null) break;
+      if (t instanceof FlvError) return t;
       this.index++;
-      const t = r.tag;
-      if (t.type === TagType.Video ? t.nalus === null && (t.flag & TagFlag.Header) === 0 : t.script === null) {
+      if (t.type === TagType.Script ? t.script === null : t instanceof ParsedTag && t.type === TagType.Video && (t.flag & TagFlag.Header) === 0 && !t.nalusOk) {
         if (t.type === TagType.Video) this.anomalies.badNalus++;
         else this.anomalies.badScripts++;
       }
       out.push(t);
-      pos += r.consumed;
-      this.bytesConsumed += r.consumed;
+      pos += 15 + t.size;
+      this.bytesConsumed += 15 + t.size;
     }
     return pos < len ? this.hold(buf.subarray(pos)) : null;
   }

@@ -35,7 +35,7 @@ export function encodePreviousTagSize(size: number): Buffer {
 export function encodeTagBody(tag: FlvTag): Uint8Array {
   if (tag.type === TagType.Script && tag.script) return encodeAmf(tag.script);
   const data = tag.data ?? new Uint8Array(0);
-  if (tag.type !== TagType.Video || !tag.nalus || (tag.flag & TagFlag.Header) !== 0) return data;
+  if (tag.type !== TagType.Video || (tag.flag & TagFlag.Header) !== 0 || data.length < 5 || !tag.nalus) return data;
   let total = 5;
   let covers = true;
   let expect = 9;

@@ -1,7 +1,10 @@
 // Stats rule (runtime): per processed group, brec's RecordingStats numbers (bytes, frames, file size, timestamps).
 import type { DataAction } from '../pipeline/actions.js';
 import type { ProcessingContext, ProcessingRule } from '../pipeline/context.js';
+import { type NaluSummary, naluSummary } from '../nalu.js';
 import { TagType } from '../tag.js';
+
+const summary: NaluSummary = { ok: false, bodySize: 0, filler: false, tiles: false };
 
 /**
  * One group's statistics, with brec's StatsRule semantics. Wall-clock values (PassedTime, DurationRatio,
@@ -96,12 +99,8 @@ export class StatsRule implements ProcessingRule {
       for (const t of a.tags) {
         if (t.type === TagType.Video) {
           vf++;
-          let body = t.size;
-          if (t.nalus) {
-            body = 5;
-            for (const n of t.nalus) body += n.fullSize + 4;
-          }
-          vb += body + 15;
+          const n = naluSummary(t, summary);
+          vb += (n.ok ? n.bodySize : t.size) + 15;
         } else if (t.type === TagType.Audio) {
           af++;
           ab += t.size + 15;

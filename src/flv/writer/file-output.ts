@@ -3,12 +3,16 @@ import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { avcHeaderPictureSize } from '../avc-sps.js';
 import { FlvError } from '../errors.js';
 import type { AmfMap } from '../metadata.js';
+import { type NaluSummary, naluSummary } from '../nalu.js';
 import { FLV_FILE_HEADER, encodeTag, encodeTagBody } from '../tag-encoding.js';
 import { type FlvTag, TagType, isKeyframeData } from '../tag.js';
 import { DEFAULT_KEYFRAME_CAPACITY, KEYFRAMES_PLACEHOLDER, MetadataLayout } from './metadata-layout.js';
 import type { FileClosedInfo, FlvOutput } from './output.js';
 import { TagStager } from './tag-stager.js';
 import { TextLog } from './text-log.js';
+
+const EMPTY = new Uint8Array(0);
+const summary: NaluSummary = { ok: false, bodySize: 0, filler: false, tiles: false };
 
 /** What the path callback learns about the file it names. */
 export interface NextFileInfo {
@@ -45,6 +49,8 @@ interface OpenFile {
   index: number;
   /** Bytes known to be on disk as whole tags. */
   size: number;
+  /** A write failed part-way: bytes past `size` may hold part of a tag. */
+  torn: boolean;
   layout: MetadataLayout;
   lastTs: number;
   videoFrames: number;
@@ -95,7 +101,7 @@ export class FlvFileOutput implements FlvOutput {
       throw new FlvError('OUTPUT_IO', `Cannot create ${path}: ${(err as Error).message}`, { cause: err });
     }
     const log = new TextLog(path, this.options.textLogTitle ?? 'liverec');
-    this.file = { fd, path, index, size: 0, layout, lastTs: 0, videoFrames: 0, firstVideoTs: 0, lastVideoTs: 0, numbersAt: 0, indexAt: 0, log };
+    this.file = { fd, path, index, size: 0, torn: false, layout, lastTs: 0, videoFrames: 0, firstVideoTs: 0, lastVideoTs: 0, numbersAt: 0, indexAt: 0, log };
     const parts: Uint8Array[] = [FLV_FILE_HEADER, encodeTag(TagType.Script, 0, layout.body)];
     if (videoHeader?.data) parts.push(encodeTag(TagType.Video, 0, videoHeader.data));
     if (audioHeader?.data) parts.push(encodeTag(TagType.Audio, 0, audioHeader.data));
@@ -110,7 +116,9 @@ export class FlvFileOutput implements FlvOutput {
     const f = this.requireFile();
     const start = f.size;
     for (const t of tags) {
-      this.stage(t.type, t.timestamp, t.type === TagType.Video && t.nalus ? encodeTagBody(t) : (t.data ?? new Uint8Array(0)));
+      // Rebuilt from the NALU list only when that changes the bytes (filler removed, stray trailing bytes).
+      const n = t.type === TagType.Video ? naluSummary(t, summary) : null;
+      this.stage(t.type, t.timestamp, n && n.ok && !n.tiles ? encodeTagBody(t) : (t.data ?? EMPTY));
       if (t.type === TagType.Video) {
         if (f.videoFrames++ === 0) f.firstVideoTs = t.timestamp;
         f.lastVideoTs = t.timestamp;
@@ -148,8 +156,9 @@ export class FlvFileOutput implements FlvOutput {
     this.file = null;
     this.stager.reset();
     try {
-      // A failed write may have left part of a tag behind: cut back to the last whole one.
-      ftruncateSync(f.fd, f.size);
+      // A failed write may have left part of a tag behind: cut back to the last whole one. (Only then:
+      // a truncate on every close would make ext4 flush the file synchronously.)
+      if (f.torn) ftruncateSync(f.fd, f.size);
       this.flushNumbers(f);
       this.flushIndex(f);
     } catch {
@@ -213,8 +222,13 @@ export class FlvFileOutput implements FlvOutput {
   private append(bytes: Uint8Array): void {
     const f = this.requireFile();
     let done = 0;
-    while (done < bytes.length) {
-      done += this.io(() => writeSync(f.fd, bytes, done, bytes.length - done, f.size + done), f.path);
+    try {
+      while (done < bytes.length) {
+        done += this.io(() => writeSync(f.fd, bytes, done, bytes.length - done, f.size + done), f.path);
+      }
+    } catch (err) {
+      f.torn = true;
+      throw err;
     }
     f.size += bytes.length;
     this.bytesWritten += bytes.length;

@@ -27,7 +27,8 @@ export class MetadataLayout {
   private readonly numbers = new Map<string, number>();
   private readonly kfOffset: number;
   private readonly times: number[] = [];
-  private readonly positions: number[] = [];
+  /** `filepositions` entries, pre-encoded (marker + double): the array moves on every flush, so it is copied. */
+  private readonly positionBytes: Buffer;
   private flushedCount = 0;
   private readonly view: DataView;
 
@@ -61,6 +62,7 @@ export class MetadataLayout {
     parts.push(Buffer.from([0, 0, 9]));
     this.body = Buffer.concat(parts);
     this.view = new DataView(this.body.buffer, this.body.byteOffset, this.body.length);
+    this.positionBytes = Buffer.alloc(kf >= 0 ? capacity * 9 : 0);
     this.kfOffset = kf;
     if (kf >= 0) this.renderIndex(true);
   }
@@ -90,8 +92,10 @@ export class MetadataLayout {
   /** Records a keyframe (time in ms, byte offset of its tag). False when there is no index or it is full. */
   addKeyframe(timeMs: number, filePosition: number): boolean {
     if (this.kfOffset < 0 || this.times.length >= this.capacity) return false;
+    const at = this.times.length * 9;
+    this.positionBytes[at] = 0;
+    this.positionBytes.writeDoubleBE(filePosition, at + 1);
     this.times.push(timeMs);
-    this.positions.push(filePosition);
     return true;
   }
 
@@ -110,9 +114,21 @@ export class MetadataLayout {
     b[p++] = 3;
     p = this.key(p, K_TIMES);
     const start = p;
-    p = this.numberArray(p, this.times, 1000);
+    // times: only entries added since the last render are new; earlier ones stay where they are.
+    b[p] = 10;
+    b.writeUInt32BE(n, p + 1);
+    p += 5;
+    for (let i = this.flushedCount; i < n; i++) {
+      b[p + i * 9] = 0;
+      this.view.setFloat64(p + i * 9 + 1, this.times[i]! / 1000);
+    }
+    p += n * 9;
     p = this.key(p, K_POS);
-    p = this.numberArray(p, this.positions, 1);
+    b[p] = 10;
+    b.writeUInt32BE(n, p + 1);
+    p += 5;
+    this.positionBytes.copy(b, p, 0, n * 9);
+    p += n * 9;
     p = this.key(p, K_SPACER);
     b[p++] = 10;
     b.writeUInt32BE(spacer, p);
@@ -139,18 +155,5 @@ export class MetadataLayout {
     this.body.writeUInt16BE(k.length, p);
     k.copy(this.body, p + 2);
     return p + 2 + k.length;
-  }
-
-  private numberArray(p: number, values: readonly number[], divisor: number): number {
-    const b = this.body;
-    b[p++] = 10;
-    b.writeUInt32BE(values.length, p);
-    p += 4;
-    for (const v of values) {
-      b[p] = 0;
-      this.view.setFloat64(p + 1, v / divisor);
-      p += 9;
-    }
-    return p;
   }
 }
