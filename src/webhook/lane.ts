@@ -133,7 +133,7 @@ export class Lane {
     } catch (err) {
       this.ctx.log.error({ err, eventId: d.m, url: d.url }, 'webhook journal write failed; sending anyway');
     }
-    this.ctx.recent.update(info(d), { attempts: d.attempts, state: 'sending', nextAttemptAt: null }, now);
+    this.ctx.recent.update(deliveryInfo(d), { attempts: d.attempts, state: 'sending', nextAttemptAt: null }, now);
     this.ctx.log.debug({ eventId: d.m, eventType: d.t, version: d.v, url: d.url, attempt: d.attempts }, 'webhook attempt');
     const p = sendOnce(d.url, d.body, this.ctx.timeoutMs(), this.ctx.signal()).then((outcome) => this.settle(d, outcome));
     this.running.add(p);
@@ -158,14 +158,14 @@ export class Lane {
     const base = { attempts: d.attempts, lastStatus: outcome.status ?? null, lastError: err ?? null, lastErrorCode: outcome.ok ? null : outcome.code };
     if (fin) {
       this.remove(d);
-      this.ctx.recent.update(info(d), { ...base, state: fin, finishedAt: now, nextAttemptAt: null }, now);
+      this.ctx.recent.update(deliveryInfo(d), { ...base, state: fin, finishedAt: now, nextAttemptAt: null }, now);
       if (fin === 'delivered') this.ctx.log.info(fields, 'webhook delivered');
       else this.ctx.log.error({ ...fields, err, code: outcome.ok ? undefined : outcome.code }, 'webhook given up after 3 attempts');
       if (this.cursor !== null && this.window.length <= this.ctx.windowSize / 2) this.refill();
     } else {
       d.state = 'waiting';
       d.dueAt = now + retryDelayMs(d.attempts);
-      this.ctx.recent.update(info(d), { ...base, state: 'retrying', nextAttemptAt: d.dueAt }, now);
+      this.ctx.recent.update(deliveryInfo(d), { ...base, state: 'retrying', nextAttemptAt: d.dueAt }, now);
       this.ctx.log.warn({ ...fields, err, code: outcome.ok ? undefined : outcome.code, retryInMs: retryDelayMs(d.attempts) }, 'webhook attempt failed; will retry');
     }
     this.pump();
@@ -185,4 +185,4 @@ export class Lane {
   }
 }
 
-export const info = (d: Delivery) => ({ key: d.key, eventId: d.m, eventType: d.t, version: d.v, url: d.url, createdAt: d.createdAt });
+export const deliveryInfo = (d: Delivery) => ({ key: d.key, eventId: d.m, eventType: d.t, version: d.v, url: d.url, createdAt: d.createdAt });

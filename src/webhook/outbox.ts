@@ -13,38 +13,11 @@ import { Lane, type LaneContext } from './lane.js';
 import { buildV1Payload } from './payload-v1.js';
 import { buildV2Payload } from './payload-v2.js';
 import { RecentDeliveries } from './recent-deliveries.js';
-import { WebhookSettingsReader, type GetWebhookSettings } from './settings.js';
+import { WebhookSettingsReader } from './settings.js';
+import type { OutboxStats, WebhookOutboxOptions } from './outbox-options.js';
+import { reportCompaction } from './compaction-report.js';
 
-export interface WebhookOutboxOptions {
-  /** The recorder's work directory; the journal lives in its hidden `.liverec/` folder. */
-  workDir: string;
-  getSettings: GetWebhookSettings;
-  logger?: Logger;
-  /** Attempts in flight per URL (default 4). */
-  maxInFlightPerUrl?: number;
-  /** Deliveries held in memory per URL; the rest wait in the journal (default 64). */
-  windowPerUrl?: number;
-  /** Entries kept for recentDeliveries() (default 200). */
-  recentLimit?: number;
-  /** How often the journal is compacted while running (default 60 s); it is always compacted at start. */
-  compactIntervalMs?: number;
-  /** How often appended journal lines are fdatasync'ed (default 1 s). */
-  syncIntervalMs?: number;
-  /** Per-attempt timeout when the settings carry none (default 10 s). */
-  timeoutMs?: number;
-}
-
-export interface OutboxStats {
-  started: boolean;
-  journalPath: string;
-  journalBytes: number;
-  /** Deliveries in memory now, across all URLs. */
-  loaded: number;
-  /** The most deliveries ever in memory at once since construction. */
-  maxLoaded: number;
-  inFlight: number;
-  lanes: { url: string; loaded: number; inFlight: number; spilled: boolean }[];
-}
+export type { OutboxStats, WebhookOutboxOptions } from './outbox-options.js';
 
 export const JOURNAL_RELATIVE_PATH = join('.liverec', 'webhook-outbox.jsonl');
 
@@ -209,20 +182,7 @@ export class WebhookOutbox {
       if (lane.cursor !== null) lane.cursor = result.cursors[k] >= this.journal.size ? null : result.cursors[k];
       if (lane.idle) this.lanes.delete(lane.url);
     });
-    for (const x of result.expired) {
-      const key = deliveryKey(x.m, x.i);
-      this.recent.update(
-        { key, eventId: x.m, eventType: x.t, version: x.v, url: x.url, createdAt: x.at },
-        { attempts: x.state.n, state: 'given-up', lastStatus: x.state.st ?? null, lastError: x.state.err ?? 'last attempt interrupted by a restart', lastErrorCode: 'WEBHOOK_INTERRUPTED', finishedAt: Date.now() },
-      );
-      this.log.error({ eventId: x.m, eventType: x.t, version: x.v, url: x.url, attempts: x.state.n, code: 'WEBHOOK_INTERRUPTED' }, 'webhook given up after 3 attempts (the last one was interrupted)');
-    }
-    const level = atStart || result.anomalies ? 'info' : 'debug';
-    this.log[level](
-      { kept: result.kept, dropped: result.dropped, anomalies: result.anomalies, bytesBefore: result.bytesBefore, bytesAfter: result.bytesAfter },
-      'webhook journal compacted',
-    );
-    if (result.anomalies) this.log.warn({ anomalies: result.anomalies, code: 'WEBHOOK_JOURNAL_ANOMALY' }, 'webhook journal had unreadable lines (skipped)');
+    reportCompaction(result, atStart, this.log, this.recent);
     return result;
   }
 
