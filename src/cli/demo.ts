@@ -1,0 +1,89 @@
+// `liverec demo`: the simulator with 3 live rooms, recorded with the API on :2356; events and files printed as they happen.
+import { mkdirSync, statSync } from 'node:fs';
+import { relative } from 'node:path';
+import { ConfigStore } from '../config/store.js';
+import { EventBus } from '../events/bus.js';
+import type { RecorderEvent } from '../events/types.js';
+import { initLogger } from '../log/logger.js';
+import { startService } from '../service.js';
+import { Simulator } from '../simulator/index.js';
+import { probeFile } from './probe.js';
+
+export interface DemoOptions {
+  seconds: number;
+  port: number;
+  outDir: string;
+}
+
+const ROOMS = [
+  { roomId: 10001, shortId: 1, name: 'sim-1', title: 'demo: a room with a short id', bitrateKbps: 1500 },
+  { roomId: 10002, name: 'sim-2', title: 'demo: 3 Mbps', bitrateKbps: 3000 },
+  { roomId: 10003, name: 'sim-3', title: 'demo: 6 Mbps, the stream gets cut', bitrateKbps: 6000 },
+];
+
+const clock = (): string => new Date().toTimeString().slice(0, 8);
+const out = (line: string): boolean => process.stdout.write(`${line}\n`);
+
+function describe(e: RecorderEvent): string {
+  const d = e.EventData;
+  const room = `room ${d.RoomId} (${d.Name || '?'})`;
+  switch (e.EventType) {
+    case 'FileOpening': return `${room} opens ${e.EventData.RelativePath}`;
+    case 'FileClosed': return `${room} closed ${e.EventData.RelativePath}: ${(e.EventData.FileSize / 1e6).toFixed(2)} MB, ${e.EventData.Duration.toFixed(1)} s`;
+    case 'SessionStarted': case 'SessionEnded': return `${room} session ${e.EventData.SessionId.slice(0, 8)}`;
+    default: return `${room} ${e.EventType === 'StreamStarted' ? 'went live' : 'went offline'}`;
+  }
+}
+
+export async function runDemo(options: DemoOptions): Promise<void> {
+  initLogger({ level: 'error' });
+  const sim = new Simulator();
+  const running = await sim.start();
+  for (const r of ROOMS) sim.createRoom({ ...r, live: true });
+  mkdirSync(options.outDir, { recursive: true });
+  const config = new ConfigStore();
+  config.global.LiveApiHost = running.url;
+  config.addRoom(1, true); // the short id: the recorder resolves it to 10001, as brec does
+  config.addRoom(10002, true);
+  config.addRoom(10003, true);
+  const bus = new EventBus();
+  const closed: { path: string; relativePath: string; size: number; duration: number }[] = [];
+  let events = 0;
+  bus.on((e) => {
+    events++;
+    out(`${clock()}  ${e.EventType.padEnd(14)} ${describe(e)}`);
+    if (e.EventType === 'FileClosed') {
+      const path = `${options.outDir}/${e.EventData.RelativePath}`;
+      closed.push({ path, relativePath: e.EventData.RelativePath, size: e.EventData.FileSize, duration: e.EventData.Duration });
+    }
+  });
+  const service = await startService({ workDir: options.outDir, config, bus, api: { bind: `http://127.0.0.1:${options.port}` } });
+  out(`liverec demo: simulator at ${running.url}, API at ${service.api?.url} (try ${service.api?.url}/api/room or /swagger/)`);
+  out(`recording ${ROOMS.length} rooms into ${options.outDir} for ${options.seconds} s (Ctrl+C stops earlier)`);
+
+  const stop = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, options.seconds * 1000);
+    process.once('SIGINT', () => { clearTimeout(timer); resolve(); });
+    process.once('SIGTERM', () => { clearTimeout(timer); resolve(); });
+  });
+  // Halfway through, the CDN cuts room 3's stream mid-tag: the recorder reconnects into a new file.
+  const cut = setTimeout(() => {
+    out(`${clock()}  (simulator)     cutting room 10003's stream in the middle of a tag`);
+    sim.addFault(10003, { kind: 'stream-cut' });
+  }, (options.seconds * 1000) / 2);
+  await stop;
+  clearTimeout(cut);
+  out(`${clock()}  stopping: closing files with final metadata…`);
+  await service.close();
+  await running.close();
+
+  out('\nsummary');
+  let bytes = 0;
+  for (const f of closed) {
+    bytes += f.size;
+    const probe = await probeFile(f.path);
+    out(`  ${relative(process.cwd(), f.path)}  ${(statSync(f.path).size / 1e6).toFixed(2)} MB  ${f.duration.toFixed(1)} s  ${probe}`);
+  }
+  out(`  ${closed.length} files, ${(bytes / 1e6).toFixed(1)} MB, ${events} events`);
+  process.exit(0);
+}

@@ -1,0 +1,88 @@
+// Composition root: one process-wide API limiter, the recorder, the webhook outbox and the HTTP API, started and stopped together.
+import { ApiLimiter, setProcessLimiter } from './bilibili/api-limiter.js';
+import type { ConfigStore } from './config/store.js';
+import { startApiServer, type ApiServer, type ApiServerOptions } from './api/server.js';
+import type { EventBus } from './events/bus.js';
+import { logger } from './log/logger.js';
+import { Recorder } from './rooms/recorder.js';
+import { WebhookOutbox } from './webhook/outbox.js';
+
+export interface ServiceOptions {
+  workDir: string;
+  config: ConfigStore;
+  /** The HTTP API; omitted = no web server (brec starts none without --bind). */
+  api?: Omit<ApiServerOptions, 'recorder' | 'deliveries'>;
+  roomsPerWorker?: number;
+  allowTestFaults?: boolean;
+  /** Pass a bus to subscribe before the first room starts (no early event is missed). */
+  bus?: EventBus;
+}
+
+export interface Service {
+  recorder: Recorder;
+  outbox: WebhookOutbox;
+  api: ApiServer | null;
+  /** Graceful stop: files closed with final metadata, SessionEnded journaled, config saved. */
+  close(): Promise<void>;
+}
+
+export async function startService(options: ServiceOptions): Promise<Service> {
+  const { config, workDir } = options;
+  const limiter = ApiLimiter.create();
+  setProcessLimiter(limiter);
+  const recorder = new Recorder({
+    workDir, config, bus: options.bus, limiter: limiter.toShared(), roomsPerWorker: options.roomsPerWorker, allowTestFaults: options.allowTestFaults,
+  });
+  const outbox = new WebhookOutbox({
+    workDir,
+    getSettings: () => ({
+      webHookUrls: config.effective('WebHookUrls'),
+      webHookUrlsV2: config.effective('WebHookUrlsV2'),
+      timeoutMs: config.effective('TimingWebhookTimeout'),
+    }),
+  });
+  await outbox.start();
+  outbox.attach(recorder.bus);
+  config.save(); // brec writes the config at start (a missing file becomes the defaults)
+  let api: ApiServer | null = null;
+  try {
+    if (options.api) api = await startApiServer({ ...options.api, recorder, deliveries: () => outbox.recentDeliveries() });
+    await recorder.start();
+  } catch (err) {
+    await api?.close();
+    await recorder.close(1000);
+    await outbox.close();
+    throw err;
+  }
+  let closing: Promise<void> | null = null;
+  return {
+    recorder, outbox, api,
+    close: () => (closing ??= (async () => {
+      await recorder.close(3000);
+      await api?.close();
+      await outbox.close();
+      logger().info('liverec stopped');
+    })()),
+  };
+}
+
+/** Stops the service on SIGINT/SIGTERM and exits 0 (1 if the stop itself failed); a second signal exits at once. */
+export function stopOnSignals(service: Pick<Service, 'close'>, onStop?: () => void | Promise<void>): void {
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    logger().info({ signal }, 'stopping');
+    const hardExit = setTimeout(() => process.exit(1), 5000);
+    hardExit.unref();
+    service.close().then(async () => {
+      await onStop?.();
+      process.exit(0);
+    }, (err: unknown) => {
+      logger().error({ err }, 'stop failed');
+      process.exit(1);
+    });
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
