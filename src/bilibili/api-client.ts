@@ -1,4 +1,4 @@
-// The live API client: the four endpoints the recorder needs, every call through the shared limiter.
+// The live API client: the four endpoints the recorder needs, WBI-signed, every call through the shared limiter.
 import { type ApiLimiter, getProcessLimiter } from './api-limiter.js';
 import {
   type DanmuInfo, type PlayInfo, type RoomInfo, type RoomInit, readDanmuInfo, readPlayInfo, readRoomInfo, readRoomInit,
@@ -7,13 +7,19 @@ import { type ClientOptions, clientOptions } from './client-options.js';
 import { BiliErrorCode, BilibiliError } from './errors.js';
 import { apiHeaders } from './headers.js';
 import { httpGetText } from './http-get.js';
-import { type Json, num } from './json-read.js';
+import { type Json, num, obj, str } from './json-read.js';
+import { keyFromUrl, signQuery, WbiKeyCache, type WbiKeys } from './wbi.js';
 
 const ROOM_NOT_FOUND_CODES = new Set([60004, 19002000]);
 const ROOM_ENCRYPTED_CODE = 19002005;
 
-/** Query of getRoomPlayInfo as brec sends it; only `qn` and `room_id` vary. */
-const PLAY_INFO_QUERY = 'protocol=0,1&format=0,1,2&codec=0,1&platform=web&ptype=8&dolby=5&panorama=1';
+/** Parameters of getRoomPlayInfo as brec sends them; only `qn` and `room_id` vary. */
+const PLAY_INFO_PARAMS = { protocol: '0,1', format: '0,1,2', codec: '0,1', platform: 'web', ptype: 8, dolby: 5, panorama: 1 };
+
+type Params = Record<string, string | number>;
+
+/** WBI keys per main-API host, shared by all clients of this thread. */
+const wbiCaches = new Map<string, WbiKeyCache>();
 
 export class BilibiliApiClient {
   readonly options: ClientOptions;
@@ -26,32 +32,60 @@ export class BilibiliApiClient {
 
   /** getInfoByRoom; accepts a short id and answers with the real one. */
   async getRoomInfo(roomId: number, signal?: AbortSignal): Promise<RoomInfo> {
-    return readRoomInfo(await this.getData(`/xlive/web-room/v1/index/getInfoByRoom?room_id=${roomId}`, signal));
+    return readRoomInfo(await this.call('/xlive/web-room/v1/index/getInfoByRoom', { room_id: roomId }, true, signal));
   }
 
   /** room_init: resolves a short or real id to the real id. */
   async roomInit(id: number, signal?: AbortSignal): Promise<RoomInit> {
-    return readRoomInit(await this.getData(`/room/v1/Room/room_init?id=${id}`, signal));
+    return readRoomInit(await this.call('/room/v1/Room/room_init', { id }, false, signal));
   }
 
   /** getRoomPlayInfo v2 for the real room id at quality `qn`. */
   async getPlayInfo(roomId: number, qn: number, signal?: AbortSignal): Promise<PlayInfo> {
-    return readPlayInfo(
-      await this.getData(`/xlive/web-room/v2/index/getRoomPlayInfo?room_id=${roomId}&${PLAY_INFO_QUERY}&qn=${qn}`, signal),
-    );
+    return readPlayInfo(await this.call('/xlive/web-room/v2/index/getRoomPlayInfo', { room_id: roomId, ...PLAY_INFO_PARAMS, qn }, true, signal));
   }
 
   /** getDanmuInfo for the real room id: the auth token and the danmaku hosts. */
   async getDanmuInfo(roomId: number, signal?: AbortSignal): Promise<DanmuInfo> {
-    return readDanmuInfo(await this.getData(`/xlive/web-room/v1/index/getDanmuInfo?id=${roomId}&type=0`, signal));
+    return readDanmuInfo(await this.call('/xlive/web-room/v1/index/getDanmuInfo', { id: roomId, type: 0 }, true, signal));
+  }
+
+  private async call(path: string, params: Params, sign: boolean, signal?: AbortSignal): Promise<Json> {
+    let query: string;
+    if (sign && this.options.wbiSign) {
+      const keys = await this.wbiCache().get(() => this.fetchWbiKeys(signal));
+      query = signQuery(params, keys);
+    } else {
+      query = Object.entries(params).map(([k, v]) => `${k}=${v}`).join('&');
+    }
+    try {
+      return await this.getData(this.options.liveApiHost, `${path}?${query}`, signal);
+    } catch (err) {
+      if (err instanceof BilibiliError && err.code === BiliErrorCode.ApiRisk352) this.wbiCache().markStale();
+      throw err;
+    }
+  }
+
+  private wbiCache(): WbiKeyCache {
+    let cache = wbiCaches.get(this.options.mainApiHost);
+    if (!cache) wbiCaches.set(this.options.mainApiHost, (cache = new WbiKeyCache()));
+    return cache;
+  }
+
+  /** `/x/web-interface/nav` answers guests with code -101 but still carries the keys. */
+  private async fetchWbiKeys(signal?: AbortSignal): Promise<WbiKeys> {
+    const data = obj(await this.getData(this.options.mainApiHost, '/x/web-interface/nav', signal, [-101]), 'data');
+    const img = obj(data.wbi_img, 'data.wbi_img');
+    return { imgKey: keyFromUrl(str(img.img_url, 'data.wbi_img.img_url')), subKey: keyFromUrl(str(img.sub_url, 'data.wbi_img.sub_url')) };
   }
 
   /** One GET through the limiter; returns the envelope's `data` or throws a coded error. */
-  private async getData(pathAndQuery: string, signal?: AbortSignal): Promise<Json> {
+  private async getData(base: string, pathAndQuery: string, signal?: AbortSignal, okCodes: number[] = []): Promise<Json> {
     await this.limiter.acquire(signal);
-    const path = pathAndQuery.slice(0, pathAndQuery.indexOf('?'));
+    const q = pathAndQuery.indexOf('?');
+    const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
     this.requests++;
-    const res = await httpGetText(this.options.liveApiHost + pathAndQuery, apiHeaders(this.options), this.options.apiTimeoutMs, signal);
+    const res = await httpGetText(base + pathAndQuery, apiHeaders(this.options), this.options.apiTimeoutMs, signal);
     if (res.status === 412) {
       this.limiter.pause(this.options.riskPauseMs);
       throw new BilibiliError(BiliErrorCode.ApiHttp412, `${path}: HTTP 412 (blocked by risk control); all API calls pause`, { httpStatus: 412 });
@@ -71,7 +105,7 @@ export class BilibiliApiClient {
     }
     const env = body as Record<string, Json>;
     const code = num(env.code, 'code');
-    if (code === 0) return env.data;
+    if (code === 0 || okCodes.includes(code)) return env.data;
     const message = typeof env.message === 'string' ? env.message : typeof env.msg === 'string' ? env.msg : '';
     const details = { serviceCode: code, httpStatus: 200 };
     if (code === -412 || code === -352) {

@@ -7,6 +7,13 @@ export type DanmakuTransport = 'ws' | 'wss';
 export interface ClientOptions {
   /** LiveApiHost: base of every live API call; a simulator URL works the same way. */
   liveApiHost: string;
+  /**
+   * Base of `/x/web-interface/nav` (WBI keys). Empty = https://api.bilibili.com for the default LiveApiHost,
+   * else LiveApiHost itself (a proxy or the simulator serves nav next to the live API).
+   */
+  mainApiHost: string;
+  /** Sign getInfoByRoom / getRoomPlayInfo / getDanmuInfo with WBI (wts + w_rid), as the web player does. */
+  wbiSign: boolean;
   /** Cookie: sent to the API when non-empty; DedeUserID and buvid3 feed the danmaku auth. */
   cookie: string;
   /** TimingApiTimeout (ms). */
@@ -34,6 +41,8 @@ export interface ClientOptions {
 
 export const DEFAULT_CLIENT_OPTIONS: Readonly<ClientOptions> = Object.freeze({
   liveApiHost: 'https://api.live.bilibili.com',
+  mainApiHost: '',
+  wbiSign: true,
   cookie: '',
   apiTimeoutMs: 10_000,
   streamConnectTimeoutMs: 5_000,
@@ -55,5 +64,9 @@ export function clientOptions(partial: Partial<ClientOptions> = {}): ClientOptio
     if (v !== undefined) (merged as unknown as Record<string, unknown>)[k] = v;
   }
   merged.liveApiHost = (merged.liveApiHost.trim() || DEFAULT_CLIENT_OPTIONS.liveApiHost).replace(/\/+$/, '');
+  if (merged.mainApiHost.trim() === '') {
+    merged.mainApiHost = merged.liveApiHost === DEFAULT_CLIENT_OPTIONS.liveApiHost ? 'https://api.bilibili.com' : merged.liveApiHost;
+  }
+  merged.mainApiHost = merged.mainApiHost.trim().replace(/\/+$/, '');
   return merged;
 }

@@ -5,6 +5,7 @@ export type { CodecEntry, DanmakuHost, DanmuInfo, PlayInfo, RoomInfo, RoomInit, 
 export { type ClientOptions, type CodecPreference, clientOptions, DEFAULT_CLIENT_OPTIONS } from './client-options.js';
 export { BiliErrorCode, BilibiliError } from './errors.js';
 export { apiHeaders, cookieIdentity, DEFAULT_USER_AGENT, streamHeaders } from './headers.js';
+export { FALLBACK_WBI_KEYS, mixinKey, signQuery, type WbiKeys } from './wbi.js';
 export { chooseQn, parseQualityList, QN_NAMES } from './quality.js';
 export { openStream, StreamDownload, type StreamDownloadOptions } from './stream-download.js';
 export { codecOrder, pickHost, resolveStreamUrl, selectFlvCodec, type StreamUrl } from './stream-url.js';

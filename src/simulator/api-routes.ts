@@ -29,13 +29,25 @@ export interface ApiContext {
   address(): SimAddress;
   /** API calls that named no known room. */
   unknownRoomHits: number;
+  /** Calls of the nav endpoint (WBI keys). */
+  navHits: number;
 }
 
 export function isApiPath(path: string): boolean {
-  return path in ENDPOINTS;
+  return path in ENDPOINTS || path === NAV_PATH;
 }
 
+const NAV_PATH = '/x/web-interface/nav';
+/** The WBI keys the simulator publishes (blrec's test keys); the simulator logs signatures but does not check them. */
+const WBI_IMG = 'https://i0.hdslb.com/bfs/wbi/7cd084941338484aae1ad9425b84077c.png';
+const WBI_SUB = 'https://i0.hdslb.com/bfs/wbi/4932caff0ff746eab6f01bf08b70ac45.png';
+
 export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  if (url.pathname === NAV_PATH) {
+    ctx.navHits++;
+    // Guests get -101 with the keys, as on the real service.
+    return sendJson(res, 200, { code: -101, message: '账号未登录', ttl: 1, data: { isLogin: false, wbi_img: { img_url: WBI_IMG, sub_url: WBI_SUB } } });
+  }
   const ep = ENDPOINTS[url.pathname]!;
   const raw = url.searchParams.get(ep.param) ?? '';
   if (!/^\d+$/.test(raw)) return sendJson(res, 200, envelope(1002002, '参数错误', null, ep.legacy));

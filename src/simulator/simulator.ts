@@ -35,6 +35,7 @@ export class Simulator extends RoomOps {
   readonly pacer: Pacer;
   readonly hub = new DanmakuHub((id) => this.findRoom(id, false));
   unknownRoomHits = 0;
+  navHits = 0;
   port = 0;
   private server: http.Server | null = null;
 
@@ -90,7 +91,7 @@ export class Simulator extends RoomOps {
       bytesServed += r.counters.bytesServed;
       openStreams += r.media.size;
     }
-    return { rooms: this.rooms.size, openStreams, bytesServed, unknownRoomHits: this.unknownRoomHits, pacerTicks: this.pacer.ticks, pacerBusyMs: Math.round(this.pacer.busyMs) };
+    return { rooms: this.rooms.size, openStreams, bytesServed, unknownRoomHits: this.unknownRoomHits, navHits: this.navHits, pacerTicks: this.pacer.ticks, pacerBusyMs: Math.round(this.pacer.busyMs) };
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
