@@ -2,7 +2,7 @@
 
 /**
  * A double the way .NET's round-trip formatting prints it, with Newtonsoft's ".0" for integral values:
- * shortest round-trip digits, scientific notation when the decimal exponent is >= 15 or < -5
+ * shortest round-trip digits, scientific notation when the decimal exponent is >= 15 or <= -5
  * (`1E+15`, `1E-05`, `5E-324`), otherwise plain digits (`1920.0`, `8.323`).
  */
 export function formatDotNetDouble(v: number): string {
@@ -15,7 +15,7 @@ export function formatDotNetDouble(v: number): string {
   const digits = mant.replace('-', '').replace('.', '');
   const exp = Number(expText);
   const sign = negative ? '-' : '';
-  if (exp >= 15 || exp < -5) {
+  if (exp >= 15 || exp < -4) {
     const frac = digits.length > 1 ? `.${digits.slice(1)}` : '';
     const e = Math.abs(exp).toString().padStart(2, '0');
     return `${sign}${digits[0]}${frac}E${exp < 0 ? '-' : '+'}${e}`;
