@@ -1,5 +1,7 @@
 // The danmaku client against the simulator's /sub socket: auth, heartbeats, every event, bad frames, reconnects.
+import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync } from 'node:zlib';
+import { WebSocketServer } from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BilibiliApiClient } from '../../src/bilibili/api-client.js';
 import { ApiLimiter } from '../../src/bilibili/api-limiter.js';
@@ -158,6 +160,26 @@ describe('danmaku client', () => {
     expect(client.stats.authFailures).toBe(1);
     expect(warnings).toContain('DANMAKU_AUTH');
     expect(calls).toBe(2);
+  });
+
+  it('a server that accepts but never answers is dropped and reconnected (no hang)', async () => {
+    const silent = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((r) => silent.once('listening', r));
+    const port = (silent.address() as AddressInfo).port;
+    const api = { getDanmuInfo: async () => ({ token: 't', hosts: [{ host: '127.0.0.1', port: 0, wsPort: port, wssPort: 0 }] }) };
+    const client = new DanmakuClient({ roomId: 1, api, options: { danmakuHeartbeatMs: 100, danmakuRetryMs: 100 } });
+    clients.push(client);
+    const warnings: string[] = [];
+    client.on('warning', (w) => warnings.push(w.message));
+    client.start();
+    try {
+      await waitFor(() => client.stats.connects >= 2, 5000, 'a second connection');
+      expect(client.connected).toBe(false);
+      expect(warnings.some((w) => /no data from the danmaku server/.test(w))).toBe(true);
+    } finally {
+      client.stop();
+      await new Promise((r) => silent.close(r));
+    }
   });
 
   it('stops cleanly: no reconnect after stop()', async () => {

@@ -4,11 +4,13 @@ import type { DanmuInfo } from '../api-models.js';
 import { type ClientOptions, clientOptions } from '../client-options.js';
 import { BiliErrorCode, BilibiliError } from '../errors.js';
 import { cookieIdentity, danmakuHeaders } from '../headers.js';
-import { type DanmakuEvent, MalformedCommand, parseCommand } from './commands.js';
-import { decodePackets, encodePacket, newPacketAnomalies, Op, type Packet } from './packet.js';
+import type { DanmakuEvent } from './commands.js';
+import { encodePacket, Op } from './packet.js';
+import { DanmakuReceiver, type DanmakuStats, newDanmakuStats } from './receiver.js';
 import { WsLite } from './ws-lite.js';
 
 export type DanmakuState = 'idle' | 'connecting' | 'connected' | 'waiting' | 'stopped';
+export type { DanmakuStats } from './receiver.js';
 
 export interface DanmakuClientConfig {
   /** The real room id (auth requires it). */
@@ -20,17 +22,6 @@ export interface DanmakuClientConfig {
   connectTimeoutMs?: number;
 }
 
-export interface DanmakuStats {
-  connects: number;
-  disconnects: number;
-  heartbeatsSent: number;
-  heartbeatReplies: number;
-  popularity: number;
-  events: number;
-  ignoredCommands: number;
-  authFailures: number;
-  anomalies: { truncated: number; badCompression: number; badJson: number; malformedCommands: number; unknownOps: number };
-}
 
 /** Token/host info is reused this long (brec caches getDanmuInfo for 2 minutes). */
 const INFO_TTL_MS = 120_000;
@@ -47,10 +38,11 @@ export interface DanmakuClient {
 
 export class DanmakuClient extends EventEmitter {
   readonly options: ClientOptions;
-  readonly stats: DanmakuStats = {
-    connects: 0, disconnects: 0, heartbeatsSent: 0, heartbeatReplies: 0, popularity: 0, events: 0, ignoredCommands: 0, authFailures: 0,
-    anomalies: { truncated: 0, badCompression: 0, badJson: 0, malformedCommands: 0, unknownOps: 0 },
-  };
+  readonly stats: DanmakuStats = newDanmakuStats();
+  private readonly receiver = new DanmakuReceiver(this.stats, {
+    event: (ev) => this.emit('event', ev),
+    authReply: (code) => this.onAuthReply(code),
+  });
   private state: DanmakuState = 'idle';
   private ws: WsLite | null = null;
   private info: { value: DanmuInfo; at: number } | null = null;
@@ -58,7 +50,6 @@ export class DanmakuClient extends EventEmitter {
   private retry: NodeJS.Timeout | null = null;
   private openedAt = 0;
   private lastReceived = 0;
-  private readonly packetAnomalies = newPacketAnomalies();
   private readonly abort = new AbortController();
 
   constructor(private readonly config: DanmakuClientConfig) {
@@ -131,7 +122,10 @@ export class DanmakuClient extends EventEmitter {
     this.ws = ws;
     this.openedAt = this.lastReceived = Date.now();
     this.stats.connects++;
-    ws.on('message', (data: Buffer) => this.onMessage(data));
+    ws.on('message', (data: Buffer) => {
+      this.lastReceived = Date.now();
+      this.receiver.receive(data);
+    });
     ws.on('error', (err: Error) => this.warn(BiliErrorCode.DanmakuConnect, `socket error: ${err.message}`, err));
     ws.on('close', () => this.onClose(ws));
     ws.send(encodePacket(Op.Auth, JSON.stringify(this.authBody(token))));
@@ -195,66 +189,11 @@ export class DanmakuClient extends EventEmitter {
     this.heartbeat = this.retry = null;
   }
 
-  private onMessage(data: Buffer): void {
-    this.lastReceived = Date.now();
-    const before = { ...this.packetAnomalies };
-    const packets = decodePackets(data, this.packetAnomalies);
-    this.stats.anomalies.truncated += this.packetAnomalies.truncated - before.truncated;
-    this.stats.anomalies.badCompression += this.packetAnomalies.badCompression - before.badCompression;
-    for (const p of packets) this.onPacket(p);
-  }
-
-  private onPacket(p: Packet): void {
-    switch (p.op) {
-      case Op.HeartbeatReply:
-        this.stats.heartbeatReplies++;
-        if (p.body.length >= 4) this.stats.popularity = p.body.readUInt32BE(0);
-        return;
-      case Op.AuthReply:
-        return this.onAuthReply(p.body);
-      case Op.Command:
-        return this.onCommand(p.body);
-      default:
-        this.stats.anomalies.unknownOps++;
-    }
-  }
-
-  private onAuthReply(body: Buffer): void {
-    let code = 0;
-    try {
-      const reply = JSON.parse(body.toString('utf8')) as { code?: unknown };
-      code = typeof reply.code === 'number' ? reply.code : 0;
-    } catch {
-      this.stats.anomalies.badJson++;
-    }
+  private onAuthReply(code: number): void {
     if (code === 0) return this.setState('connected');
     this.stats.authFailures++;
     this.info = null;
     this.warn(BiliErrorCode.DanmakuAuth, `auth refused with code ${code}; fetching a new token`);
     this.ws?.close();
-  }
-
-  private onCommand(body: Buffer): void {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(body.toString('utf8'));
-    } catch {
-      this.stats.anomalies.badJson++;
-      return;
-    }
-    let ev: DanmakuEvent | null;
-    try {
-      ev = parseCommand(raw);
-    } catch (err) {
-      if (!(err instanceof MalformedCommand)) throw err;
-      this.stats.anomalies.malformedCommands++;
-      return;
-    }
-    if (!ev) {
-      this.stats.ignoredCommands++;
-      return;
-    }
-    this.stats.events++;
-    this.emit('event', ev);
   }
 }

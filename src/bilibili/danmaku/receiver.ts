@@ -1,0 +1,94 @@
+// Turns received danmaku messages into typed events, auth replies and counters; bad input is counted, never thrown.
+import { type DanmakuEvent, MalformedCommand, parseCommand } from './commands.js';
+import { decodePackets, newPacketAnomalies, Op, type Packet } from './packet.js';
+
+export interface DanmakuStats {
+  connects: number;
+  disconnects: number;
+  heartbeatsSent: number;
+  heartbeatReplies: number;
+  popularity: number;
+  events: number;
+  ignoredCommands: number;
+  authFailures: number;
+  anomalies: { truncated: number; badCompression: number; badJson: number; malformedCommands: number; unknownOps: number };
+}
+
+export function newDanmakuStats(): DanmakuStats {
+  return {
+    connects: 0, disconnects: 0, heartbeatsSent: 0, heartbeatReplies: 0, popularity: 0, events: 0, ignoredCommands: 0, authFailures: 0,
+    anomalies: { truncated: 0, badCompression: 0, badJson: 0, malformedCommands: 0, unknownOps: 0 },
+  };
+}
+
+export interface ReceiverSink {
+  event(ev: DanmakuEvent): void;
+  /** The op-8 reply to the auth packet (0 = accepted). */
+  authReply(code: number): void;
+}
+
+export class DanmakuReceiver {
+  private readonly packetAnomalies = newPacketAnomalies();
+
+  constructor(private readonly stats: DanmakuStats, private readonly sink: ReceiverSink) {}
+
+  receive(data: Buffer): void {
+    const a = this.packetAnomalies;
+    const truncated = a.truncated;
+    const badCompression = a.badCompression;
+    const packets = decodePackets(data, a);
+    this.stats.anomalies.truncated += a.truncated - truncated;
+    this.stats.anomalies.badCompression += a.badCompression - badCompression;
+    for (const p of packets) this.packet(p);
+  }
+
+  private packet(p: Packet): void {
+    switch (p.op) {
+      case Op.HeartbeatReply:
+        this.stats.heartbeatReplies++;
+        if (p.body.length >= 4) this.stats.popularity = p.body.readUInt32BE(0);
+        return;
+      case Op.AuthReply:
+        return this.authReply(p.body);
+      case Op.Command:
+        return this.command(p.body);
+      default:
+        this.stats.anomalies.unknownOps++;
+    }
+  }
+
+  private authReply(body: Buffer): void {
+    let code = 0;
+    try {
+      const reply = JSON.parse(body.toString('utf8')) as { code?: unknown };
+      code = typeof reply.code === 'number' ? reply.code : 0;
+    } catch {
+      this.stats.anomalies.badJson++;
+    }
+    this.sink.authReply(code);
+  }
+
+  private command(body: Buffer): void {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(body.toString('utf8'));
+    } catch {
+      this.stats.anomalies.badJson++;
+      return;
+    }
+    let ev: DanmakuEvent | null;
+    try {
+      ev = parseCommand(raw);
+    } catch (err) {
+      if (!(err instanceof MalformedCommand)) throw err;
+      this.stats.anomalies.malformedCommands++;
+      return;
+    }
+    if (!ev) {
+      this.stats.ignoredCommands++;
+      return;
+    }
+    this.stats.events++;
+    this.sink.event(ev);
+  }
+}
