@@ -6,7 +6,10 @@ import { ApiErrorCode, errorResponse } from './errors.js';
 // Not hono/body-limit: for bodies without Content-Length it rebuilds the request with the global Request
 // constructor, which cannot take @hono/node-server's request object once overrideGlobalObjects is false (a 500).
 export function bodyLimit(maxBytes: number): MiddlewareHandler<ApiEnv> {
-  const tooLarge = (): Response => errorResponse(413, ApiErrorCode.PayloadTooLarge, `request body exceeds ${maxBytes} bytes`);
+  // Connection: close, because the rest of the body is never read: a keep-alive client reusing the connection
+  // would otherwise have its next request swallowed (seen as "socket hang up").
+  const tooLarge = (): Response =>
+    errorResponse(413, ApiErrorCode.PayloadTooLarge, `request body exceeds ${maxBytes} bytes`, { connection: 'close' });
   return async (c, next) => {
     const raw = c.req.raw;
     if (!raw.body) return next();
@@ -27,8 +30,10 @@ export function bodyLimit(maxBytes: number): MiddlewareHandler<ApiEnv> {
     }
     const bytes = Buffer.concat(chunks, size);
     // hono's HonoRequest derives json()/text()/arrayBuffer() from this cache, so the stream is never read twice.
-    c.req.bodyCache.arrayBuffer = Promise.resolve(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + size) as ArrayBuffer);
-    c.req.bodyCache.text = Promise.resolve(bytes.toString('utf8'));
+    // At runtime the cache holds promises (its .d.ts says otherwise), hence the cast.
+    const cache = c.req.bodyCache as Record<string, Promise<unknown>>;
+    cache.arrayBuffer = Promise.resolve(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + size));
+    cache.text = Promise.resolve(bytes.toString('utf8'));
     return next();
   };
 }

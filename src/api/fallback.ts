@@ -32,8 +32,9 @@ export function installFallbacks(app: ApiApp): void {
   app.notFound((c: Context) => {
     const path = c.req.path;
     const allowed = new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.method));
-    if (allowed.size > 0) {
-      if (allowed.has('GET')) allowed.add('HEAD');
+    if (allowed.has('GET')) allowed.add('HEAD');
+    // A route of this method exists but found nothing (a handler's own notFound): that is a 404, not a 405.
+    if (allowed.size > 0 && !allowed.has(c.req.method)) {
       return errorResponse(405, ApiErrorCode.MethodNotAllowed, `method ${c.req.method} is not allowed on ${path}`, { allow: [...allowed].join(', ') });
     }
     return errorResponse(404, ApiErrorCode.NotFound, `no such path: ${path}`);
