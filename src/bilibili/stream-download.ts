@@ -114,7 +114,13 @@ export async function openStream(url: string, options: Partial<StreamDownloadOpt
       throw new BilibiliError(BiliErrorCode.StreamHttpStatus, `Stream host ${current.origin} answered HTTP ${status}`, { httpStatus: status });
     }
     const download = new StreamDownload(res, current.href, redirects, o.watchdogTimeoutMs);
-    options.signal?.addEventListener('abort', () => download.stop(), { once: true });
+    const signal = options.signal;
+    if (signal) {
+      const onAbort = (): void => download.stop();
+      signal.addEventListener('abort', onAbort, { once: true });
+      // A long-lived signal (one per room) must not collect a listener per download.
+      res.once('close', () => signal.removeEventListener('abort', onAbort));
+    }
     return download;
   }
 }
@@ -127,17 +133,21 @@ function requestOnce(url: URL, headers: Record<string, string>, timeoutMs: numbe
     }
     const mod = url.protocol === 'https:' ? https : http;
     let done = false;
-    const fail = (err: BilibiliError): void => {
-      if (done) return;
+    const onAbort = (): void => fail(new BilibiliError(BiliErrorCode.StreamNetwork, 'Stream request cancelled'));
+    const settle = (): void => {
       done = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const fail = (err: BilibiliError): void => {
+      if (done) return;
+      settle();
       req.destroy();
       reject(err);
     };
     const req = mod.get(url, { headers, agent: false }, (res) => {
       if (done) return void res.destroy();
-      done = true;
-      clearTimeout(timer);
+      settle();
       resolve(res);
     });
     // Errors after the response arrived surface through the response body instead.
@@ -146,9 +156,7 @@ function requestOnce(url: URL, headers: Record<string, string>, timeoutMs: numbe
       () => fail(new BilibiliError(BiliErrorCode.StreamConnectTimeout, `No response headers from ${url.origin} within ${timeoutMs} ms`)),
       timeoutMs,
     );
-    if (signal) {
-      if (signal.aborted) fail(new BilibiliError(BiliErrorCode.StreamNetwork, 'Stream request cancelled'));
-      else signal.addEventListener('abort', () => fail(new BilibiliError(BiliErrorCode.StreamNetwork, 'Stream request cancelled')), { once: true });
-    }
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

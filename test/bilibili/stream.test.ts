@@ -114,6 +114,20 @@ describe('download', () => {
     expect(sim.sim.room(8001).counters.bytesServed).toBeGreaterThanOrEqual(data.length);
   });
 
+  it('an AbortSignal ends the download quietly, and cancels a pending connect', async () => {
+    const ac = new AbortController();
+    const d = await open(await streamUrl(), { signal: ac.signal });
+    setTimeout(() => ac.abort(), 200);
+    const { data, error } = await collect(d, 5000);
+    expect(error).toBeNull();
+    expect(d.isStopped).toBe(true);
+    expect(data.length).toBeGreaterThan(0);
+    await arm(8001, { kind: 'stream-delay', delayMs: 2000 });
+    const early = new AbortController();
+    setTimeout(() => early.abort(), 100);
+    await expect(open(await streamUrl(), { signal: early.signal })).rejects.toMatchObject({ code: 'STREAM_NETWORK', message: /cancelled/ });
+  });
+
   it('stream-404 and stream-403 are STREAM_HTTP_STATUS with the status', async () => {
     const url = await streamUrl();
     await control(sim.url, '/_sim/rooms/8001/faults', { kind: 'stream-404' });
