@@ -115,9 +115,9 @@ export class RecordSession {
     } finally {
       if (started) {
         this.room.setRecording(false);
-        outbox.event({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.room.snapshot(), SessionId: this.id } });
         stats.reset();
-        outbox.stats(stats.recording, stats.io);
+        outbox.stats(stats.recording, stats.io); // flushed ahead of the event: readers see the reset first
+        outbox.event({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.room.snapshot(), SessionId: this.id } });
       }
     }
   }

@@ -112,6 +112,12 @@ export class Recorder {
     }
   }
 
+  /** Test builds only: makes the room's worker throw (`testThrow`) or exit (`testCrash`). */
+  injectTestFault(room: Room, kind: 'testThrow' | 'testCrash'): Promise<void> {
+    if (!this.options.allowTestFaults) return Promise.reject(new LiverecError('TEST_FAULTS_DISABLED', 'test faults are disabled'));
+    return this.supervisor.command(room.roomId, kind);
+  }
+
   get workerCount(): number {
     return this.supervisor.workerCount;
   }

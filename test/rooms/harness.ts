@@ -1,0 +1,84 @@
+// Test harness for the recorder: a real simulator, the real service (workers, files, API off) and an event log.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigStore } from '../../src/config/store.js';
+import { EventBus } from '../../src/events/bus.js';
+import type { EventType, RecorderEvent } from '../../src/events/types.js';
+import { startService, type Service } from '../../src/service.js';
+import { Simulator, type SimRoomInit } from '../../src/simulator/index.js';
+import type { Overrides } from '../../src/config/store.js';
+
+export interface Harness {
+  sim: Simulator;
+  service: Service;
+  workDir: string;
+  events: RecorderEvent[];
+  /** Resolves with the first event (from `from` on) matching; rejects after `timeoutMs`. */
+  waitEvent(type: EventType, filter?: (e: RecorderEvent) => boolean, timeoutMs?: number, from?: number): Promise<RecorderEvent>;
+  close(): Promise<void>;
+}
+
+/** Timings short enough for tests; the behaviour under test is the same as with brec's defaults. */
+export const FAST: Overrides = {
+  TimingStreamRetry: 1000,
+  TimingWatchdogTimeout: 2000,
+  TimingStreamConnect: 3000,
+  TimingDanmakuRetry: 1000,
+};
+
+export async function startHarness(options: {
+  rooms: SimRoomInit[];
+  record?: number[];
+  global?: Overrides;
+  roomsPerWorker?: number;
+  allowTestFaults?: boolean;
+}): Promise<Harness> {
+  const sim = new Simulator();
+  const running = await sim.start();
+  for (const r of options.rooms) sim.createRoom(r);
+  const workDir = mkdtempSync(join(tmpdir(), 'liverec-rec-'));
+  const config = new ConfigStore();
+  Object.assign(config.global, FAST, options.global ?? {}, { LiveApiHost: running.url });
+  for (const id of options.record ?? options.rooms.map((r) => r.roomId)) config.addRoom(id, true);
+  const bus = new EventBus();
+  const events: RecorderEvent[] = [];
+  const waiters = new Set<() => void>();
+  bus.on((e) => {
+    events.push(e);
+    for (const w of waiters) w();
+  });
+  const service = await startService({ workDir, config, bus, roomsPerWorker: options.roomsPerWorker, allowTestFaults: options.allowTestFaults });
+  const waitEvent: Harness['waitEvent'] = (type, filter = () => true, timeoutMs = 20_000, from = 0) =>
+    new Promise((resolve, reject) => {
+      const check = (): boolean => {
+        const hit = events.slice(from).find((e) => e.EventType === type && filter(e));
+        if (!hit) return false;
+        cleanup();
+        resolve(hit);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`no ${type} event within ${timeoutMs} ms; got ${events.map((e) => e.EventType).join(', ')}`));
+      }, timeoutMs);
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        waiters.delete(listener);
+      };
+      const listener = (): void => void check();
+      waiters.add(listener);
+      check();
+    });
+  return {
+    sim, service, workDir, events, waitEvent,
+    close: async () => {
+      await service.close();
+      await running.close();
+    },
+  };
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export const roomOf = (e: RecorderEvent): number => e.EventData.RoomId;
