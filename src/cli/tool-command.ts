@@ -1,4 +1,5 @@
 // `liverec tool analyze|fix|export`: offline FLV analysis, repair and XML export with brec-like results.
+import { mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import type { ToolTask, ToolTaskResult } from '../../workers/tool.worker.js';
@@ -54,6 +55,7 @@ export function registerToolCommand(program: Command): void {
     .action(async (paths: string[], o: JsonOption & { outDir?: string }) => {
       let tasks: Omit<ToolTask, 'progressPort'>[];
       if (o.outDir) {
+        mkdirSync(o.outDir, { recursive: true });
         tasks = paths.map((input) => ({ command: 'fix', input, output: baseIn(o.outDir!, input), splitOnScriptTag: o.splitOnScriptTag ?? false }));
       } else if (paths.length === 2) {
         tasks = [{ command: 'fix', input: paths[0]!, output: paths[1]!, splitOnScriptTag: o.splitOnScriptTag ?? false }];

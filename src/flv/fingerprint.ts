@@ -11,6 +11,10 @@
 
 const M1 = 0x01000193;
 const M2 = 0x5bd1e995;
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/** The little-endian 32-bit word at byte `i` of `u8`. */
+const word = (u8: Uint8Array, i: number): number => u8[i]! | (u8[i + 1]! << 8) | (u8[i + 2]! << 16) | (u8[i + 3]! << 24);
 
 export class Fingerprint64 {
   private h1 = 0;
@@ -38,32 +42,51 @@ export class Fingerprint64 {
     return this;
   }
 
-  /** Absorbs a byte range (its length and content), reading aligned 32-bit words where possible. */
+  /**
+   * Absorbs a byte range (its length and content) as little-endian 32-bit words. The result does not
+   * depend on where the bytes sit in memory: unaligned ranges are read as aligned words and shifted.
+   */
   addBytes(u8: Uint8Array): this {
     const n = u8.length;
     this.addInt(n);
+    const m = n >> 2;
     const off = u8.byteOffset;
-    const end = off + n;
-    const a0 = (off + 3) & ~3;
-    const a1 = end & ~3;
-    if (a1 - a0 < 8) {
-      for (let i = 0; i < n; i++) this.addInt(u8[i]!);
-      return this;
-    }
-    for (let i = 0; i < a0 - off; i++) this.addInt(u8[i]!);
-    const w = this.wordView(u8.buffer);
+    const r = off & 3;
+    let k = 0;
     let h1 = this.h1;
     let h2 = this.h2;
-    let i = a0 >> 2;
-    const last = a1 >> 2;
-    for (; i + 1 < last; i += 2) {
-      h1 = (Math.imul(h1 ^ w[i]!, M1) + (h2 >>> 15)) | 0;
-      h2 = (Math.imul(h2 ^ w[i + 1]!, M2) + (h1 >>> 13)) | 0;
+    if (LITTLE_ENDIAN && m >= 4) {
+      const w = this.wordView(u8.buffer);
+      const base = off >> 2;
+      if (r === 0) {
+        for (; k + 1 < m; k += 2) {
+          h1 = (Math.imul(h1 ^ w[base + k]!, M1) + (h2 >>> 15)) | 0;
+          h2 = (Math.imul(h2 ^ w[base + k + 1]!, M2) + (h1 >>> 13)) | 0;
+        }
+      } else {
+        const s1 = 8 * r;
+        const s2 = 32 - s1;
+        // Word base+k+2 must exist for the pair (k, k+1); the last words are read byte by byte below.
+        const safe = Math.min(m, w.length - base - 2);
+        for (; k + 1 < safe; k += 2) {
+          const b = base + k;
+          h1 = (Math.imul(h1 ^ ((w[b]! >>> s1) | (w[b + 1]! << s2)), M1) + (h2 >>> 15)) | 0;
+          h2 = (Math.imul(h2 ^ ((w[b + 1]! >>> s1) | (w[b + 2]! << s2)), M2) + (h1 >>> 13)) | 0;
+        }
+      }
+    }
+    for (; k + 1 < m; k += 2) {
+      h1 = (Math.imul(h1 ^ word(u8, 4 * k), M1) + (h2 >>> 15)) | 0;
+      h2 = (Math.imul(h2 ^ word(u8, 4 * k + 4), M2) + (h1 >>> 13)) | 0;
     }
     this.h1 = h1;
     this.h2 = h2;
-    if (i < last) this.addInt(w[i]!);
-    for (let j = a1 - off; j < n; j++) this.addInt(u8[j]!);
+    if (k < m) this.addInt(word(u8, 4 * k));
+    if (n & 3) {
+      let tail = 0;
+      for (let j = n - 1; j >= m * 4; j--) tail = (tail << 8) | u8[j]!;
+      this.addInt(tail);
+    }
     return this;
   }
 
