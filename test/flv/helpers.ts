@@ -1,10 +1,10 @@
 // Shared helpers for the FLV tests: corpus paths, brec expectation parsing, running the pipeline, ffprobe.
 import { accessSync, chmodSync, constants, copyFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import ffprobeInstaller from '@ffprobe-installer/ffprobe';
 import { amfToJson } from '../../src/flv/amf-json.js';
+import { packageRoot } from '../../src/paths.js';
 import type { ProcessingComment } from '../../src/flv/pipeline/actions.js';
 import { FlvStream } from '../../src/flv/stream.js';
 import type { FlvTag } from '../../src/flv/tag.js';
@@ -12,7 +12,7 @@ import { FlvContextWriter } from '../../src/flv/writer/context-writer.js';
 import { FlvListOutput, type ListLogEntry } from '../../src/flv/writer/list-output.js';
 import { parseXmlFlv, readXmlFlvFile } from '../../src/flv/xml/xml-reader.js';
 
-export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const root = packageRoot;
 export const corpus = join(root, 'test', 'fixtures', 'brec-flv');
 export const fixtureFlv = join(root, 'test', 'fixtures', 'media', 'h264-aac.flv');
 export const sampleFlv = join(corpus, 'TestData', 'Flv', 'sample.flv');

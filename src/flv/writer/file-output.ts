@@ -1,5 +1,5 @@
 // Real FLV files: lazy open, streamed tag writes, onMetaData (duration, size, frame rate, keyframes) kept current in place.
-import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
 import { avcHeaderPictureSize } from '../avc-sps.js';
 import { FlvError } from '../errors.js';
 import type { AmfMap } from '../metadata.js';
@@ -13,6 +13,14 @@ import { TextLog } from './text-log.js';
 
 const EMPTY = new Uint8Array(0);
 const summary: NaluSummary = { ok: false, bodySize: 0, filler: false, tiles: false };
+
+/** The synchronous file calls the output uses; node:fs by default (tests may pass an in-memory one). */
+export interface FlvFileSystem {
+  openSync(path: string, flags: string): number;
+  writeSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  ftruncateSync(fd: number, len: number): void;
+  closeSync(fd: number): void;
+}
 
 /** What the path callback learns about the file it names. */
 export interface NextFileInfo {
@@ -35,6 +43,8 @@ export interface FlvFileOutputOptions {
   openFlags?: 'w' | 'wx';
   /** Second line of each accompanying text log (default `liverec`). */
   textLogTitle?: string;
+  /** File calls (default node:fs). The text log always uses node:fs. */
+  fs?: FlvFileSystem;
 }
 
 /** Media time between in-place rewrites of duration/filesize/framerate, and of the keyframe index. */
@@ -75,8 +85,11 @@ export class FlvFileOutput implements FlvOutput {
   private count = 0;
   private readonly stager = new TagStager();
   private pendingLogs: { message: string; duration: number }[] = [];
+  private readonly fs: FlvFileSystem;
 
-  constructor(private readonly options: FlvFileOutputOptions) {}
+  constructor(private readonly options: FlvFileOutputOptions) {
+    this.fs = options.fs ?? nodeFs;
+  }
 
   get isOpen(): boolean {
     return this.file !== null;
@@ -96,7 +109,7 @@ export class FlvFileOutput implements FlvOutput {
     const layout = new MetadataLayout(map, this.options.keyframeCapacity ?? DEFAULT_KEYFRAME_CAPACITY);
     let fd: number;
     try {
-      fd = openSync(path, this.options.openFlags ?? 'w');
+      fd = this.fs.openSync(path, this.options.openFlags ?? 'w');
     } catch (err) {
       throw new FlvError('OUTPUT_IO', `Cannot create ${path}: ${(err as Error).message}`, { cause: err });
     }
@@ -158,13 +171,13 @@ export class FlvFileOutput implements FlvOutput {
     try {
       // A failed write may have left part of a tag behind: cut back to the last whole one. (Only then:
       // a truncate on every close would make ext4 flush the file synchronously.)
-      if (f.torn) ftruncateSync(f.fd, f.size);
+      if (f.torn) this.fs.ftruncateSync(f.fd, f.size);
       this.flushNumbers(f);
       this.flushIndex(f);
     } catch {
       // The data part is already whole; a metadata patch that fails only loses duration/index freshness.
     } finally {
-      closeSync(f.fd);
+      this.fs.closeSync(f.fd);
     }
     const info: FileClosedInfo = { path: f.path, size: f.size, duration: f.lastTs / 1000 };
     this.options.onFileClosed?.(info);
@@ -203,7 +216,7 @@ export class FlvFileOutput implements FlvOutput {
   /** Rewrites a changed range of the script body in place (the body starts at byte 24 of the file). */
   private patch(f: OpenFile, range: { start: number; end: number } | null): void {
     if (!range) return;
-    this.io(() => writeSync(f.fd, f.layout.body, range.start, range.end - range.start, 24 + range.start), f.path);
+    this.io(() => this.fs.writeSync(f.fd, f.layout.body, range.start, range.end - range.start, 24 + range.start), f.path);
   }
 
   private stage(type: number, timestamp: number, body: Uint8Array): void {
@@ -224,7 +237,7 @@ export class FlvFileOutput implements FlvOutput {
     let done = 0;
     try {
       while (done < bytes.length) {
-        done += this.io(() => writeSync(f.fd, bytes, done, bytes.length - done, f.size + done), f.path);
+        done += this.io(() => this.fs.writeSync(f.fd, bytes, done, bytes.length - done, f.size + done), f.path);
       }
     } catch (err) {
       f.torn = true;

@@ -5,17 +5,26 @@ export class TagStager {
   private buf: Buffer;
   private used = 0;
 
-  constructor(capacity = 1 << 20) {
-    this.buf = Buffer.allocUnsafeSlow(capacity);
+  /** Starts small and grows (doubling) up to `capacity` as groups need it. */
+  constructor(private readonly capacity = 1 << 20) {
+    this.buf = Buffer.allocUnsafeSlow(Math.min(capacity, 64 * 1024));
   }
 
   get length(): number {
     return this.used;
   }
 
-  /** True when a tag with this body size fits in the remaining space. */
+  /** True when a tag with this body size fits in the remaining space (growing the buffer if allowed). */
   fits(bodySize: number): boolean {
-    return this.used + 15 + bodySize <= this.buf.length;
+    const need = this.used + 15 + bodySize;
+    if (need <= this.buf.length) return true;
+    if (need > this.capacity) return false;
+    let size = this.buf.length * 2;
+    while (size < need) size *= 2;
+    const grown = Buffer.allocUnsafeSlow(Math.min(size, this.capacity));
+    this.buf.copy(grown, 0, 0, this.used);
+    this.buf = grown;
+    return true;
   }
 
   /** Appends one tag; the timestamp is split into 24 low bits and the extended byte, StreamID 0. */
