@@ -54,6 +54,7 @@ export function registerConfigRoutes(app: ApiApp, deps: ApiDeps): void {
   app.openapi(setGlobal, (c) => {
     applyOptionals(config.global, c.req.valid('json') as Record<string, unknown>, GLOBAL_FIELDS);
     config.save();
+    config.changed();
     recorder.pushSettings();
     return sendJson(c, optionalsDto(config.global, GLOBAL_FIELDS), 200);
   });
@@ -73,6 +74,7 @@ export function registerConfigRoutes(app: ApiApp, deps: ApiDeps): void {
     if (typeof body.autoRecord === 'boolean') room.entry.autoRecord = body.autoRecord;
     applyOptionals(room.entry.overrides, body, ROOM_FIELDS);
     config.save();
+    config.changed();
     recorder.pushSettings(room);
     return sendJson(c, roomDto(room.entry), 200);
   });
