@@ -1,0 +1,22 @@
+// Public surface of the FLV engine: parsing, grouping, repair rules, writers, XML tag lists and the tool path.
+export { FlvError, type FlvErrorCode } from './errors.js';
+export { type AmfValue, decodeAmf, encodeAmf } from './amf.js';
+export { amfToJson, jsonToAmf } from './amf-json.js';
+export { type AmfMap, getNumber, getString, isOnMetaData, makeOnMetaData, onMetaDataMap, setNumber, setString } from './metadata.js';
+export { type FlvTag, type Nalu, TagFlag, TagType, cloneTag, describeTag, isData, isEnd, isHeader, isKeyframeData, isNonKeyframeData } from './tag.js';
+export { FLV_FILE_HEADER, encodeTag, encodeTagBody, encodeTagHeader, encodePreviousTagSize } from './tag-encoding.js';
+export { FlvParser, type ParseResult, type ParserAnomalies, detectFlag, parseFileHeader, readTag } from './parser.js';
+export { TagGrouper } from './grouping.js';
+export { type CommentType, type PipelineAction, type ProcessingComment, ISSUE_TYPES, describeComment } from './pipeline/actions.js';
+export { FlvProcessor, type FlvProcessorOptions, type ProcessedGroup, defaultRules } from './processor.js';
+export type { RecordingStatsDelta } from './rules/stats.js';
+export { FlvStream, type FlvStreamOptions, type StreamStep } from './stream.js';
+export { FlvContextWriter, type FlvContextWriterOptions } from './writer/context-writer.js';
+export { FlvFileOutput, type FlvFileOutputOptions, type FlvFileSystem, type NextFileInfo } from './writer/file-output.js';
+export { FlvListOutput } from './writer/list-output.js';
+export type { FileClosedInfo, FlvOutput } from './writer/output.js';
+export { parseXmlFlv, readXmlFlvFile, type XmlFlvFile } from './xml/xml-reader.js';
+export { flvToXml } from './xml/xml-writer.js';
+export { type ProcessFileOptions, type ProcessFileReport, type ToolStatus, processFile } from './process-file.js';
+export { exportFlvToXml, type ExportReport } from './export-xml.js';
+export { hashBytesHex } from './fingerprint.js';
