@@ -4,14 +4,37 @@ import type { Clip } from './clips.js';
 /** Smallest filler NALU: 4-byte length, type byte 0x0C, the rbsp trailing byte. */
 export const MIN_FILLER = 6;
 
-/** Wire size of one tag (header + body + filler + PreviousTagSize). */
-export function tagWireSize(bodyLength: number, filler: number): number {
-  return 11 + bodyLength + filler + 4;
+/**
+ * Every video frame carries an SEI "user data unregistered" NALU with its stream timestamp, as encoders do
+ * with timecodes. Without it a looping clip repeats byte-identical GOPs, which brec's duplicate-chunk rule
+ * rightly treats as resent CDN data. Layout: length(4) 0x06 type=5 size=28 uuid(16) 12 ASCII digits 0x80.
+ * ASCII digits and a zero-free UUID keep the payload free of emulation-prevention sequences.
+ */
+export const SEI_SIZE = 4 + 1 + 1 + 1 + 16 + 12 + 1;
+const SEI_UUID = Buffer.from('6c6976657265632d73696d2d74696d65', 'hex'); // "liverec-sim-time"
+
+/** Wire size of one tag (header + body + SEI for video frames + filler + PreviousTagSize). */
+export function tagWireSize(bodyLength: number, filler: number, video = false): number {
+  return 11 + bodyLength + (video ? SEI_SIZE : 0) + filler + 4;
 }
 
-/** Writes one tag at `pos`; returns the position after it. Filler is a valid H.264 filler-data NALU. */
-export function writeTag(out: Buffer, pos: number, type: number, timestamp: number, body: Buffer, filler: number): number {
-  const size = body.length + filler;
+function writeSei(out: Buffer, p: number, timestamp: number): void {
+  out.writeUInt32BE(SEI_SIZE - 4, p);
+  out[p + 4] = 0x06;
+  out[p + 5] = 5;
+  out[p + 6] = 28;
+  SEI_UUID.copy(out, p + 7);
+  out.write(String(timestamp >>> 0).padStart(12, '0'), p + 23, 'latin1');
+  out[p + 35] = 0x80;
+}
+
+/**
+ * Writes one tag at `pos`; returns the position after it. `video` marks an AVC frame (not a sequence header):
+ * it gets the timestamp SEI right after the 5-byte AVC prefix. Filler is a valid H.264 filler-data NALU.
+ */
+export function writeTag(out: Buffer, pos: number, type: number, timestamp: number, body: Buffer, filler: number, video = false): number {
+  const sei = video ? SEI_SIZE : 0;
+  const size = body.length + sei + filler;
   out[pos] = type;
   out[pos + 1] = (size >>> 16) & 0xff;
   out[pos + 2] = (size >>> 8) & 0xff;
@@ -23,8 +46,16 @@ export function writeTag(out: Buffer, pos: number, type: number, timestamp: numb
   out[pos + 8] = 0;
   out[pos + 9] = 0;
   out[pos + 10] = 0;
-  body.copy(out, pos + 11);
-  let p = pos + 11 + body.length;
+  let p = pos + 11;
+  if (video) {
+    body.copy(out, p, 0, 5);
+    writeSei(out, p + 5, timestamp);
+    body.copy(out, p + 5 + sei, 5);
+    p += body.length + sei;
+  } else {
+    body.copy(out, p);
+    p += body.length;
+  }
   if (filler > 0) {
     out.writeUInt32BE(filler - 4, p);
     out[p + 4] = 0x0c;
@@ -50,6 +81,6 @@ export function headerTags(clip: Clip, timestamp: number): Buffer {
 /** Filler bytes per video tag that lift a clip to `kbps`; 0 when the clip alone is already faster. */
 export function fillerFor(clip: Clip, kbps: number): number {
   const wanted = (kbps * 1000) / 8 * (clip.periodMs / 1000);
-  const extra = Math.floor((wanted - clip.loopBytes) / Math.max(1, clip.videoTags));
+  const extra = Math.floor((wanted - clip.loopBytes) / Math.max(1, clip.videoTags)) - SEI_SIZE;
   return extra >= MIN_FILLER ? extra : 0;
 }

@@ -24,6 +24,8 @@ export class MediaConnection {
   private tsOffset = 0;
   private filler: number;
   private lastChunk: Buffer | null = null;
+  /** Timestamp of the last tag sent, for the room's media-time counter (jumps are not counted as time). */
+  private lastSentTs: number | null = null;
   private faults: Scheduled[] = [];
   private headerSwitchAt: number | null = null;
   closed = false;
@@ -65,7 +67,10 @@ export class MediaConnection {
       const f = this.faults[i]!;
       if (elapsed < f.at) continue;
       if (f.kind === 'stream-cut') return this.cut();
-      if (f.kind === 'timestamp-jump') this.tsOffset += f.jumpMs;
+      if (f.kind === 'timestamp-jump') {
+        this.tsOffset += f.jumpMs;
+        if (this.lastSentTs !== null) this.lastSentTs += f.jumpMs; // a jump is not media time
+      }
       else if (f.kind === 'duplicate-chunk') {
         if (this.lastChunk) this.write(this.lastChunk);
       } else {
@@ -103,7 +108,7 @@ export class MediaConnection {
     let n = 0;
     while (base + tags[idx]!.ts <= target) {
       const t = tags[idx]!;
-      size += tagWireSize(t.body.length, t.video ? this.filler : 0);
+      size += tagWireSize(t.body.length, t.video ? this.filler : 0, t.video);
       n++;
       if (++idx === tags.length) {
         idx = 0;
@@ -115,7 +120,10 @@ export class MediaConnection {
     let pos = 0;
     for (let i = 0; i < n; i++) {
       const t = tags[this.idx]!;
-      pos = writeTag(out, pos, t.type, (this.loopBase + t.ts + this.tsOffset) | 0, t.body, t.video ? this.filler : 0);
+      const ts = (this.loopBase + t.ts + this.tsOffset) | 0;
+      pos = writeTag(out, pos, t.type, ts, t.body, t.video ? this.filler : 0, t.video);
+      if (this.lastSentTs !== null && ts > this.lastSentTs) this.room.counters.mediaMsServed += ts - this.lastSentTs;
+      this.lastSentTs = ts;
       if (++this.idx === tags.length) {
         this.idx = 0;
         this.loopBase += this.clip.periodMs;
@@ -138,8 +146,8 @@ export class MediaConnection {
   /** Sends half of the next tag, then closes the socket once that is flushed: the body ends mid-tag. */
   private cut(): void {
     const t = this.clip.tags[this.idx]!;
-    const whole = Buffer.allocUnsafe(tagWireSize(t.body.length, 0));
-    writeTag(whole, 0, t.type, (this.loopBase + t.ts + this.tsOffset) | 0, t.body, 0);
+    const whole = Buffer.allocUnsafe(tagWireSize(t.body.length, 0, t.video));
+    writeTag(whole, 0, t.type, (this.loopBase + t.ts + this.tsOffset) | 0, t.body, 0, t.video);
     this.write(whole.subarray(0, Math.max(12, whole.length >> 1)));
     this.closed = true;
     this.res.socket?.destroySoon();

@@ -26,6 +26,8 @@ export interface RoomCounters {
   /** Media requests answered 200 with FLV. */
   streamConnections: number;
   bytesServed: number;
+  /** Media milliseconds sent, summed over connections (advances of the tag timestamps; jumps excluded). */
+  mediaMsServed: number;
   /** Danmaku sockets that authenticated. */
   danmakuConnections: number;
   /** Auth packets naming this room, accepted or not. */
@@ -70,7 +72,7 @@ export class SimRoom {
   session = 1;
   readonly counters: RoomCounters = {
     apiHits: { total: 0, roomInit: 0, getInfoByRoom: 0, getRoomPlayInfo: 0, getDanmuInfo: 0 },
-    streamRequests: 0, streamConnections: 0, bytesServed: 0, danmakuConnections: 0, danmakuAuths: 0, heartbeats: 0, danmakuMessagesSent: 0,
+    streamRequests: 0, streamConnections: 0, bytesServed: 0, mediaMsServed: 0, danmakuConnections: 0, danmakuAuths: 0, heartbeats: 0, danmakuMessagesSent: 0,
   };
   readonly apiLog: RequestRecord[] = [];
   readonly streamLog: RequestRecord[] = [];

@@ -31,6 +31,8 @@ export async function startHarness(options: {
   rooms: SimRoomInit[];
   record?: number[];
   global?: Overrides;
+  /** Per-room overrides, by configured room id. */
+  roomConfig?: Record<number, Overrides>;
   roomsPerWorker?: number;
   allowTestFaults?: boolean;
 }): Promise<Harness> {
@@ -40,7 +42,9 @@ export async function startHarness(options: {
   const workDir = mkdtempSync(join(tmpdir(), 'liverec-rec-'));
   const config = new ConfigStore();
   Object.assign(config.global, FAST, options.global ?? {}, { LiveApiHost: running.url });
-  for (const id of options.record ?? options.rooms.map((r) => r.roomId)) config.addRoom(id, true);
+  for (const id of options.record ?? options.rooms.map((r) => r.roomId)) {
+    Object.assign(config.addRoom(id, true).overrides, options.roomConfig?.[id] ?? {});
+  }
   const bus = new EventBus();
   const events: RecorderEvent[] = [];
   const waiters = new Set<() => void>();
