@@ -2,7 +2,6 @@
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
-import { Piscina } from 'piscina';
 import { workerPath } from '../../paths.js';
 import runToolTask, { type ToolTask, type ToolTaskResult } from '../../../workers/tool.worker.js';
 import { progressBarFor } from './progress.js';
@@ -28,6 +27,8 @@ export async function runJobs(tasks: Omit<ToolTask, 'progressPort'>[], label: st
       const task = tasks[0]!;
       return [runToolTask(task, bar ? (done) => bar.update(0, done) : undefined)];
     }
+    // Loaded only here: a single input never starts a worker.
+    const { Piscina } = await import('piscina');
     const pool = new Piscina({
       filename: workerPath('tool'),
       minThreads: 0,

@@ -1,7 +1,8 @@
 // Reads brec's XML tag-list format (`<BililiveRecorderFlv>`, optionally gzipped) into tags.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { XMLParser } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type { XMLParser } from 'fast-xml-parser';
 import { jsonToAmf } from '../amf-json.js';
 import { FlvError } from '../errors.js';
 import type { FlvTag, Nalu, TagExtra } from '../tag.js';
@@ -26,14 +27,23 @@ export interface XmlFlvFile {
 type Attrs = Record<string, string | undefined>;
 type XmlTag = Attrs & { ScriptData?: string; BinaryData?: string; ExtraData?: Attrs; Nalus?: Attrs[] };
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  parseAttributeValue: false,
-  parseTagValue: false,
-  trimValues: true,
-  isArray: (name) => name === 'Tag' || name === 'Nalus',
-});
+let parser: XMLParser | null = null;
+
+/** Loaded on first use: `tool fix` on FLV input should not pay for the XML library at start-up. */
+function xmlParser(): XMLParser {
+  if (!parser) {
+    const fxp = createRequire(import.meta.url)('fast-xml-parser') as typeof import('fast-xml-parser');
+    parser = new fxp.XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      parseAttributeValue: false,
+      parseTagValue: false,
+      trimValues: true,
+      isArray: (name) => name === 'Tag' || name === 'Nalus',
+    });
+  }
+  return parser;
+}
 
 const int = (v: string | undefined, what: string): number => {
   const n = Number(v);
@@ -83,7 +93,7 @@ function toTag(x: XmlTag, state: { badScripts: number }): FlvTag {
 export function parseXmlFlv(text: string): XmlFlvFile {
   let doc: Record<string, unknown>;
   try {
-    doc = parser.parse(text) as Record<string, unknown>;
+    doc = xmlParser().parse(text) as Record<string, unknown>;
   } catch (err) {
     throw new FlvError('XML_FORMAT', `Not a valid XML document: ${(err as Error).message}`, { cause: err });
   }
