@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     reporters: ['default'],
+    // Warnings and errors only: room logs would otherwise drown the test report.
+    env: { LIVEREC_LOG_LEVEL: 'warn' },
   },
 });

@@ -38,5 +38,9 @@ describe('a room going live and offline', () => {
     expect(p.codecs.sort()).toEqual(['aac', 'h264']);
     expect(closed.Duration).toBeGreaterThan(5);
     expect(Math.abs(p.duration - closed.Duration) / closed.Duration).toBeLessThan(0.02);
+    // One connection, ended cleanly by the simulator: the file holds exactly the media time it served.
+    const served = h.sim.room(20001).counters.mediaMsServed / 1000;
+    expect(h.sim.room(20001).counters.streamConnections).toBe(1);
+    expect(Math.abs(p.duration - served) / served).toBeLessThan(0.02);
   });
 });
