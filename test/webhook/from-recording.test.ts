@@ -51,7 +51,7 @@ describe('webhooks from a real recording', () => {
     await h.waitEvent('StreamEnded');
     const emitted = h.events.length;
     await until(() => v2.requests.length >= emitted, 15_000);
-    await until(() => new Set(flaky.requests.map((r) => JSON.parse(r.body).EventId)).size >= emitted, 20_000);
+    await until(() => flaky.requests.length >= 2 * emitted, 20_000);
 
     const bodies = v2.requests.map((r) => JSON.parse(r.body));
     expect(bodies.map((b) => b.EventType).sort()).toEqual(h.events.map((e) => e.EventType).sort());
