@@ -20,6 +20,8 @@ export interface ApiFixture {
 
 export interface FixtureOptions extends Partial<Omit<ApiServerOptions, 'recorder'>> {
   rooms?: { roomId: number; autoRecord: boolean }[];
+  /** A simulator URL to record from; by default the live API points at a closed port. */
+  liveApiHost?: string;
 }
 
 export async function startFixture(options: FixtureOptions = {}): Promise<ApiFixture> {
@@ -28,12 +30,12 @@ export async function startFixture(options: FixtureOptions = {}): Promise<ApiFix
   const workDir = mkdtempSync(join(tmpdir(), 'liverec-api-'));
   const config = ConfigStore.load(workDir);
   // Nothing here may reach the internet: point the live API at a closed local port.
-  config.global.LiveApiHost = 'http://127.0.0.1:9';
+  config.global.LiveApiHost = options.liveApiHost ?? 'http://127.0.0.1:9';
   for (const r of options.rooms ?? [{ roomId: 1001, autoRecord: true }, { roomId: 1002, autoRecord: false }]) config.addRoom(r.roomId, r.autoRecord);
   config.save();
   const recorder = new Recorder({ workDir, config });
   await recorder.start();
-  const { rooms: _rooms, ...serverOptions } = options;
+  const { rooms: _rooms, liveApiHost: _host, ...serverOptions } = options;
   const api = await startApiServer({ bind: 'http://127.0.0.1:0', env: {}, ...serverOptions, recorder });
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> =>
     fetch(api.url + path, {

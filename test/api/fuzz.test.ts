@@ -5,16 +5,59 @@ import { ConfigStore } from '../../src/config/store.js';
 import { fuzzAlongside, type BackgroundWork } from './fuzz-harness.js';
 import { startFixture, type ApiFixture } from './fixture.js';
 import { SchemaChecker } from './schema-check.js';
+import { Simulator, type RunningSimulator } from '../../src/simulator/index.js';
+import type { FileClosedData, RecorderEvent } from '../../src/events/types.js';
+import { probe } from '../support/media-tools.js';
 
 let fx: ApiFixture;
 let checker: SchemaChecker;
+let sim: Simulator;
+let simRun: RunningSimulator;
 const PROTECTED = [5001, 5002];
+const events: RecorderEvent[] = [];
 
 beforeAll(async () => {
-  fx = await startFixture({ rooms: PROTECTED.map((roomId) => ({ roomId, autoRecord: true })) });
+  sim = new Simulator();
+  simRun = await sim.start();
+  for (const roomId of PROTECTED) sim.createRoom({ roomId, name: `fuzz-${roomId}`, live: true, bitrateKbps: 1000 });
+  fx = await startFixture({ rooms: PROTECTED.map((roomId) => ({ roomId, autoRecord: true })), liveApiHost: simRun.url });
+  fx.recorder.bus.on((e) => events.push(e));
   checker = new SchemaChecker((await (await fetch(`${fx.url}/swagger/brec/swagger.json`)).json()) as Record<string, unknown>);
 });
-afterAll(async () => fx?.close());
+afterAll(async () => {
+  await fx?.close();
+  await simRun?.close();
+});
+
+/** Waits until both protected rooms record, then checks the fuzz neither interrupted them nor slowed them down. */
+function recordingUnharmed(): BackgroundWork {
+  const media = (): number[] => PROTECTED.map((id) => fx.recorder.findRoom(id)!.recordingStats.sessionMaxTimestamp);
+  let before: number[] = [];
+  let from = 0;
+  let t0 = 0;
+  return {
+    name: 'recording of the protected rooms',
+    start: async () => {
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline && media().some((m) => m < 2000)) await new Promise((r) => setTimeout(r, 100));
+      before = media();
+      from = events.length;
+      t0 = Date.now();
+    },
+    assertUnharmed: async () => {
+      const wall = Date.now() - t0;
+      const after = media();
+      PROTECTED.forEach((id, i) => {
+        const room = fx.recorder.findRoom(id)!;
+        expect(room.state.recording, `room ${id} recording`).toBe(true);
+        // Media time advances a GOP (~2 s) at a time: allow two GOPs of quantisation; a stall would add nothing.
+        expect(after[i]! - before[i]!, `room ${id} media added in ${wall} ms`).toBeGreaterThan(0.95 * wall - 4000);
+      });
+      expect(events.slice(from).map((e) => e.EventType)).toEqual([]); // no file closed, no session ended
+    },
+    stop: async () => undefined,
+  };
+}
 
 /** Reads a protected room over the API all along; every answer must be a documented 200 for the same room. */
 function steadyReader(roomId: number): BackgroundWork {
@@ -57,9 +100,7 @@ function steadyReader(roomId: number): BackgroundWork {
 
 describe('API fuzz', () => {
   it('2,400 random and malformed requests: no 5xx, JSON errors, document respected, protected rooms untouched', async () => {
-    // RECORDING HOOK: once rooms record, add a BackgroundWork here that records a protected room from the simulator
-    // and asserts in assertUnharmed() that the recording kept going and its file is valid (see fuzz-harness.ts).
-    const background: BackgroundWork[] = PROTECTED.map(steadyReader);
+    const background: BackgroundWork[] = [recordingUnharmed(), ...PROTECTED.map(steadyReader)];
     const report = await fuzzAlongside(fx.url, checker, {
       requests: 2_400,
       seed: Number(process.env.LIVEREC_FUZZ_SEED ?? 20240317),
@@ -84,5 +125,11 @@ describe('API fuzz', () => {
     // The saved config is still a valid brec config.
     expect(() => ConfigStore.load(fx.workDir)).not.toThrow();
     expect((await fetch(`${fx.url}/api/room`)).status).toBe(200);
+
+    // The recordings made during the fuzz close into valid files.
+    await fx.recorder.close(3000);
+    const closed = events.filter((e) => e.EventType === 'FileClosed').map((e) => e.EventData as FileClosedData);
+    expect(closed.map((c) => c.RoomId).sort()).toEqual(PROTECTED);
+    for (const c of closed) expect((await probe(`${fx.workDir}/${c.RelativePath}`)).errors).toBe('');
   });
 });
