@@ -1,4 +1,5 @@
 // Composition root: one process-wide API limiter, the recorder, the webhook outbox and the HTTP API, started and stopped together.
+import { existsSync } from 'node:fs';
 import { ApiLimiter, setProcessLimiter } from './bilibili/api-limiter.js';
 import type { ConfigStore } from './config/store.js';
 import { startApiServer, type ApiServer, type ApiServerOptions } from './api/server.js';
@@ -43,7 +44,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   });
   await outbox.start();
   outbox.attach(recorder.bus);
-  config.save(); // brec writes the config at start (a missing file becomes the defaults)
+  // brec rewrites the config at every start; liverec only writes a missing one, so config.backup.json keeps
+  // the user's own file after the first save.
+  if (config.path && !existsSync(config.path)) config.save();
   let api: ApiServer | null = null;
   try {
     if (options.api) api = await startApiServer({ ...options.api, recorder, deliveries: () => outbox.recentDeliveries() });
