@@ -2,12 +2,14 @@
 //
 // Why not crypto: the fingerprint runs over every byte of every tag body, the engine's hottest loop.
 // Measured on this machine (SHA-NI), createHash('sha1').update() reaches 1.35 GB/s on 16 KB tags but only
-// 0.37 GB/s on 200-byte audio tags (the per-call crossing into C++ dominates), md5 0.27-0.64 GB/s. This
-// word loop runs 2.6-3.6 GB/s on large tags with no per-tag allocation or native call. The duplicate rule
-// only compares against the last 16 kept groups of the same session, with no adversary, so a 64-bit
-// non-cryptographic hash is enough: each absorption step is a bijection of the 64-bit state, so two
-// equal-length inputs differing in one word can never collide, and other collisions are ~2^-64.
-// Results are little-endian-word based: stable on x86/ARM, not across byte orders.
+// 0.37 GB/s on 200-byte audio tags (the per-call crossing into C++ dominates), md5 0.27-0.64 GB/s.
+// Why not sampling a few bytes per tag: a near-static picture gives GOPs of equal tag sizes whose frames
+// differ only in the middle; dropping such a GOP as "repeated" would lose real video. So every byte is
+// hashed, with a non-cryptographic 64-bit hash: the duplicate rule only compares against the last 16 kept
+// groups of the same session, with no adversary. Each absorption step is a bijection of the 64-bit
+// state, so equal-length inputs differing in one word never collide; other collisions are ~2^-64.
+
+import { type WasmHash, wasmHash } from './wasm-hash.js';
 
 const M1 = 0x01000193;
 const M2 = 0x5bd1e995;
@@ -16,13 +18,32 @@ const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 /** The little-endian 32-bit word at byte `i` of `u8`. */
 const word = (u8: Uint8Array, i: number): number => u8[i]! | (u8[i + 1]! << 8) | (u8[i + 2]! << 16) | (u8[i + 3]! << 24);
 
+/** The instance whose state is loaded in the WebAssembly module (one module per thread, shared). */
+let active: Fingerprint64 | null = null;
+
+/**
+ * Uses the WebAssembly hasher when available (see wasm-hash.ts), else the JS word loop below. Values differ
+ * between the two, which is fine: they are only compared within one process.
+ */
 export class Fingerprint64 {
   private h1 = 0;
   private h2 = 0;
   private words: Int32Array = new Int32Array(0);
   private wordsOf: ArrayBufferLike | null = null;
+  private readonly wasm: WasmHash | null;
+  /** This instance's wasm state while another instance is active. */
+  private saved = 0n;
+
+  constructor(useWasm = true) {
+    this.wasm = useWasm ? wasmHash() : null;
+  }
 
   reset(): this {
+    if (this.wasm) {
+      active = this;
+      this.wasm.x.reset();
+      return this;
+    }
     this.h1 = 0x9e3779b9 | 0;
     this.h2 = 0x85ebca6b | 0;
     return this;
@@ -30,9 +51,23 @@ export class Fingerprint64 {
 
   /** Absorbs one 32-bit integer. */
   addInt(v: number): this {
+    if (this.wasm) {
+      this.activate(this.wasm).x.mixInt(v);
+      return this;
+    }
     this.h1 = (Math.imul(this.h1 ^ v, M1) + (this.h2 >>> 15)) | 0;
     this.h2 = (Math.imul(this.h2 ^ 0x2545f491, M2) + (this.h1 >>> 13)) | 0;
     return this;
+  }
+
+  /** Loads this instance's state into the shared module if another instance used it since. */
+  private activate(w: WasmHash): WasmHash {
+    if (active !== this) {
+      if (active) active.saved = w.x.h.value as bigint;
+      w.x.h.value = this.saved;
+      active = this;
+    }
+    return w;
   }
 
   /** Absorbs a string (its length and UTF-16 code units). */
@@ -47,6 +82,10 @@ export class Fingerprint64 {
    * depend on where the bytes sit in memory: unaligned ranges are read as aligned words and shifted.
    */
   addBytes(u8: Uint8Array): this {
+    if (this.wasm) {
+      this.activate(this.wasm).absorbBytes(u8);
+      return this;
+    }
     const n = u8.length;
     this.addInt(n);
     const m = n >> 2;
@@ -92,6 +131,10 @@ export class Fingerprint64 {
 
   /** High and low 32 bits of the finalised state (the state itself is left as is). */
   digest(): [number, number] {
+    if (this.wasm) {
+      const x = this.activate(this.wasm).x;
+      return [x.hi() >>> 0, x.lo() >>> 0];
+    }
     let h1 = this.h1;
     let h2 = this.h2;
     h1 ^= h2 >>> 16;

@@ -144,6 +144,7 @@ function makeOutput(opts: ProcessFileOptions, xml: boolean, outputFiles: string[
   return new FlvFileOutput({
     nextPath: ({ index }) => outputName(base, index, false),
     openFlags: opts.openFlags ?? 'w',
+    offline: true,
     onFileOpened: ({ path }) => outputFiles.push(path),
   });
 }

@@ -45,6 +45,11 @@ export interface FlvFileOutputOptions {
   textLogTitle?: string;
   /** File calls (default node:fs). The text log always uses node:fs. */
   fs?: FlvFileSystem;
+  /**
+   * Offline mode (`tool fix`): write in ~1 MiB batches across groups and update onMetaData only when the
+   * file closes. Faster, but a killed process loses the batch and the index; recordings keep the default.
+   */
+  offline?: boolean;
 }
 
 /** Media time between in-place rewrites of duration/filesize/framerate, and of the keyframe index. */
@@ -127,7 +132,7 @@ export class FlvFileOutput implements FlvOutput {
 
   writeData(tags: readonly FlvTag[]): void {
     const f = this.requireFile();
-    const start = f.size;
+    const start = f.size + this.stager.length;
     for (const t of tags) {
       // Rebuilt from the NALU list only when that changes the bytes (filler removed, stray trailing bytes).
       const n = t.type === TagType.Video ? naluSummary(t, summary) : null;
@@ -137,7 +142,7 @@ export class FlvFileOutput implements FlvOutput {
         f.lastVideoTs = t.timestamp;
       }
     }
-    this.flushStage();
+    if (!this.options.offline) this.flushStage();
     this.tagCounts[this.tagCounts.length - 1]! += tags.length;
     f.lastTs = tags[tags.length - 1]!.timestamp;
     const first = tags[0]!;
@@ -145,6 +150,7 @@ export class FlvFileOutput implements FlvOutput {
     if (isKeyframeData(first) && (lastKf === null || first.timestamp - lastKf > KEYFRAME_SPACING_MS)) {
       f.layout.addKeyframe(first.timestamp, start);
     }
+    if (this.options.offline) return;
     if (f.lastTs - f.numbersAt >= NUMBERS_EVERY_MS || f.lastTs < f.numbersAt) this.flushNumbers(f);
     if (f.layout.pendingKeyframes > 0 && (f.layout.keyframeCount === 1 || Math.abs(f.lastTs - f.indexAt) >= INDEX_EVERY_MS)) {
       this.flushIndex(f);
@@ -159,13 +165,18 @@ export class FlvFileOutput implements FlvOutput {
   }
 
   log(message: string, duration: number): void {
-    if (this.file) this.file.log.write(message, duration, this.file.size);
+    if (this.file) this.file.log.write(message, duration, this.file.size + this.stager.length);
     else this.pendingLogs.push({ message, duration });
   }
 
   close(): FileClosedInfo | null {
     const f = this.file;
     if (!f) return null;
+    try {
+      if (!f.torn) this.flushStageTo(f);
+    } catch {
+      // Reported by the write that failed; what is on disk is cut back below.
+    }
     this.file = null;
     this.stager.reset();
     try {
@@ -226,14 +237,21 @@ export class FlvFileOutput implements FlvOutput {
   }
 
   private flushStage(): void {
+    this.flushStageTo(this.requireFile());
+  }
+
+  private flushStageTo(f: OpenFile): void {
     if (this.stager.length === 0) return;
     const bytes = this.stager.bytes();
     this.stager.reset();
-    this.append(bytes);
+    this.appendTo(f, bytes);
   }
 
   private append(bytes: Uint8Array): void {
-    const f = this.requireFile();
+    this.appendTo(this.requireFile(), bytes);
+  }
+
+  private appendTo(f: OpenFile, bytes: Uint8Array): void {
     let done = 0;
     try {
       while (done < bytes.length) {
