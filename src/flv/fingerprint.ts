@@ -40,8 +40,7 @@ export class Fingerprint64 {
 
   reset(): this {
     if (this.wasm) {
-      active = this;
-      this.wasm.x.reset();
+      this.activate(this.wasm).x.reset();
       return this;
     }
     this.h1 = 0x9e3779b9 | 0;
