@@ -1,5 +1,7 @@
 // FLV repair benchmark: liverec `tool fix` vs `ffmpeg -c copy`, file to file, CPU-seconds per GB and peak RSS.
-// Run: npm run bench:flv   (env BENCH_FLV_MB=300, BENCH_FLV_SMALL_MB=30, BENCH_FLV_RUNS=3, BENCH_FLV_KEEP=1)
+// Run: npm run bench:flv   (env BENCH_FLV_MB=300, BENCH_FLV_SMALL_MB=30, BENCH_FLV_RUNS=3, BENCH_FLV_KEEP=1,
+// BENCH_FLV_HIGH=1 adds an informational run on a 720p 4 Mbps source encoded on the spot)
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +48,24 @@ async function bench(name: string, input: BuiltInput, dir: string): Promise<Row>
   return row;
 }
 
+/** A 20 s 1280x720 30 fps ~4 Mbps H.264 + AAC source: larger tags, as in real live streams. */
+function highBitrateSource(dir: string): string {
+  const out = join(dir, 'source-720p.flv');
+  execFileSync(ffmpeg.path, [
+    '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
+    '-t', '20', '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '4000k', '-maxrate', '4000k', '-bufsize', '8000k', '-g', '60', '-pix_fmt', 'yuv420p',
+    '-c:a', 'aac', '-b:a', '128k', '-f', 'flv', out,
+  ]);
+  return out;
+}
+
+function ratioLine(label: string, row: Row): void {
+  const gb = row.input.bytes / GB;
+  const lr = median(row.lr.map((m) => m.cpuS)) / gb;
+  const ff = median(row.ff.map((m) => m.cpuS)) / gb;
+  process.stdout.write(`${label}: liverec ${lr.toFixed(3)} CPU-s/GB vs ffmpeg -c copy ${ff.toFixed(3)} CPU-s/GB: ratio ${(lr / ff).toFixed(2)}\n`);
+}
+
 function report(rows: Row[]): void {
   const fmt = (n: number, d = 3): string => n.toFixed(d).padStart(8);
   process.stdout.write(`\nCPU (median of ${runs} runs; user+sys of the child, from its parent's cutime/cstime)\n`);
@@ -77,7 +97,13 @@ async function main(): Promise<void> {
     const big = buildRepeatedFlv(fixture, join(dir, 'big.flv'), bigMb * MB);
     const small = buildRepeatedFlv(fixture, join(dir, 'small.flv'), smallMb * MB);
     const rows = [await bench(`${bigMb}MB`, big, dir), await bench(`${smallMb}MB`, small, dir)];
-    report(rows);
+    let high: Row | null = null;
+    if (process.env.BENCH_FLV_HIGH) {
+      const source = highBitrateSource(dir);
+      high = await bench('720p', buildRepeatedFlv(source, join(dir, 'high.flv'), bigMb * MB), dir);
+    }
+    report(high ? [...rows, high] : rows);
+    if (high) ratioLine('informational, 720p 4 Mbps source (fewer, larger tags: per-byte costs dominate)', high);
   } finally {
     if (process.env.BENCH_FLV_KEEP) process.stdout.write(`kept ${dir}\n`);
     else rmSync(dir, { recursive: true, force: true });
