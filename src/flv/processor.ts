@@ -1,4 +1,5 @@
 // The session-scoped repair pipeline: one processed group in, actions + comments + stats out.
+import { LiverecError } from '../errors.js';
 import type { PipelineAction, ProcessingComment } from './pipeline/actions.js';
 import { ProcessingContext, type ProcessingRule, SessionItems, composeRules } from './pipeline/context.js';
 import { FfmpegDetectionRule } from './rules/ffmpeg-detection.js';
@@ -91,7 +92,7 @@ export class FlvProcessor {
    * Only the `recording` preset has the split rule; elsewhere this throws.
    */
   requestSplit(): void {
-    if (!this.split) throw new Error('requestSplit needs the recording preset');
+    if (!this.split) throw new LiverecError('FLV_NO_SPLIT_RULE', 'requestSplit needs the recording preset');
     this.split.splitBeforeNextGroup();
   }
 }
