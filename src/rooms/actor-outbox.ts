@@ -1,20 +1,19 @@
-// What an actor sends to the main thread: state, events, logs at once; stats coalesced to at most 2 per second.
+// What an actor sends to the main thread: state, events and logs at once; stats through the worker's batcher.
 import type { RecorderEvent } from '../events/types.js';
 import { toPlainError } from '../errors.js';
 import type { IoStats, RecordingStats, RoomMessage, RoomState } from './protocol.js';
-
-const STATS_INTERVAL_MS = 500;
+import type { StatsBatcher } from './stats-batcher.js';
 
 export class ActorOutbox {
-  private pendingRecording: RecordingStats | undefined;
-  private pendingIo: IoStats | undefined;
-  private timer: NodeJS.Timeout | null = null;
-  private lastFlush = 0;
-
-  constructor(private readonly postMessage: (m: RoomMessage) => void, private roomId: number) {}
+  constructor(
+    private readonly postMessage: (m: RoomMessage) => void,
+    private readonly batcher: StatsBatcher,
+    private roomId: number,
+  ) {}
 
   /** The actor learned its real room id: later messages use it. */
   setRoomId(roomId: number): void {
+    this.batcher.rename(this.roomId, roomId);
     this.roomId = roomId;
   }
 
@@ -44,21 +43,12 @@ export class ActorOutbox {
     this.postMessage({ type: 'error', roomId: this.roomId, error: toPlainError(err) });
   }
 
-  /** Coalesces stats: one message per 500 ms at most, always carrying the latest values. */
+  /** Stats go through the worker's batcher: the latest values, at most twice a second. */
   stats(recording?: RecordingStats, io?: IoStats): void {
-    if (recording) this.pendingRecording = { ...recording };
-    if (io) this.pendingIo = { ...io };
-    if (this.timer) return;
-    const wait = Math.max(0, this.lastFlush + STATS_INTERVAL_MS - Date.now());
-    this.timer = setTimeout(() => this.flush(), wait);
+    this.batcher.add(this.roomId, recording, io);
   }
 
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (!this.pendingRecording && !this.pendingIo) return;
-    this.lastFlush = Date.now();
-    this.postMessage({ type: 'stats', roomId: this.roomId, recordingStats: this.pendingRecording, ioStats: this.pendingIo });
-    this.pendingRecording = this.pendingIo = undefined;
+    this.batcher.flush();
   }
 }

@@ -86,11 +86,17 @@ export interface RoomInit {
   allowTestFaults?: boolean;
 }
 
+export interface StatsEntry {
+  roomId: number;
+  recordingStats?: RecordingStats;
+  ioStats?: IoStats;
+}
+
 /** Messages from a room host worker to the main thread (one-way, over a dedicated MessagePort). */
 export type RoomMessage =
   | { type: 'state'; roomId: number; state: Partial<RoomState> }
-  /** Throttled to at most 2 per second per room. */
-  | { type: 'stats'; roomId: number; recordingStats?: RecordingStats; ioStats?: IoStats }
+  /** Latest stats of the host's rooms, batched: at most 2 messages per second per worker (so per room too). */
+  | { type: 'stats'; entries: StatsEntry[] }
   | { type: 'event'; roomId: number; event: RecorderEvent }
   /** A file was opened/closed, so the supervisor can finalise it if the worker dies. */
   | { type: 'file'; roomId: number; action: 'opened' | 'closed'; path: string; sessionId: string; openTime: string }

@@ -128,12 +128,19 @@ export class Recorder {
     this.config.save();
   }
 
+  private byId(roomId: number): Room | undefined {
+    return this.rooms.find((r) => r.roomId === roomId);
+  }
+
   private onMessage(m: RoomMessage): void {
-    const room = this.rooms.find((r) => r.roomId === m.roomId);
+    if (m.type === 'stats') {
+      for (const e of m.entries) this.byId(e.roomId)?.apply(e);
+      return;
+    }
+    const room = this.byId(m.roomId);
     switch (m.type) {
       case 'state':
-      case 'stats':
-        room?.apply(m);
+        room?.apply({ state: m.state });
         break;
       case 'event':
         if (m.event.EventType === 'SessionStarted') this.sessions.set(m.roomId, m.event.EventData.SessionId);

@@ -10,6 +10,7 @@ import { clientOptionsFrom } from './client-settings.js';
 import { initialRoomState, type RoomCommand, type RoomInit, type RoomMessage, type RoomState } from './protocol.js';
 import { RecordSession } from './record-session.js';
 import { StatsTracker } from './stats-tracker.js';
+import type { StatsBatcher } from './stats-batcher.js';
 
 export class RoomActor {
   readonly outbox: ActorOutbox;
@@ -27,10 +28,15 @@ export class RoomActor {
   private infoFailures = 0;
   private disposed = false;
 
-  constructor(private readonly init: RoomInit, post: (m: RoomMessage) => void, private readonly onRealId: (id: number) => void) {
+  constructor(
+    private readonly init: RoomInit,
+    post: (m: RoomMessage) => void,
+    batcher: StatsBatcher,
+    private readonly onRealId: (id: number) => void,
+  ) {
     this.settings = init.settings;
     this.roomId = init.roomId;
-    this.outbox = new ActorOutbox(post, init.roomId);
+    this.outbox = new ActorOutbox(post, batcher, init.roomId);
     this.client = new BilibiliApiClient(clientOptionsFrom(this.settings));
   }
 
@@ -197,8 +203,16 @@ export class RoomActor {
         this.outbox.state({ autoRecordForThisSession: false });
       },
     });
-    const done = session.run().catch((err: unknown) => this.outbox.error(err)).finally(() => {
+    const done = session.run().then(() => false, (err: unknown) => {
+      this.outbox.error(err);
+      return true;
+    }).then((failed) => {
       if (this.session?.session === session) this.session = null;
+      // A session that died of a bug while the room is still live is started again, like a failed start.
+      if (failed && !this.disposed) {
+        if (this.retryTimer) clearTimeout(this.retryTimer);
+        this.retryTimer = setTimeout(() => this.maybeStart(), this.settings.TimingStreamRetry);
+      }
     });
     this.session = { session, done };
   }

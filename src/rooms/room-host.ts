@@ -4,11 +4,15 @@ import { toPlainError } from '../errors.js';
 import type { RoomSettings } from '../config/fields.js';
 import type { RoomCommand, RoomHostApi, RoomInit, RoomMessage } from './protocol.js';
 import { RoomActor } from './room-actor.js';
+import { StatsBatcher } from './stats-batcher.js';
 
 export class RoomHost {
   private readonly actors = new Map<number, RoomActor>();
+  private readonly batcher: StatsBatcher;
 
-  constructor(private readonly port: MessagePort) {}
+  constructor(private readonly port: MessagePort) {
+    this.batcher = new StatsBatcher((m) => this.post(m));
+  }
 
   post(message: RoomMessage): void {
     this.port.postMessage(message);
@@ -32,7 +36,7 @@ export class RoomHost {
     };
     return {
       addRoom: (init: RoomInit) => guard(() => {
-        const actor = new RoomActor(init, (m) => this.post(m), (id) => this.rekey(init.roomId, id));
+        const actor = new RoomActor(init, (m) => this.post(m), this.batcher, (id) => this.rekey(init.roomId, id));
         this.actors.set(init.roomId, actor);
         actor.begin();
       }),

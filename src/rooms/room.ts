@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { RoomConfigEntry } from '../config/store.js';
 import {
   emptyIoStats, emptyRecordingStats, initialRoomState,
-  type IoStats, type RecordingStats, type RoomCommand, type RoomMessage, type RoomState,
+  type IoStats, type RecordingStats, type RoomCommand, type RoomState,
 } from './protocol.js';
 
 /** How a room reaches its actor; implemented by the supervisor. */
@@ -35,13 +35,11 @@ export class Room {
     return this.entry.roomId === id || this.state.shortId === id;
   }
 
-  /** Applies a state or stats message from the actor; never blocks API readers. */
-  apply(message: RoomMessage): void {
-    if (message.type === 'state') Object.assign(this.state, message.state);
-    else if (message.type === 'stats') {
-      if (message.recordingStats) this.recordingStats = message.recordingStats;
-      if (message.ioStats) this.ioStats = message.ioStats;
-    }
+  /** Applies state or stats from the actor; never blocks API readers. */
+  apply(update: { state?: Partial<RoomState>; recordingStats?: RecordingStats; ioStats?: IoStats }): void {
+    if (update.state) Object.assign(this.state, update.state);
+    if (update.recordingStats) this.recordingStats = update.recordingStats;
+    if (update.ioStats) this.ioStats = update.ioStats;
   }
 
   /** Starts recording (brec: sets autoRecordForThisSession at once; recording begins asynchronously). */

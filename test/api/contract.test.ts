@@ -160,10 +160,10 @@ describe('the room resource, field by field', () => {
 
   it('serialises live mirror values: ±Infinity strings, real times as +00:00, the stream host', async () => {
     const room = fx.recorder.findRoom(1002)!;
-    room.apply({ type: 'stats', roomId: 1002, ioStats: { streamHost: 'cn-gotcha01.bilivideo.com', startTime: Date.UTC(2024, 2, 17, 4, 34, 54, 120),
+    room.apply({ ioStats: { streamHost: 'cn-gotcha01.bilivideo.com', startTime: Date.UTC(2024, 2, 17, 4, 34, 54, 120),
       endTime: Date.UTC(2024, 2, 17, 4, 34, 56), duration: 1880, networkBytesDownloaded: 524288, networkMbps: 2.2, diskWriteDuration: 0,
       diskBytesWritten: 100, diskMBps: Number.POSITIVE_INFINITY } });
-    room.apply({ type: 'stats', roomId: 1002, recordingStats: { ...room.recordingStats, durationRatio: Number.NEGATIVE_INFINITY, sessionDuration: 12.5 } });
+    room.apply({ recordingStats: { ...room.recordingStats, durationRatio: Number.NEGATIVE_INFINITY, sessionDuration: 12.5 } });
     const dto = await hit('GET', '/api/room/{id}', '/api/room/1002', undefined, 200);
     expect(dto.ioStats).toMatchObject({ streamHost: 'cn-gotcha01.bilivideo.com', startTime: '2024-03-17T04:34:54.12+00:00', endTime: '2024-03-17T04:34:56+00:00', diskMBps: 'Infinity' });
     expect(dto.recordingStats).toMatchObject({ durationRatio: '-Infinity', sessionDuration: 12.5 });

@@ -49,7 +49,7 @@ describe('per-room id forms', () => {
 
   it('a numeric id also matches the short id, first room in list order', async () => {
     const room = fx.recorder.findRoom(2003)!;
-    room.apply({ type: 'state', roomId: 2003, state: { shortId: 77 } });
+    room.apply({ state: { shortId: 77 } });
     expect(((await (await fx.call('GET', '/api/room/77')).json()) as { roomId: number }).roomId).toBe(2003);
     // POST /api/room with a short id returns the existing room instead of adding one.
     const res = await fx.call('POST', '/api/room', { roomId: 77, autoRecord: true });
