@@ -9,6 +9,7 @@ const scratch: NaluSummary = { ok: false, bodySize: 0, filler: false, tiles: fal
  * Why lazy: most video tags are only written back; building a NALU array and objects for each of them was
  * the largest source of garbage in the engine (and of young-generation growth). The repair rules and the
  * writer use allocation-free summaries; reading `nalus` (XML export, tests) builds and caches the list.
+ * `nalus` is an accessor: copy tags with cloneTag(), not object spread (which would drop it).
  */
 export class ParsedTag implements FlvTag, LazyNalus {
   dataHash: string | null = null;

@@ -149,7 +149,7 @@ describe('FlvFileOutput', () => {
     s.writer.write([{ kind: 'LogMessageWithLocation', message: 'second message' }]);
     s.writer.close();
     const text = readFileSync(`${s.prefix}-1.txt`, 'utf8');
-    expect(text.startsWith('此文件内记录了对应的视频文件中可能存在的问题\nliverec\n\n-----记录开始-----\n')).toBe(true);
+    expect(text).toMatch(/^此文件内记录了对应的视频文件中可能存在的问题\nliverec \d+\.\d+\.\d+\n\n-----记录开始-----\n/);
     expect(text).toMatch(/视频时间: 00:00:00\.000\n文件位置: \d+ 字节\nearly message\n-----记录结束-----\n/);
     expect(text).toMatch(/视频时间: 00:00:10\.\d{3}\n文件位置: \d+ 字节\nsecond message\n/);
   });

@@ -2,6 +2,7 @@
 import * as nodeFs from 'node:fs';
 import { avcHeaderPictureSize } from '../avc-sps.js';
 import { FlvError } from '../errors.js';
+import { VERSION } from '../../version.js';
 import type { AmfMap } from '../metadata.js';
 import { type NaluSummary, naluSummary } from '../nalu.js';
 import { FLV_FILE_HEADER, encodeTag, encodeTagBody } from '../tag-encoding.js';
@@ -41,7 +42,7 @@ export interface FlvFileOutputOptions {
   keyframeCapacity?: number;
   /** `'w'` replaces an existing file (default); `'wx'` refuses to (OUTPUT_IO). */
   openFlags?: 'w' | 'wx';
-  /** Second line of each accompanying text log (default `liverec`). */
+  /** Second line of each accompanying text log (default `liverec <version>`). */
   textLogTitle?: string;
   /** File calls (default node:fs). The text log always uses node:fs. */
   fs?: FlvFileSystem;
@@ -118,7 +119,7 @@ export class FlvFileOutput implements FlvOutput {
     } catch (err) {
       throw new FlvError('OUTPUT_IO', `Cannot create ${path}: ${(err as Error).message}`, { cause: err });
     }
-    const log = new TextLog(path, this.options.textLogTitle ?? 'liverec');
+    const log = new TextLog(path, this.options.textLogTitle ?? `liverec ${VERSION}`);
     this.file = { fd, path, index, size: 0, torn: false, layout, lastTs: 0, videoFrames: 0, firstVideoTs: 0, lastVideoTs: 0, numbersAt: 0, indexAt: 0, log };
     const parts: Uint8Array[] = [FLV_FILE_HEADER, encodeTag(TagType.Script, 0, layout.body)];
     if (videoHeader?.data) parts.push(encodeTag(TagType.Video, 0, videoHeader.data));
