@@ -2,7 +2,7 @@
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { FlvParser } from '../src/flv/parser.js';
 import { FLV_FILE_HEADER, encodeTag } from '../src/flv/tag-encoding.js';
-import { type FlvTag, TagFlag, TagType, isHeader } from '../src/flv/tag.js';
+import { TagFlag, TagType, isHeader } from '../src/flv/tag.js';
 import { TagStager } from '../src/flv/writer/tag-stager.js';
 
 const UUID = Buffer.from('6c69766572656320626e6368206770b1', 'hex');
@@ -82,4 +82,3 @@ if (process.argv[1]?.endsWith('flv-input.js') && process.argv.length >= 5) {
   console.log(JSON.stringify(r));
 }
 
-export type { FlvTag };
