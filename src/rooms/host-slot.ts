@@ -24,6 +24,8 @@ function rebuildError(err: unknown): LiverecError {
 
 export class HostSlot {
   readonly rooms = new Map<number, RoomInit>();
+  /** Rooms the current worker incarnation was given (a room placed while the worker spawns is added once). */
+  private readonly added = new Set<number>();
   private worker: Worker | null = null;
   private api: Remote<RoomHostApi> | null = null;
   private readonly pending = new Set<(err: Error) => void>();
@@ -61,7 +63,34 @@ export class HostSlot {
     this.worker = worker;
     this.api = wrap<RoomHostApi>(nodeEndpoint(worker));
     this.startedAt = Date.now();
-    for (const init of this.rooms.values()) await this.call((api) => api.addRoom(init));
+    this.added.clear();
+    for (const init of [...this.rooms.values()]) await this.ensureAdded(init.roomId);
+  }
+
+  /** Gives the room to the running worker unless this incarnation already has it. */
+  ensureAdded(roomId: number): Promise<void> {
+    const init = this.rooms.get(roomId);
+    if (!init || this.added.has(roomId)) return Promise.resolve();
+    this.added.add(roomId);
+    return this.call((api) => api.addRoom(init)).catch((err: unknown) => {
+      this.added.delete(roomId);
+      throw err;
+    });
+  }
+
+  /** The room left this host (disposed or renamed). */
+  forget(roomId: number): void {
+    this.rooms.delete(roomId);
+    this.added.delete(roomId);
+  }
+
+  /** The room's id changed inside the worker; keep the bookkeeping in step. */
+  rekey(oldId: number, newId: number): void {
+    const init = this.rooms.get(oldId);
+    if (!init) return;
+    this.rooms.delete(oldId);
+    this.rooms.set(newId, { ...init, roomId: newId });
+    if (this.added.delete(oldId)) this.added.add(newId);
   }
 
   /** Runs a command on the worker; rejects with a coded error if the worker dies first. */

@@ -36,6 +36,7 @@ export class RoomHost {
     };
     return {
       addRoom: (init: RoomInit) => guard(() => {
+        if (this.actors.has(init.roomId)) return; // idempotent: a room never gets a second actor
         const actor = new RoomActor(init, (m) => this.post(m), this.batcher, (id) => this.rekey(init.roomId, id));
         this.actors.set(init.roomId, actor);
         actor.begin();

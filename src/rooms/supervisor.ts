@@ -41,7 +41,7 @@ export class Supervisor implements RoomControl {
     slot.rooms.set(init.roomId, init);
     this.placement.set(init.roomId, slot);
     if (fresh) await slot.spawn();
-    else await slot.call((api) => api.addRoom(init));
+    else await slot.ensureAdded(init.roomId);
   }
 
   /** Disposes the room's actor; a host left empty is shut down. */
@@ -50,7 +50,7 @@ export class Supervisor implements RoomControl {
     if (!slot) return;
     this.placement.delete(roomId);
     await slot.call((api) => api.command(roomId, 'dispose')).catch(() => undefined);
-    slot.rooms.delete(roomId);
+    slot.forget(roomId);
     if (slot.rooms.size === 0) {
       this.slots.splice(this.slots.indexOf(slot), 1);
       await slot.close();
@@ -60,10 +60,8 @@ export class Supervisor implements RoomControl {
   /** A room learned its real id: re-key its placement. */
   rename(oldId: number, newId: number): void {
     const slot = this.placement.get(oldId);
-    const init = slot?.rooms.get(oldId);
-    if (!slot || !init) return;
-    slot.rooms.delete(oldId);
-    slot.rooms.set(newId, { ...init, roomId: newId });
+    if (!slot) return;
+    slot.rekey(oldId, newId);
     this.placement.delete(oldId);
     this.placement.set(newId, slot);
   }
