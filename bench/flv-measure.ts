@@ -1,6 +1,6 @@
 // Runs a command as a child process and measures its CPU time and peak RSS from /proc (Linux only).
-import { spawn, execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { clockTicks, hwmKiB, statFields } from './proc.js';
 
 export interface Measurement {
   userS: number;
@@ -11,27 +11,6 @@ export interface Measurement {
   wallS: number;
   code: number;
   stderr: string;
-}
-
-let ticks = 0;
-function clockTicks(): number {
-  if (!ticks) {
-    try {
-      ticks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-    } catch {
-      ticks = 100;
-    }
-  }
-  return ticks;
-}
-
-function hwmKiB(pid: number): number | null {
-  try {
-    const m = /VmHWM:\s+(\d+)\s*kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -63,7 +42,7 @@ export function measure(cmd: string, args: string[]): Promise<Measurement> {
     child.on('error', reject);
     child.on('close', (code) => {
       clearInterval(poll);
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const fields = statFields(stat);
       const hz = clockTicks();
       const userS = Number(fields[13]) / hz;
       const sysS = Number(fields[14]) / hz;

@@ -1,0 +1,88 @@
+// Separate load process: GET /api/room/{id} over keep-alive at a constant open-loop rate; prints latency figures as JSON on exit.
+// Usage: node dist/bench/api-load.js --url http://127.0.0.1:P --ids 10001,10002 --rps 500 --seconds 20 [--start-at <epoch ms>]
+import { Agent, get } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { summarize } from './latency.js';
+
+const { values } = parseArgs({
+  options: { url: { type: 'string' }, ids: { type: 'string' }, rps: { type: 'string' }, seconds: { type: 'string' }, 'start-at': { type: 'string' } },
+});
+const base = new URL(values.url ?? 'http://127.0.0.1:2356');
+const ids = (values.ids ?? '').split(',').filter(Boolean).map(Number);
+const rps = Number(values.rps ?? 500);
+const seconds = Number(values.seconds ?? 10);
+if (ids.length === 0 || !(rps > 0) || !(seconds > 0)) {
+  process.stderr.write('api-load: --ids, --rps > 0 and --seconds > 0 are required\n');
+  process.exit(2);
+}
+
+// Plenty of sockets: the schedule never waits for an answer, so a slow server shows as latency, not as a lower rate.
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+const total = Math.round(rps * seconds);
+const interval = 1000 / rps;
+const latencies = new Float64Array(total);
+let answered = 0;
+let ok = 0;
+let httpErrors = 0;
+let netErrors = 0;
+let sent = 0;
+let maxLagMs = 0;
+let bytes = 0;
+const errorSamples = new Set<string>();
+const startEpoch = Number(values['start-at'] ?? Date.now());
+const perfStart = performance.now() + (startEpoch - Date.now());
+
+function send(): void {
+  const id = ids[Math.floor(Math.random() * ids.length)]!;
+  const t = performance.now();
+  sent++;
+  const req = get({ agent, host: base.hostname, port: base.port, path: `/api/room/${id}`, timeout: 10_000 }, (res) => {
+    res.on('data', (c: Buffer) => (bytes += c.length));
+    res.on('end', () => {
+      latencies[answered++] = performance.now() - t;
+      if (res.statusCode === 200) ok++;
+      else {
+        httpErrors++;
+        if (errorSamples.size < 5) errorSamples.add(`HTTP ${res.statusCode}`);
+      }
+    });
+  });
+  req.on('timeout', () => req.destroy(new Error('timeout after 10 s')));
+  req.on('error', (err) => {
+    netErrors++;
+    if (errorSamples.size < 5) errorSamples.add(err.message);
+  });
+}
+
+function tick(): void {
+  const now = performance.now();
+  // Open loop: every request whose time has come goes out now, however many are still unanswered.
+  while (sent < total && perfStart + sent * interval <= now) {
+    maxLagMs = Math.max(maxLagMs, now - (perfStart + sent * interval));
+    send();
+  }
+  if (sent < total) setTimeout(tick, Math.max(0, Math.min(perfStart + sent * interval - performance.now(), 50)));
+  else void finish();
+}
+
+let finished = false;
+async function finish(): Promise<void> {
+  if (finished) return;
+  finished = true;
+  const deadline = Date.now() + 11_000;
+  while (answered + netErrors < sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const wallS = (performance.now() - perfStart) / 1000;
+  const result = {
+    targetRps: rps, seconds, sent, ok, httpErrors, netErrors, unanswered: sent - answered - netErrors,
+    achievedRps: sent / Math.max(seconds, 1e-9), maxSendLagMs: maxLagMs, meanResponseBytes: answered ? bytes / answered : 0,
+    wallS, ...summarize(latencies.subarray(0, answered)), errorSamples: [...errorSamples],
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  agent.destroy();
+  process.exit(0);
+}
+
+// Stopped early (the benchmark is ending): report what was measured so far.
+process.once('SIGTERM', () => void finish());
+setTimeout(tick, Math.max(0, perfStart - performance.now()));

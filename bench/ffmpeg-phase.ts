@@ -1,0 +1,93 @@
+// Phase 2: the same rooms recorded by N `ffmpeg -c copy` processes, measured the same way (summed CPU and RSS).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApiLimiter } from '../src/bilibili/api-limiter.js';
+import { BilibiliApiClient } from '../src/bilibili/api-client.js';
+import { resolveStreamUrl } from '../src/bilibili/stream-url.js';
+import { OutputTail } from './child-output.js';
+import { removeDir, stopChild, tempDir, track } from './cleanup.js';
+import { ffmpegBin } from './ffmpeg-bin.js';
+import type { FfmpegFigures } from './figures.js';
+import { GiveUp, waitFor } from './http-json.js';
+import { cpuSecondsPerGb, inputFigures, lowestPace, procFigures, simSeries } from './metrics.js';
+import { pssKiB } from './proc.js';
+import { phase } from './progress.js';
+import { sample } from './sampler.js';
+import type { SimulatorProcess } from './simulator-process.js';
+
+const PACE_WINDOW_MS = 10_000;
+
+/** The stream URL a client gets from the live API (the real client code), on 127.0.0.1. */
+async function streamUrls(simUrl: string, roomIds: number[]): Promise<string[]> {
+  // The benchmark's own limiter, without spacing: ffmpeg's start should not wait on brec's politeness delay.
+  const api = new BilibiliApiClient({ liveApiHost: simUrl }, ApiLimiter.create({ spacingMs: 0, burst: 1_000_000 }));
+  const urls: string[] = [];
+  for (const id of roomIds) {
+    const { url } = await resolveStreamUrl(api, id);
+    // This ffmpeg build resolves "localhost" to ::1 only, where the simulator does not listen.
+    urls.push(url.replace('://localhost:', '://127.0.0.1:'));
+  }
+  return urls;
+}
+
+export async function runFfmpegPhase(sim: SimulatorProcess, seconds: number, warmupSeconds: number): Promise<FfmpegFigures> {
+  const ids = sim.roomIds;
+  const outDir = tempDir('liverec-bench-ffmpeg-');
+  const procs: { child: ChildProcess; err: OutputTail; file: string; id: number }[] = [];
+  try {
+    phase(`ffmpeg: resolving ${ids.length} stream URLs and starting ${ids.length} ffmpeg -c copy processes`);
+    const urls = await streamUrls(sim.url, ids);
+    const bin = ffmpegBin();
+    ids.forEach((id, i) => {
+      const file = join(outDir, `${id}.flv`);
+      const child = track(spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', '-i', urls[i]!, '-c', 'copy', '-f', 'flv', file], { stdio: ['ignore', 'ignore', 'pipe'] }));
+      procs.push({ child, err: new OutputTail(child.stderr), file, id });
+    });
+    const died = (): string | null => {
+      const p = procs.find((x) => x.child.exitCode !== null || x.child.signalCode !== null);
+      return p ? `ffmpeg for room ${p.id} exited (code ${p.child.exitCode}): ${p.err.tail}` : null;
+    };
+    await waitFor(`all ${ids.length} ffmpeg outputs to grow`, 30_000 + ids.length * 200, async () => {
+      const d = died();
+      if (d) throw new GiveUp(d);
+      return procs.every((p) => {
+        try {
+          return statSync(p.file).size > 0;
+        } catch {
+          return false;
+        }
+      }) ? true : undefined;
+    });
+    phase(`ffmpeg: all ${ids.length} processes writing; warm-up ${warmupSeconds} s`);
+    await new Promise((r) => setTimeout(r, warmupSeconds * 1000));
+    phase(`ffmpeg: window, ${seconds} s`);
+    const pids = procs.map((p) => p.child.pid!);
+    const s = await sample({
+      label: 'ffmpeg', pids: () => pids, sim,
+      check: () => {
+        const d = died();
+        if (d) throw new Error(`during the measurement: ${d}`);
+      },
+    }, seconds);
+    let pss: number | null = 0;
+    for (const pid of pids) {
+      const v = pssKiB(pid);
+      pss = v === null || pss === null ? null : pss + v;
+    }
+    const cpu = procFigures(s.procs);
+    const input = inputFigures(s.simRooms, ids);
+    const pssMiB = pss === null ? null : pss / 1024;
+    return {
+      processes: ids.length, input, cpu, cpuSecondsPerGb: cpuSecondsPerGb(cpu, input),
+      rssPeakMiB: cpu.rssPeakMiB, rssPerRoomMiB: cpu.rssPeakMiB / ids.length,
+      pssMiB, pssPerRoomMiB: pssMiB === null ? null : pssMiB / ids.length,
+      simPace: lowestPace(simSeries(s.simRooms, ids), PACE_WINDOW_MS),
+      simulatorCpuPct: procFigures(s.sim).cpuPct,
+    };
+  } finally {
+    phase('ffmpeg: stopping');
+    await Promise.all(procs.map((p) => stopChild(p.child, 5000)));
+    removeDir(outDir);
+  }
+}

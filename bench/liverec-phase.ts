@@ -1,0 +1,103 @@
+// Phase 1: liverec records every room; a recording-only window, then a window with the API load process running.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { packageRoot } from '../src/paths.js';
+import { OutputTail } from './child-output.js';
+import { removeDir, stopChild, tempDir, track } from './cleanup.js';
+import type { ApiLoadFigures, LiverecFigures } from './figures.js';
+import { waitFor } from './http-json.js';
+import { brecRatio, cpuSecondsPerGb, inputFigures, lowestPace, procFigures, recorderIo, recorderSeries, simSeries } from './metrics.js';
+import { pssKiB } from './proc.js';
+import { phase } from './progress.js';
+import { startRecorder } from './recorder-process.js';
+import { concat, sample } from './sampler.js';
+import type { SimulatorProcess } from './simulator-process.js';
+
+export interface PhaseOptions {
+  seconds: number;
+  warmupSeconds: number;
+  roomsPerWorker: number;
+  apiRps: number;
+}
+
+const PACE_WINDOW_MS = 10_000;
+const apiLoadScript = join(packageRoot, 'dist', 'bench', 'api-load.js');
+
+function startApiLoad(apiUrl: string, roomIds: number[], rps: number, seconds: number, startAt: number): { result: Promise<ApiLoadFigures>; stop: () => Promise<void> } {
+  const child = track(spawn(process.execPath, [apiLoadScript, '--url', apiUrl, '--ids', roomIds.join(','), '--rps', String(rps), '--seconds', String(seconds), '--start-at', String(startAt)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }));
+  const err = new OutputTail(child.stderr);
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const result = new Promise<ApiLoadFigures>((resolve, reject) => {
+    child.once('exit', (code) => {
+      try {
+        resolve(JSON.parse(out) as ApiLoadFigures);
+      } catch {
+        reject(new Error(`api-load exited (code ${code}) without a result: ${err.tail}`));
+      }
+    });
+  });
+  return { result, stop: () => stopChild(child, 15_000) };
+}
+
+export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): Promise<LiverecFigures> {
+  const ids = sim.roomIds;
+  const outDir = tempDir('liverec-bench-rec-');
+  const t0 = performance.now();
+  phase(`liverec: starting (${ids.length} rooms, ${o.roomsPerWorker} room(s) per worker thread, API load ${o.apiRps} req/s)`);
+  const rec = await startRecorder(sim.url, ids, outDir, o.roomsPerWorker);
+  let load: ReturnType<typeof startApiLoad> | null = null;
+  try {
+    // The recorder's API limiter spaces live-API calls 100 ms apart (3-4 calls per room), so start-up grows with rooms.
+    await rec.waitAllRecording(ids, 60_000 + ids.length * 1000, (n) => phase(`liverec: ${n}/${ids.length} rooms recording`));
+    const startupS = (performance.now() - t0) / 1000;
+    phase(`liverec: all rooms recording after ${startupS.toFixed(1)} s; warm-up ${o.warmupSeconds} s`);
+    await new Promise((r) => setTimeout(r, o.warmupSeconds * 1000));
+    const check = (): void => {
+      if (rec.exited()) throw new Error(`liverec exited during the measurement: ${rec.errors()}`);
+    };
+    const target = { label: 'liverec, recording only', pids: () => [rec.pid], sim, recorder: rec, check };
+    phase(`liverec: recording-only window, ${o.seconds} s`);
+    load = o.apiRps > 0 ? startApiLoad(rec.apiUrl, ids, o.apiRps, o.seconds, Date.now() + o.seconds * 1000 + 300) : null;
+    const quiet = await sample(target, o.seconds);
+    let loaded = null;
+    let api: ApiLoadFigures | null = null;
+    if (load) {
+      phase(`liverec: window with GET /api/room/{id} at ${o.apiRps} req/s from a separate process, ${o.seconds} s`);
+      loaded = await sample({ ...target, label: `liverec, API load ${o.apiRps} req/s` }, o.seconds);
+      api = await Promise.race([load.result, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('api-load did not finish')), 20_000))]);
+    }
+    const pss = pssKiB(rec.pid);
+    const all = loaded ? concat(quiet, loaded) : quiet;
+    const cpu = procFigures(quiet.procs);
+    const input = inputFigures(quiet.simRooms, ids);
+    const rssPeakMiB = Math.max(...all.procs.map((p) => p.rssKiB / 1024));
+    const workers = Math.ceil(ids.length / o.roomsPerWorker);
+    phase('liverec: stopping');
+    await rec.stop();
+    // Every stream must be closed before ffmpeg takes over, or the simulator's byte counters would mix both.
+    await waitFor('the simulator to see every liverec stream closed', 20_000, async () => {
+      const c = await sim.counters();
+      return [...c.values()].every((r) => r.openStreams === 0) ? true : undefined;
+    });
+    return {
+      roomsPerWorker: o.roomsPerWorker, workers, startupS, input, cpu, cpuSecondsPerGb: cpuSecondsPerGb(cpu, input),
+      cpuUnderApiLoad: loaded ? procFigures(loaded.procs) : null,
+      rssPeakMiB, rssPerRoomMiB: rssPeakMiB / ids.length, pssMiB: pss === null ? null : pss / 1024,
+      pace: lowestPace(recorderSeries(all.apiRooms), PACE_WINDOW_MS),
+      simPace: lowestPace(simSeries(all.simRooms, ids), PACE_WINDOW_MS),
+      brecDurationRatio: brecRatio(all.apiRooms),
+      io: recorderIo(all.apiRooms),
+      api,
+      simulatorCpuPct: procFigures(all.sim).cpuPct,
+      missedSamples: all.missed,
+    };
+  } finally {
+    await load?.stop();
+    await rec.stop();
+    removeDir(outDir);
+  }
+}

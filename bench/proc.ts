@@ -1,0 +1,88 @@
+// Reads CPU time and memory of running processes from /proc (Linux only); shared by the benchmarks.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+let ticks = 0;
+
+/** Kernel clock ticks per second (the unit of utime/stime in /proc/<pid>/stat). */
+export function clockTicks(): number {
+  if (!ticks) {
+    try {
+      ticks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+    } catch {
+      ticks = 100;
+    }
+  }
+  return ticks;
+}
+
+/** The fields of a /proc/<pid>/stat line after `(comm)`: index 0 is the state, 11 utime, 12 stime, 13 cutime, 14 cstime. */
+export function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).trim().split(' ');
+}
+
+function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
+  try {
+    const m = new RegExp(`${field}:\\s+(\\d+)\\s*kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Peak resident set so far (VmHWM) in KiB, or null when the process is gone. */
+export const hwmKiB = (pid: number): number | null => statusKiB(pid, 'VmHWM');
+
+/** Current resident set (VmRSS) in KiB, or null when the process is gone. */
+export const rssKiB = (pid: number): number | null => statusKiB(pid, 'VmRSS');
+
+/**
+ * User + system CPU seconds the process has used so far, all of its threads included (the process-level
+ * stat line sums every thread; reaped children are not included). Null when the process is gone.
+ */
+export function cpuSeconds(pid: number): number | null {
+  try {
+    const f = statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    return (Number(f[11]) + Number(f[12])) / clockTicks();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Proportional set size in KiB (/proc/<pid>/smaps_rollup): shared pages split between the processes that map
+ * them, so summing it over N copies of one program does not count the program N times. Null when unreadable.
+ */
+export function pssKiB(pid: number): number | null {
+  try {
+    const m = /^Pss:\s+(\d+)\s*kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds and resident set summed over a group of processes at one instant. */
+export interface ProcSample {
+  /** performance.now() of the reading. */
+  t: number;
+  cpuS: number;
+  rssKiB: number;
+  /** How many of the processes were still there. */
+  alive: number;
+}
+
+export function sampleProcs(pids: readonly number[], t: number): ProcSample {
+  let cpuS = 0;
+  let rss = 0;
+  let alive = 0;
+  for (const pid of pids) {
+    const c = cpuSeconds(pid);
+    const r = rssKiB(pid);
+    if (c === null || r === null) continue;
+    cpuS += c;
+    rss += r;
+    alive++;
+  }
+  return { t, cpuS, rssKiB: rss, alive };
+}

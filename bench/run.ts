@@ -1,0 +1,103 @@
+// Multi-room benchmark (`npm run bench`): liverec recording N simulated rooms vs N `ffmpeg -c copy`, CPU, RSS, pace, API latency.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { packageRoot } from '../src/paths.js';
+import { installCleanup, stopAll } from './cleanup.js';
+import { runFfmpegPhase } from './ffmpeg-phase.js';
+import { checkTargets, type RunFigures } from './figures.js';
+import { destroyAgent } from './http-json.js';
+import { runLiverecPhase } from './liverec-phase.js';
+import { describeMachine, machineLine } from './machine.js';
+import { type BenchOptions, defaultRoomsPerWorker, parseOptions, USAGE } from './options.js';
+import { phase } from './progress.js';
+import { cliPath, startSimulator } from './simulator-process.js';
+import { sweepSvg } from './svg-chart.js';
+import { DEFINITIONS, renderNotes, renderTable } from './table.js';
+
+async function runOne(rooms: number, o: BenchOptions): Promise<RunFigures> {
+  const roomsPerWorker = o.roomsPerWorker ?? defaultRoomsPerWorker(rooms);
+  phase(`${rooms} rooms at ${o.bitrateKbps} kbps: starting the simulator`);
+  const sim = await startSimulator(rooms, o.bitrateKbps);
+  try {
+    const liverec = await runLiverecPhase(sim, { seconds: o.seconds, warmupSeconds: o.warmupSeconds, roomsPerWorker, apiRps: o.apiRps });
+    const ffmpeg = o.skipFfmpeg ? null : await runFfmpegPhase(sim, o.seconds, o.warmupSeconds);
+    const ratios = ffmpeg ? { cpuPerGb: liverec.cpuSecondsPerGb / ffmpeg.cpuSecondsPerGb, rssPerRoom: liverec.rssPerRoomMiB / ffmpeg.rssPerRoomMiB } : null;
+    return { rooms, bitrateKbps: o.bitrateKbps, seconds: o.seconds, warmupSeconds: o.warmupSeconds, liverec, ffmpeg, ratios, targets: checkTargets(liverec, ratios) };
+  } finally {
+    await sim.stop();
+  }
+}
+
+async function main(): Promise<number> {
+  let o: BenchOptions | 'help';
+  try {
+    o = parseOptions(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`bench: ${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (o === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (!existsSync('/proc/self/stat')) throw new Error('this benchmark reads /proc and runs on Linux only');
+  if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: build first (npx tsc -p .)`);
+  installCleanup();
+  const machine = describeMachine();
+  phase(`machine: ${machineLine(machine)}`);
+  const runs: RunFigures[] = [];
+  for (const rooms of o.rooms) runs.push(await runOne(rooms, o));
+
+  const date = new Date().toISOString().slice(0, 10);
+  const outDir = o.outDir ?? join(packageRoot, 'bench', 'results');
+  mkdirSync(outDir, { recursive: true });
+  const base = join(outDir, o.sweep ? `${date}-sweep-${o.rooms.join('-')}r` : `${date}-${o.rooms[0]}r`);
+  const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
+  const result = {
+    benchmark: 'liverec multi-room recording vs ffmpeg -c copy',
+    date: new Date().toISOString(),
+    command,
+    options: { ...o, outDir: undefined },
+    machine,
+    definitions: DEFINITIONS,
+    runs,
+  };
+  writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  const files = [`${base}.json`];
+  if (o.sweep) {
+    writeFileSync(`${base}.svg`, sweepSvg(runs, `${o.bitrateKbps} kbps per room, ${o.seconds}-s windows; ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}`));
+    files.push(`${base}.svg`);
+  }
+  const shown = files.map((f) => (relative(process.cwd(), f).startsWith('..') ? f : relative(process.cwd(), f)));
+  phase(`wrote ${shown.join(', ')}`);
+  if (o.json) {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } else {
+    process.stdout.write([
+      '',
+      `liverec multi-room benchmark: ${o.bitrateKbps} kbps per room, ${o.seconds}-s windows after ${o.warmupSeconds} s warm-up, API load ${o.apiRps} req/s`,
+      `machine: ${machineLine(machine)}`,
+      `command: ${command}`,
+      '',
+      renderTable(runs),
+      '',
+      '✓ / ✗ = target met / missed. Columns:',
+      renderNotes(),
+      '',
+      `results: ${shown.join(', ')}`,
+      '',
+    ].join('\n'));
+  }
+  return 0;
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (err) {
+  process.stderr.write(`bench: failed: ${(err as Error).stack ?? err}\n`);
+} finally {
+  await stopAll(5000);
+  destroyAgent();
+}
+process.exit(code);

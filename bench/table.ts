@@ -1,0 +1,53 @@
+// The one results table (rows per room count: liverec, ffmpeg, their ratio; then the targets) and its notes.
+import type { RunFigures } from './figures.js';
+import { TARGETS } from './figures.js';
+
+const f = (v: number | null | undefined, d: number): string => (v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(d));
+const mark = (pass: boolean | null): string => (pass === null ? '' : pass ? ' ✓' : ' ✗');
+
+const HEAD = ['rooms', 'recorder', 'Mbps in', 'CPU %', 'CPU % +API', 'CPU-s/GB', 'RSS MiB', 'MiB/room', 'pace min', 'brec ratio min', 'API p50/p99 ms (err)', 'sim CPU %'];
+
+function rowsOf(r: RunFigures): string[][] {
+  const l = r.liverec;
+  const t = r.targets;
+  const api = l.api ? `${f(l.api.p50Ms, 2)} / ${f(l.api.p99Ms, 2)}${mark(t.apiP99Ms.pass)} (${l.api.httpErrors + l.api.netErrors + l.api.unanswered})` : '-';
+  const rows = [[
+    String(r.rooms), `liverec (${l.roomsPerWorker}/thread)`, f(l.input.mbps, 1), f(l.cpu.cpuPct, 1), f(l.cpuUnderApiLoad?.cpuPct, 1), f(l.cpuSecondsPerGb, 2),
+    f(l.rssPeakMiB, 0), f(l.rssPerRoomMiB, 2) + mark(t.rssPerRoomMiB.pass), f(l.pace.lowest, 3) + mark(t.pace.pass), f(l.brecDurationRatio.lowest, 3), api, f(l.simulatorCpuPct, 0),
+  ]];
+  if (r.ffmpeg) {
+    const m = r.ffmpeg;
+    rows.push([String(r.rooms), 'ffmpeg -c copy', f(m.input.mbps, 1), f(m.cpu.cpuPct, 1), '', f(m.cpuSecondsPerGb, 2), f(m.rssPeakMiB, 0), f(m.rssPerRoomMiB, 2), `${f(m.simPace.lowest, 3)}*`, '', '', f(m.simulatorCpuPct, 0)]);
+  }
+  if (r.ratios) {
+    rows.push([String(r.rooms), 'liverec ÷ ffmpeg', '', '', '', f(r.ratios.cpuPerGb, 2) + mark(t.cpuPerGbRatio.pass), '', f(r.ratios.rssPerRoom, 2), '', '', '', '']);
+  }
+  return rows;
+}
+
+const TARGET_ROW = ['', 'targets', '', '', '', `÷ <= ${TARGETS.cpuPerGbRatio}`, '', `<= ${TARGETS.rssPerRoomMiB}`, `>= ${TARGETS.pace}`, '', `p99 <= ${TARGETS.apiP99Ms}`, ''];
+
+export function renderTable(runs: RunFigures[]): string {
+  const rows = [HEAD, ...runs.flatMap(rowsOf), TARGET_ROW];
+  const width = HEAD.map((_, c) => Math.max(...rows.map((r) => [...(r[c] ?? '')].length)));
+  const line = (r: string[]): string => r.map((cell, c) => (c === 1 ? cell.padEnd(width[c]!) : cell.padStart(width[c]!))).join('  ').trimEnd();
+  const sep = width.map((w) => '-'.repeat(w)).join('  ');
+  return [line(HEAD), sep, ...rows.slice(1, -1).map(line), sep, line(TARGET_ROW)].join('\n');
+}
+
+/** What every column means; printed under the table and stored in the results JSON. */
+export const DEFINITIONS: Record<string, string> = {
+  'Mbps in': 'decimal Mbit/s the simulator served to all rooms in the window (its bytesServed counters; the same source for both recorders). The simulator pads video with H.264 filler NALUs to reach the bitrate; liverec strips filler, so it writes much less than it reads.',
+  'CPU %': 'user+system CPU of the recorder process (all threads; for ffmpeg the sum over its processes) from /proc, in percent of ONE core, over the recording-only window.',
+  'CPU % +API': 'the same for liverec during the following window of equal length while a separate process sends GET /api/room/{id} at the API rate (serving the API is part of this figure).',
+  'CPU-s/GB': 'CPU seconds per decimal GB of input, from the recording-only window.',
+  'RSS MiB': 'peak VmRSS sampled once a second (for ffmpeg: peak of the sum over its processes; shared pages of the binary are counted once per process there, see pssMiB in the JSON).',
+  'pace min': 'liverec: for every room, media ms recorded (sessionMaxTimestamp delta) / wall ms (sessionDuration delta of the same stats snapshots) over sliding 10-s windows covering both windows; the lowest over all rooms and windows. 1.0 = keeps up with real time. *ffmpeg: the same ratio for the media the simulator served (mediaMsServed / wall), which falls when a client stops reading (the simulator holds back once 2 MB are queued).',
+  'brec ratio min': "lowest numeric brec durationRatio seen in the API samples after the warm-up. brec's per-group ratio is (last - first tag timestamp) of one GOP / wall time since the previous GOP, so it sits about one frame per GOP below 1 by definition (e.g. 0.958 for 24-frame GOPs).",
+  'API p50/p99 ms (err)': 'latency of GET /api/room/{id} (random room) from a separate process at a constant open-loop rate over keep-alive, measured from dispatch to the end of the body; err = HTTP errors + network errors + unanswered.',
+  'sim CPU %': 'CPU of the simulator process (same machine, informational): on a small machine it competes with the recorder for the cores.',
+};
+
+export function renderNotes(): string {
+  return Object.entries(DEFINITIONS).map(([k, v]) => `  ${k}: ${v}`).join('\n');
+}
