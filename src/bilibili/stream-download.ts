@@ -1,13 +1,8 @@
-// HTTP-FLV download: manual redirects, a headers deadline, a no-data watchdog, chunks as an async iterator.
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
+// HTTP-FLV download: manual redirects, a headers deadline, a no-data watchdog; zero-copy `consume` or an async iterator.
 import { type ClientOptions, DEFAULT_CLIENT_OPTIONS } from './client-options.js';
 import { BiliErrorCode, BilibiliError } from './errors.js';
 import { streamHeaders } from './headers.js';
-
-// node:http rather than npm undici: one download per room worker, and node:http is both leaner (undici's
-// import alone is about +8 MB RSS per worker) and faster for a plain long GET (508 vs 430 MB/s, stack.md).
-// Keep-alive is off (agent: false): a live stream holds its connection for hours and is never reused.
+import { StreamConnection } from './stream-connection.js';
 
 export type StreamDownloadOptions = Pick<
   ClientOptions,
@@ -16,28 +11,25 @@ export type StreamDownloadOptions = Pick<
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** An open 200 response. Iterate it for the body; iteration ends at end of stream or throws a coded error. */
+/** An open 200 response. Read its body once: `consume` (recorder, no copies) or `for await` (copies each chunk). */
 export class StreamDownload implements AsyncIterable<Buffer> {
-  /** Bytes of body received so far. */
-  bytesReceived = 0;
   /** Body chunks received so far. */
   chunksReceived = 0;
   readonly openedAt = Date.now();
-  private stopped = false;
-  private iterated = false;
+  private used = false;
 
   constructor(
-    private readonly res: IncomingMessage,
+    private readonly connection: StreamConnection,
     /** The final URL after redirects. */
     readonly url: string,
     /** Every Location followed, in order. */
     readonly redirects: readonly string[],
-    watchdogMs: number,
-  ) {
-    const socket = res.socket;
-    socket.setTimeout(watchdogMs, () => {
-      res.destroy(new BilibiliError(BiliErrorCode.StreamStalled, `No stream data for ${watchdogMs} ms from ${this.host}`));
-    });
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** Body bytes received so far. */
+  get bytesReceived(): number {
+    return this.connection.bytesReceived;
   }
 
   /** `scheme://host[:port]` actually connected to (after redirects). */
@@ -46,39 +38,52 @@ export class StreamDownload implements AsyncIterable<Buffer> {
   }
 
   get contentType(): string {
-    return String(this.res.headers['content-type'] ?? '');
+    return this.connection.head.headers['content-type'] ?? '';
   }
 
-  /** Ends the download; a running iteration finishes without an error. */
+  /** Ends the download; a running read finishes without an error. */
   stop(): void {
-    this.stopped = true;
-    this.res.destroy();
+    this.connection.stop();
   }
 
   get isStopped(): boolean {
-    return this.stopped;
+    return this.connection.isStopped;
   }
 
+  /**
+   * Hands each body chunk to `onChunk` synchronously. The chunk is a view into a read buffer that is reused
+   * as soon as `onChunk` returns: copy whatever must outlive the call. Resolves at the end of the stream
+   * (or after `stop()`); rejects with STREAM_ABORTED / STREAM_STALLED / STREAM_NETWORK.
+   */
+  consume(onChunk: (chunk: Uint8Array) => void): Promise<void> {
+    if (this.used) return Promise.reject(new Error('A StreamDownload can be read once'));
+    this.used = true;
+    // A long-lived signal (one per room) must not collect a listener per download.
+    const onAbort = (): void => this.stop();
+    this.signal?.addEventListener('abort', onAbort, { once: true });
+    if (this.signal?.aborted) this.stop();
+    return this.connection.consume((chunk) => {
+      this.chunksReceived++;
+      onChunk(chunk);
+    }).finally(() => this.signal?.removeEventListener('abort', onAbort));
+  }
+
+  /** Convenience for tools and tests: each chunk copied into its own Buffer, no backpressure. */
   async *[Symbol.asyncIterator](): AsyncIterator<Buffer> {
-    if (this.iterated) throw new Error('A StreamDownload can be iterated once');
-    this.iterated = true;
-    try {
-      for await (const chunk of this.res as AsyncIterable<Buffer>) {
-        this.bytesReceived += chunk.length;
-        this.chunksReceived++;
-        yield chunk;
-      }
-    } catch (err) {
-      if (this.stopped) return;
-      if (err instanceof BilibiliError) throw err;
-      throw new BilibiliError(BiliErrorCode.StreamAborted, `Stream from ${this.host} broke off after ${this.bytesReceived} bytes: ${(err as Error).message}`, { cause: err });
-    } finally {
-      this.res.socket?.setTimeout(0);
-      if (!this.res.destroyed) this.res.destroy();
+    const queue: Buffer[] = [];
+    let wake: (() => void) | null = null;
+    let done = false;
+    let failure: unknown = null;
+    this.consume((c) => {
+      queue.push(Buffer.from(c));
+      wake?.();
+    }).then(() => { done = true; wake?.(); }, (err: unknown) => { failure = err; done = true; wake?.(); });
+    for (;;) {
+      if (queue.length > 0) yield queue.shift()!;
+      else if (done) break;
+      else await new Promise<void>((resolve) => { wake = resolve; }).finally(() => { wake = null; });
     }
-    if (!this.stopped && !this.res.complete) {
-      throw new BilibiliError(BiliErrorCode.StreamAborted, `Stream from ${this.host} ended before its body did, after ${this.bytesReceived} bytes`);
-    }
+    if (failure) throw failure;
   }
 }
 
@@ -94,11 +99,17 @@ export async function openStream(url: string, options: Partial<StreamDownloadOpt
     throw new BilibiliError(BiliErrorCode.StreamNetwork, `Bad stream URL ${url}`, { cause: err });
   }
   for (let hop = 0; ; hop++) {
-    const res = await requestOnce(current, headers, o.streamConnectTimeoutMs, options.signal);
-    const status = res.statusCode ?? 0;
+    if (current.protocol !== 'http:' && current.protocol !== 'https:') {
+      throw new BilibiliError(BiliErrorCode.StreamNetwork, `Unsupported stream URL scheme ${current.protocol}`);
+    }
+    if (options.signal?.aborted) throw new BilibiliError(BiliErrorCode.StreamNetwork, 'Stream request cancelled');
+    const connection = await StreamConnection.open(current, {
+      headers, connectTimeoutMs: o.streamConnectTimeoutMs, watchdogMs: o.watchdogTimeoutMs,
+    }, options.signal);
+    const status = connection.head.status;
     if (REDIRECTS.has(status)) {
-      const location = res.headers.location;
-      res.destroy();
+      const location = connection.head.headers.location;
+      connection.stop();
       if (!location) throw new BilibiliError(BiliErrorCode.StreamRedirect, `HTTP ${status} without Location from ${current.origin}`, { httpStatus: status });
       if (hop >= o.maxRedirects) throw new BilibiliError(BiliErrorCode.StreamRedirect, `More than ${o.maxRedirects} redirects`, { httpStatus: status });
       try {
@@ -110,53 +121,9 @@ export async function openStream(url: string, options: Partial<StreamDownloadOpt
       continue;
     }
     if (status !== 200) {
-      res.destroy();
+      connection.stop();
       throw new BilibiliError(BiliErrorCode.StreamHttpStatus, `Stream host ${current.origin} answered HTTP ${status}`, { httpStatus: status });
     }
-    const download = new StreamDownload(res, current.href, redirects, o.watchdogTimeoutMs);
-    const signal = options.signal;
-    if (signal) {
-      const onAbort = (): void => download.stop();
-      signal.addEventListener('abort', onAbort, { once: true });
-      // A long-lived signal (one per room) must not collect a listener per download.
-      res.once('close', () => signal.removeEventListener('abort', onAbort));
-    }
-    return download;
+    return new StreamDownload(connection, current.href, redirects, options.signal);
   }
-}
-
-function requestOnce(url: URL, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      reject(new BilibiliError(BiliErrorCode.StreamNetwork, `Unsupported stream URL scheme ${url.protocol}`));
-      return;
-    }
-    const mod = url.protocol === 'https:' ? https : http;
-    let done = false;
-    const onAbort = (): void => fail(new BilibiliError(BiliErrorCode.StreamNetwork, 'Stream request cancelled'));
-    const settle = (): void => {
-      done = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const fail = (err: BilibiliError): void => {
-      if (done) return;
-      settle();
-      req.destroy();
-      reject(err);
-    };
-    const req = mod.get(url, { headers, agent: false }, (res) => {
-      if (done) return void res.destroy();
-      settle();
-      resolve(res);
-    });
-    // Errors after the response arrived surface through the response body instead.
-    req.on('error', (err) => fail(new BilibiliError(BiliErrorCode.StreamNetwork, `Stream request to ${url.origin} failed: ${err.message}`, { cause: err })));
-    const timer = setTimeout(
-      () => fail(new BilibiliError(BiliErrorCode.StreamConnectTimeout, `No response headers from ${url.origin} within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -148,9 +148,10 @@ export class FlvParser {
 
   /** Copies any held bytes that live in `buffer`, so the caller may reuse that memory. */
   detach(buffer: ArrayBufferLike): void {
-    if (this.parts.some((p) => p.buffer === buffer)) {
-      const copy = Buffer.concat(this.parts, this.partsLen);
-      this.parts = [copy];
+    // Only the newest part can live in a reused read buffer; earlier parts are already copies.
+    for (let i = 0; i < this.parts.length; i++) {
+      const p = this.parts[i]!;
+      if (p.buffer === buffer) this.parts[i] = Buffer.from(p);
     }
   }
 

@@ -20,7 +20,7 @@ export class RawCapture extends Capture {
 
   protected async consume(download: StreamDownload): Promise<CaptureEnd> {
     const { files, stats } = this.deps;
-    for await (const chunk of download) {
+    await download.consume((chunk) => {
       stats.network(chunk.length);
       if (this.fd === null) {
         this.path = files.nextPath();
@@ -28,10 +28,10 @@ export class RawCapture extends Capture {
         files.opened(this.path);
       }
       const t0 = performance.now();
-      writeSync(this.fd, chunk);
+      writeSync(this.fd, chunk); // written before the read buffer is reused
       this.size += chunk.length;
       stats.disk(chunk.length, performance.now() - t0);
-    }
+    });
     return { reason: 'eof', bytes: download.bytesReceived };
   }
 }

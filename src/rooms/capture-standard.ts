@@ -91,15 +91,21 @@ export class StandardCapture extends Capture {
 
   protected async consume(download: StreamDownload): Promise<CaptureEnd> {
     const { stats } = this.deps;
-    for await (const chunk of download) {
+    let end: CaptureEnd | null = null;
+    await download.consume((chunk) => {
+      if (end) return;
       stats.network(chunk.length);
       const t0 = performance.now();
       const step = this.stream.push(chunk);
       if (step.bytesWritten > 0) stats.disk(step.bytesWritten, performance.now() - t0);
+      // The chunk lives in the connection's reused read buffer: copy out what the parser still holds.
+      this.stream.detach(chunk.buffer);
       for (const g of step.groups) if (g.stats) this.onStats(g.stats);
-      if (step.error) return { reason: 'error', error: step.error, bytes: download.bytesReceived };
-      if (step.disconnect) return { reason: 'disconnect', error: step.disconnect, bytes: download.bytesReceived };
-    }
+      if (step.error) end = { reason: 'error', error: step.error, bytes: download.bytesReceived };
+      else if (step.disconnect) end = { reason: 'disconnect', error: step.disconnect, bytes: download.bytesReceived };
+      if (end) download.stop();
+    });
+    if (end) return end;
     const last = this.stream.end();
     for (const g of last.groups) if (g.stats) this.onStats(g.stats);
     return { reason: last.error ? 'error' : 'eof', error: last.error ?? undefined, bytes: download.bytesReceived };
