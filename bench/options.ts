@@ -21,15 +21,17 @@ export interface BenchOptions {
 export const USAGE = `usage: npm run bench -- [--rooms N] [--bitrate-kbps K] [--seconds S] [--warmup S] [--json]
        [--sweep 10,50,100,200] [--rooms-per-worker K] [--api-rps R] [--out DIR] [--no-ffmpeg]
 defaults: --rooms 20 --bitrate-kbps 6000 --seconds 30 --warmup 5 --api-rps 500 (0 = no API load window)
-          --rooms-per-worker: 1 up to 20 rooms, else ceil(rooms / (2 x cores))   --out bench/results`;
+          --rooms-per-worker: ceil(rooms / (2 x cores)), i.e. at most 2 room-host threads per core   --out bench/results`;
 
 /**
- * One thread per room up to 20 rooms (isolation is cheap there); beyond that, 2 workers per core: enough
- * threads that one busy room host never holds a whole core's rooms hostage, few enough that the per-thread
- * heap and module cost (~10-20 MB each) is paid a handful of times, not once per room.
+ * At most two room-host threads per core: ceil(rooms / (2 x cores)) rooms per thread, so up to 2 x cores rooms
+ * each keep their own thread. Measured on 2 cores (bench results, 6 Mbps rooms): 20 rooms at 1 room per thread
+ * cost 27-43 MiB and 3x the CPU per room of 5 per thread, because every thread carries its own heap, module
+ * graph and timers; at 50 rooms 1/5/13/25/50 per thread gave 22/9.2/6.3/5.0/3.6 MiB and 52/33/21/20/18 % CPU,
+ * so the gains flatten past a few threads while one busy host still never holds all rooms on one core.
  */
 export function defaultRoomsPerWorker(rooms: number, cores = availableParallelism()): number {
-  return rooms <= 20 ? 1 : Math.ceil(rooms / (2 * cores));
+  return Math.max(1, Math.ceil(rooms / (2 * cores)));
 }
 
 function positiveInt(name: string, v: string | undefined, fallback: number, min = 1): number {

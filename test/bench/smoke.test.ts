@@ -1,0 +1,76 @@
+// Smoke test of the multi-room benchmark: a tiny real run (2 rooms, 3-s windows) prints one JSON object with both rows and leaves nothing behind.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/paths.js';
+
+const runJs = join(packageRoot, 'dist', 'bench', 'run.js');
+
+/** Pids of live processes whose environment carries `marker` (every descendant of the benchmark inherits it). */
+function processesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(marker)) found.push(Number(name));
+    } catch {
+      // gone or not ours
+    }
+  }
+  return found;
+}
+
+const num = expect.any(Number);
+
+describe('npm run bench (multi-room)', () => {
+  it('runs liverec and ffmpeg on 2 rooms and prints the figures as one JSON object', async () => {
+    expect(existsSync(runJs), 'run `npx tsc -p .` first: the benchmark runs from dist/').toBe(true);
+    const work = mkdtempSync(join(tmpdir(), 'liverec-bench-smoke-'));
+    const tmp = join(work, 'tmp');
+    const out = join(work, 'results');
+    const tag = `${process.pid}-${Date.now()}`;
+    const marker = `LIVEREC_BENCH_SMOKE=${tag}`;
+    try {
+      mkdirSync(tmp);
+      const args = [runJs, '--rooms', '2', '--seconds', '3', '--warmup', '1', '--bitrate-kbps', '1500', '--api-rps', '100', '--json', '--out', out];
+      const child = spawn(process.execPath, args, { env: { ...process.env, TMPDIR: tmp, LIVEREC_BENCH_SMOKE: tag }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+      expect(code, stderr).toBe(0);
+
+      const lines = stdout.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      const result = JSON.parse(lines[0]!);
+      expect(result.machine).toMatchObject({ cpuModel: expect.any(String), cores: num, ramGiB: num, node: process.version, kernel: expect.any(String) });
+      expect(result.runs).toHaveLength(1);
+      const run = result.runs[0];
+      expect(run).toMatchObject({ rooms: 2, bitrateKbps: 1500, seconds: 3 });
+      expect(run.liverec).toMatchObject({
+        roomsPerWorker: num, input: { mbps: num, bytes: num }, cpu: { cpuPct: num, cpuS: num }, cpuSecondsPerGb: num,
+        cpuUnderApiLoad: { cpuPct: num }, rssPeakMiB: num, rssPerRoomMiB: num,
+        pace: { lowest: num, windows: num }, simPace: { lowest: num }, brecDurationRatio: { samples: num },
+        api: { targetRps: 100, sent: num, p50Ms: num, p99Ms: num, maxMs: num, httpErrors: num, netErrors: num },
+      });
+      expect(run.liverec.input.bytes).toBeGreaterThan(0);
+      expect(run.liverec.api.sent).toBeGreaterThan(0);
+      expect(run.ffmpeg).toMatchObject({ processes: 2, input: { mbps: num }, cpu: { cpuPct: num }, cpuSecondsPerGb: num, rssPeakMiB: num, rssPerRoomMiB: num });
+      expect(run.ffmpeg.input.bytes).toBeGreaterThan(0);
+      expect(run.ratios).toMatchObject({ cpuPerGb: num, rssPerRoom: num });
+      expect(Object.keys(run.targets).sort()).toEqual(['apiP99Ms', 'cpuPerGbRatio', 'pace', 'rssPerRoomMiB']);
+
+      // The same figures are on disk, and nothing is left running or lying around.
+      const files = readdirSync(out);
+      expect(files).toEqual([expect.stringMatching(/^\d{4}-\d{2}-\d{2}-2r\.json$/)]);
+      expect(JSON.parse(readFileSync(join(out, files[0]!), 'utf8')).runs[0].rooms).toBe(2);
+      expect(processesWith(marker)).toEqual([]);
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
