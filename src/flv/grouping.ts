@@ -16,6 +16,8 @@ type OpenKind = 'Header' | 'Data';
 export class TagGrouper {
   private kind: OpenKind | null = null;
   private tags: FlvTag[] = [];
+  /** Tags before this index were already detached (copied out of any reused read buffer). */
+  private detached = 0;
   private allAudio = true;
   private allAudioHeaders = true;
 
@@ -38,6 +40,7 @@ export class TagGrouper {
     else if (this.kind === 'Data') out.push({ kind: 'Data', tags: this.tags });
     this.kind = null;
     this.tags = [];
+    this.detached = 0;
   }
 
   /** Tags held in the open group (not yet emitted). */
@@ -45,14 +48,22 @@ export class TagGrouper {
     return this.tags;
   }
 
-  /** Copies held tag bodies that live in `buffer`, so the caller may reuse that memory. */
+  /**
+   * Copies held tag bodies that live in `buffer`, so the caller may reuse that memory. Called after every
+   * read, so only the tags added since the previous call are looked at (a GOP holds hundreds of tags).
+   */
   detach(buffer: ArrayBufferLike): void {
-    for (const t of this.tags) if (t.data && t.data.buffer === buffer) t.data = t.data.slice();
+    for (let i = this.detached; i < this.tags.length; i++) {
+      const t = this.tags[i]!;
+      if (t.data && t.data.buffer === buffer) t.data = new Uint8Array(t.data); // always a copy, even for a Buffer
+    }
+    this.detached = this.tags.length;
   }
 
   private open(kind: OpenKind, tag: FlvTag): void {
     this.kind = kind;
     this.tags = [];
+    this.detached = 0;
     this.allAudio = true;
     this.allAudioHeaders = true;
     this.add(tag);
