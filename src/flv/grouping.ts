@@ -1,6 +1,7 @@
 // Grouping tags into pipeline actions: script, end, header bursts, and data runs (one GOP each), as brec does.
 import type { PipelineAction } from './pipeline/actions.js';
 import { FlvError } from './errors.js';
+import { ParsedTag } from './parsed-tag.js';
 import { type FlvTag, TagType, isData, isEnd, isHeader, isKeyframeData, isNonKeyframeData } from './tag.js';
 
 /** A non-keyframe tag this far (ms) after the previous one starts a new data group. */
@@ -52,10 +53,12 @@ export class TagGrouper {
    * Copies held tag bodies that live in `buffer`, so the caller may reuse that memory. Called after every
    * read, so only the tags added since the previous call are looked at (a GOP holds hundreds of tags).
    */
-  detach(buffer: ArrayBufferLike): void {
+  detach(buffer: ArrayBufferLike, stripFiller = false): void {
     for (let i = this.detached; i < this.tags.length; i++) {
       const t = this.tags[i]!;
-      if (t.data && t.data.buffer === buffer) t.data = new Uint8Array(t.data); // always a copy, even for a Buffer
+      if (!t.data || t.data.buffer !== buffer) continue;
+      if (t instanceof ParsedTag) t.detachCopy(stripFiller);
+      else t.data = new Uint8Array(t.data); // always a copy, even for a Buffer
     }
     this.detached = this.tags.length;
   }

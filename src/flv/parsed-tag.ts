@@ -1,6 +1,6 @@
 // The tag object the parser creates: a NALU list built only when someone reads it.
 import type { AmfValue } from './amf.js';
-import { type LazyNalus, type NaluSummary, parseNalus, scanNalus, summarizeList } from './nalu.js';
+import { type LazyNalus, NALU_FILLER_DATA, type NaluSummary, parseNalus, scanNalus, summarizeList } from './nalu.js';
 import type { FlvTag, Nalu, TagExtra, TagType } from './tag.js';
 
 const scratch: NaluSummary = { ok: false, bodySize: 0, filler: false, tiles: false };
@@ -18,10 +18,10 @@ export class ParsedTag implements FlvTag, LazyNalus {
   /** undefined = not built yet (AVC data only); null = none or unparsable. */
   private list: Nalu[] | null | undefined;
   /** The scan done at parse time, valid while the list is not built (kept as plain fields: no allocation). */
-  private readonly scanOk: boolean = false;
-  private readonly scanSize: number = 0;
-  private readonly scanFiller: boolean = false;
-  private readonly scanTiles: boolean = false;
+  private scanOk = false;
+  private scanSize = 0;
+  private scanFiller = false;
+  private scanTiles = false;
 
   constructor(
     public type: TagType,
@@ -56,6 +56,35 @@ export class ParsedTag implements FlvTag, LazyNalus {
     this.list = v;
   }
 
+  /**
+   * Replaces the body with a private copy (its bytes live in a buffer that is about to be reused). With
+   * `stripFiller`, an AVC frame whose NALUs tile the body loses its filler NALUs on the way: RemoveFillerData would drop them
+   * before writing anyway, and on padded CDN streams filler is most of the bytes, so copying it is waste.
+   * The duplicate fingerprint skips filler, so it is the same before and after.
+   */
+  detachCopy(stripFiller: boolean): void {
+    const data = this.data;
+    if (!data) return;
+    if (!stripFiller || this.list !== undefined || !this.scanOk || !this.scanFiller || !this.scanTiles) {
+      this.data = new Uint8Array(data);
+      return;
+    }
+    const out = new Uint8Array(this.scanSize - fillerBytes(data));
+    out.set(data.subarray(0, 5));
+    let w = 5;
+    for (let pos = 5; pos + 5 <= data.length;) {
+      const end = pos + 4 + (((data[pos]! << 24) | (data[pos + 1]! << 16) | (data[pos + 2]! << 8) | data[pos + 3]!) >>> 0);
+      if ((data[pos + 4]! & 0x1f) !== NALU_FILLER_DATA) {
+        out.set(data.subarray(pos, end), w);
+        w += end - pos;
+      }
+      pos = end;
+    }
+    this.data = out;
+    this.scanSize = out.length;
+    this.scanFiller = false;
+  }
+
   naluSummary(out: NaluSummary): NaluSummary {
     if (this.list !== undefined) return summarizeList(this.list, this.data, out);
     out.ok = this.scanOk;
@@ -64,4 +93,15 @@ export class ParsedTag implements FlvTag, LazyNalus {
     out.tiles = this.scanTiles;
     return out;
   }
+}
+
+/** Bytes taken by filler NALUs (length fields included) in a body whose NALUs tile it. */
+function fillerBytes(data: Uint8Array): number {
+  let n = 0;
+  for (let pos = 5; pos + 5 <= data.length;) {
+    const len = 4 + (((data[pos]! << 24) | (data[pos + 1]! << 16) | (data[pos + 2]! << 8) | data[pos + 3]!) >>> 0);
+    if ((data[pos + 4]! & 0x1f) === NALU_FILLER_DATA) n += len;
+    pos += len;
+  }
+  return n;
 }

@@ -100,6 +100,15 @@ export class FlvParser {
   private headerDone = false;
   private index = 0;
   private failed: FlvError | null = null;
+  /** Reused memory for held bytes once the caller detaches (live capture): no allocation per read. */
+  private scratch = Buffer.allocUnsafe(0);
+
+  /**
+   * `stripFillerOnCopy`: when a tag has to be copied (it was assembled in the scratch buffer, or the
+   * caller's read buffer is about to be reused), AVC filler NALUs are left out of the copy. For recording,
+   * where RemoveFillerData drops them before writing anyway; not for tools that export tags as read.
+   */
+  constructor(private readonly options: { stripFillerOnCopy?: boolean } = {}) {}
 
   /** Offers the next bytes of the stream; returns every tag completed by them. */
   push(chunk: Uint8Array): ParseResult {
@@ -114,8 +123,12 @@ export class FlvParser {
       const need = this.unitSize();
       if (this.partsLen < need) return { tags, error: null };
       // The held bytes are less than one unit, so the unit ends inside this chunk: copy just that unit.
-      const unit = this.take(need);
+      const inScratch = this.parts[0]!.buffer === this.scratch.buffer;
+      const unit = this.take(need, inScratch);
+      const from = tags.length;
       const error = this.parseRange(unit, tags, true);
+      // A unit assembled in the scratch buffer is copied out now: the scratch is reused for the next one.
+      if (inScratch) for (let i = from; i < tags.length; i++) this.copyOut(tags[i]!);
       if (error) return this.fail(error, tags);
       buf = this.parts[0] ?? new Uint8Array(0);
       this.parts = [];
@@ -146,13 +159,33 @@ export class FlvParser {
     return this.failed;
   }
 
-  /** Copies any held bytes that live in `buffer`, so the caller may reuse that memory. */
+  /** Copies any held bytes that live in `buffer` into the parser's scratch, so the caller may reuse that memory. */
   detach(buffer: ArrayBufferLike): void {
-    // Only the newest part can live in a reused read buffer; earlier parts are already copies.
-    for (let i = 0; i < this.parts.length; i++) {
-      const p = this.parts[i]!;
-      if (p.buffer === buffer) this.parts[i] = Buffer.from(p);
+    if (!this.parts.some((p) => p.buffer === buffer)) return;
+    const total = this.partsLen;
+    if (this.scratch.length < total) {
+      const next = Buffer.allocUnsafe(Math.max(total, this.scratch.length * 2, 64 * 1024));
+      let at = 0;
+      for (const p of this.parts) {
+        next.set(p, at);
+        at += p.length;
+      }
+      this.scratch = next;
+    } else {
+      // parts[0] may already be the scratch's own prefix; set() copes with the overlap.
+      let at = 0;
+      for (const p of this.parts) {
+        this.scratch.set(p, at);
+        at += p.length;
+      }
     }
+    this.parts = [this.scratch.subarray(0, total)];
+  }
+
+  /** Gives a tag that views parser-owned memory its own copy. */
+  private copyOut(t: FlvTag): void {
+    if (t instanceof ParsedTag) t.detachCopy(this.options.stripFillerOnCopy === true);
+    else if (t.data) t.data = new Uint8Array(t.data);
   }
 
   private fail(error: FlvError, tags: FlvTag[]): ParseResult {
@@ -177,11 +210,26 @@ export class FlvParser {
     return 0;
   }
 
-  /** Removes the first `n` held bytes into one new buffer; the rest stays held as views. */
-  private take(n: number): Uint8Array {
-    const out = Buffer.allocUnsafe(n);
+  /**
+   * Removes the first `n` held bytes as one contiguous unit; the rest stays held as views. `inScratch`: the
+   * held prefix is already at the start of the scratch buffer, so the unit is assembled there (no allocation).
+   */
+  private take(n: number, inScratch: boolean): Uint8Array {
+    let out: Uint8Array;
     let filled = 0;
     let i = 0;
+    if (inScratch) {
+      if (this.scratch.length < n) {
+        const next = Buffer.allocUnsafe(Math.max(n, this.scratch.length * 2));
+        next.set(this.parts[0]!);
+        this.scratch = next;
+      }
+      out = this.scratch.subarray(0, n);
+      filled = this.parts[0]!.length;
+      i = 1;
+    } else {
+      out = Buffer.allocUnsafe(n);
+    }
     while (filled < n) {
       const p = this.parts[i]!;
       const use = Math.min(p.length, n - filled);

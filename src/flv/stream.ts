@@ -19,6 +19,11 @@ export interface StreamStep {
 }
 
 export interface FlvStreamOptions extends FlvProcessorOptions {
+  /**
+   * Live capture: tags copied out of a reused read buffer (or assembled from several reads) leave their AVC
+   * filler NALUs behind. Output is unchanged (RemoveFillerData drops them anyway); memory traffic is not.
+   */
+  stripFillerOnCopy?: boolean;
   /** Where processed groups go; null to only analyse. */
   writer?: FlvContextWriter | null;
 }
@@ -29,14 +34,17 @@ export interface FlvStreamOptions extends FlvProcessorOptions {
  * the output holds everything before the problem; after that the stream is failed.
  */
 export class FlvStream {
-  readonly parser = new FlvParser();
+  readonly parser: FlvParser;
   readonly grouper = new TagGrouper();
   readonly processor: FlvProcessor;
   readonly writer: FlvContextWriter | null;
+  private readonly stripFiller: boolean;
   private readonly actions: PipelineAction[] = [];
 
   constructor(options: FlvStreamOptions = {}) {
     this.processor = new FlvProcessor(options);
+    this.parser = new FlvParser({ stripFillerOnCopy: options.stripFillerOnCopy });
+    this.stripFiller = options.stripFillerOnCopy === true;
     this.writer = options.writer ?? null;
   }
 
@@ -60,7 +68,7 @@ export class FlvStream {
   /** Copies held bytes that live in `buffer` so the caller can reuse it. */
   detach(buffer: ArrayBufferLike): void {
     this.parser.detach(buffer);
-    this.grouper.detach(buffer);
+    this.grouper.detach(buffer, this.stripFiller);
   }
 
   private feed(tags: readonly FlvTag[], error: FlvError | null, last: boolean): StreamStep {

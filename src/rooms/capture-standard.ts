@@ -78,7 +78,9 @@ export class StandardCapture extends Capture {
       openFlags: 'wx',
     });
     this.writer = new FlvContextWriter(output, { allowMissingHeader: false });
-    this.stream = new FlvStream({ preset: 'recording', splitOnScriptTag: deps.settings().FlvProcessorSplitOnScriptTag, writer: this.writer });
+    this.stream = new FlvStream({
+      preset: 'recording', splitOnScriptTag: deps.settings().FlvProcessorSplitOnScriptTag, writer: this.writer, stripFillerOnCopy: true,
+    });
   }
 
   split(): void {

@@ -1,7 +1,8 @@
 // RemoveDuplicatedChunk rule: drops a data group the CDN sent again (same content as one of the last 16).
 import { Fingerprint64 } from '../fingerprint.js';
 import type { ProcessingContext, ProcessingRule } from '../pipeline/context.js';
-import type { FlvTag } from '../tag.js';
+import { NALU_FILLER_DATA } from '../nalu.js';
+import { type FlvTag, TagFlag, TagType } from '../tag.js';
 
 export const MAX_HISTORY = 16;
 /** More than this many repeated groups in a row ends the live session. */
@@ -28,14 +29,36 @@ class History {
 }
 
 /**
+ * An AVC frame body as its 5-byte prefix and each NALU except filler. Filler is padding: it never tells one
+ * chunk from another, and the recorder may already have dropped it when copying the tag out of its read
+ * buffer; hashing around it makes a stripped and an unstripped copy of the same frame equal.
+ */
+function absorbAvcBody(fp: Fingerprint64, body: Uint8Array): void {
+  const len = body.length;
+  fp.addBytes(body.subarray(0, 5));
+  let pos = 5;
+  while (pos + 5 <= len) {
+    const size = ((body[pos]! << 24) | (body[pos + 1]! << 16) | (body[pos + 2]! << 8) | body[pos + 3]!) >>> 0;
+    const type = body[pos + 4]! & 0x1f;
+    if (body[pos + 4]! & 0x80) break;
+    if (type !== NALU_FILLER_DATA) fp.addBytes(body.subarray(pos, Math.min(len, pos + 4 + size)));
+    pos += 4 + size;
+  }
+  if (pos < len) fp.addBytes(body.subarray(pos));
+}
+
+/**
  * brec's fingerprint: the tag count, then per tag its DataHash if known, else its body; a tag with neither
- * contributes nothing (so hash-less XML groups compare by tag count alone, exactly as in brec).
+ * contributes nothing (so hash-less XML groups compare by tag count alone, exactly as in brec). Deviation:
+ * filler NALUs inside AVC frames are skipped (see absorbAvcBody).
  */
 export function groupFingerprint(fp: Fingerprint64, tags: readonly FlvTag[]): [number, number] {
   fp.reset().addInt(tags.length);
   for (const t of tags) {
     if (t.dataHash !== null) fp.addString(t.dataHash);
-    else if (t.data) fp.addBytes(t.data);
+    else if (!t.data) continue;
+    else if (t.type === TagType.Video && (t.flag & TagFlag.Header) === 0 && t.data.length > 5) absorbAvcBody(fp, t.data);
+    else fp.addBytes(t.data);
   }
   return fp.digest();
 }
