@@ -10,7 +10,7 @@ import { removeDir, stopChild, tempDir, track } from './cleanup.js';
 import { ffmpegBin } from './ffmpeg-bin.js';
 import type { FfmpegFigures } from './figures.js';
 import { GiveUp, waitFor } from './http-json.js';
-import { cpuSecondsPerGb, inputFigures, lowestPace, procFigures, simSeries } from './metrics.js';
+import { cpuSecondsPerGb, inputFigures, lowestPace, machineFigures, procFigures, simSeries } from './metrics.js';
 import { pssKiB } from './proc.js';
 import { phase } from './progress.js';
 import { sample } from './sampler.js';
@@ -84,6 +84,7 @@ export async function runFfmpegPhase(sim: SimulatorProcess, seconds: number, war
       pssMiB, pssPerRoomMiB: pssMiB === null ? null : pssMiB / ids.length,
       simPace: lowestPace(simSeries(s.simRooms, ids), PACE_WINDOW_MS),
       simulatorCpuPct: procFigures(s.sim).cpuPct,
+      machine: machineFigures([s.procs, s.sim]),
     };
   } finally {
     phase('ffmpeg: stopping');

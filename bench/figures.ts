@@ -1,6 +1,6 @@
 // The figures of one benchmark run (one room count): the shape of the table rows and of the results JSON.
 import type { LatencySummary } from './latency.js';
-import type { BrecRatioFigures, InputFigures, PaceFigures, ProcFigures, RecorderIoFigures } from './metrics.js';
+import type { BrecRatioFigures, InputFigures, MachineFigures, PaceFigures, ProcFigures, RecorderIoFigures } from './metrics.js';
 
 export interface ApiLoadFigures extends LatencySummary {
   targetRps: number;
@@ -32,12 +32,17 @@ export interface LiverecFigures {
   rssPerRoomMiB: number;
   /** Proportional set size at the end (equal to RSS for one process; kept for comparison with ffmpeg's). */
   pssMiB: number | null;
+  /** Over both windows together (the table's figure). */
   pace: PaceFigures;
+  paceByWindow: { recordingOnly: PaceFigures; underApiLoad: PaceFigures | null };
   simPace: PaceFigures;
   brecDurationRatio: BrecRatioFigures;
   io: RecorderIoFigures;
   api: ApiLoadFigures | null;
+  /** CPU of the load process itself while it ran (percent of one core). */
+  apiLoadProcessCpuPct: number | null;
   simulatorCpuPct: number;
+  machine: { recordingOnly: MachineFigures; underApiLoad: MachineFigures | null };
   missedSamples: { sim: number; api: number };
 }
 
@@ -54,6 +59,7 @@ export interface FfmpegFigures {
   pssPerRoomMiB: number | null;
   simPace: PaceFigures;
   simulatorCpuPct: number;
+  machine: MachineFigures;
 }
 
 export interface RunFigures {

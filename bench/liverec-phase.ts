@@ -7,9 +7,9 @@ import { OutputTail } from './child-output.js';
 import { removeDir, stopChild, tempDir, track } from './cleanup.js';
 import type { ApiLoadFigures, LiverecFigures } from './figures.js';
 import { waitFor } from './http-json.js';
-import { brecRatio, cpuSecondsPerGb, inputFigures, lowestPace, procFigures, recorderIo, recorderSeries, simSeries } from './metrics.js';
+import { brecRatio, cpuSecondsPerGb, inputFigures, lowestPace, machineFigures, procFigures, recorderIo, recorderSeries, simSeries } from './metrics.js';
 import { pssKiB } from './proc.js';
-import { phase } from './progress.js';
+import { counter, phase } from './progress.js';
 import { startRecorder } from './recorder-process.js';
 import { concat, sample } from './sampler.js';
 import type { SimulatorProcess } from './simulator-process.js';
@@ -24,7 +24,7 @@ export interface PhaseOptions {
 const PACE_WINDOW_MS = 10_000;
 const apiLoadScript = join(packageRoot, 'dist', 'bench', 'api-load.js');
 
-function startApiLoad(apiUrl: string, roomIds: number[], rps: number, seconds: number, startAt: number): { result: Promise<ApiLoadFigures>; stop: () => Promise<void> } {
+function startApiLoad(apiUrl: string, roomIds: number[], rps: number, seconds: number, startAt: number): { pid: number; result: Promise<ApiLoadFigures>; stop: () => Promise<void> } {
   const child = track(spawn(process.execPath, [apiLoadScript, '--url', apiUrl, '--ids', roomIds.join(','), '--rps', String(rps), '--seconds', String(seconds), '--start-at', String(startAt)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   }));
@@ -40,7 +40,9 @@ function startApiLoad(apiUrl: string, roomIds: number[], rps: number, seconds: n
       }
     });
   });
-  return { result, stop: () => stopChild(child, 15_000) };
+  // Awaited only on the success path; an error elsewhere must not turn its failure into an unhandled rejection.
+  result.catch(() => undefined);
+  return { pid: child.pid!, result, stop: () => stopChild(child, 15_000) };
 }
 
 export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): Promise<LiverecFigures> {
@@ -52,7 +54,16 @@ export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): P
   let load: ReturnType<typeof startApiLoad> | null = null;
   try {
     // The recorder's API limiter spaces live-API calls 100 ms apart (3-4 calls per room), so start-up grows with rooms.
-    await rec.waitAllRecording(ids, 60_000 + ids.length * 1000, (n) => phase(`liverec: ${n}/${ids.length} rooms recording`));
+    let shown = -1;
+    let shownAt = 0;
+    await rec.waitAllRecording(ids, 60_000 + ids.length * 1000, (n) => {
+      counter(`liverec: ${n}/${ids.length} rooms recording`);
+      if (n !== shown && (n === ids.length || performance.now() - shownAt > 5000)) {
+        phase(`liverec: ${n}/${ids.length} rooms recording`);
+        shown = n;
+        shownAt = performance.now();
+      }
+    });
     const startupS = (performance.now() - t0) / 1000;
     phase(`liverec: all rooms recording after ${startupS.toFixed(1)} s; warm-up ${o.warmupSeconds} s`);
     await new Promise((r) => setTimeout(r, o.warmupSeconds * 1000));
@@ -67,7 +78,7 @@ export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): P
     let api: ApiLoadFigures | null = null;
     if (load) {
       phase(`liverec: window with GET /api/room/{id} at ${o.apiRps} req/s from a separate process, ${o.seconds} s`);
-      loaded = await sample({ ...target, label: `liverec, API load ${o.apiRps} req/s` }, o.seconds);
+      loaded = await sample({ ...target, loadPid: load.pid, label: `liverec, API load ${o.apiRps} req/s` }, o.seconds);
       api = await Promise.race([load.result, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('api-load did not finish')), 20_000))]);
     }
     const pss = pssKiB(rec.pid);
@@ -88,11 +99,20 @@ export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): P
       cpuUnderApiLoad: loaded ? procFigures(loaded.procs) : null,
       rssPeakMiB, rssPerRoomMiB: rssPeakMiB / ids.length, pssMiB: pss === null ? null : pss / 1024,
       pace: lowestPace(recorderSeries(all.apiRooms), PACE_WINDOW_MS),
+      paceByWindow: {
+        recordingOnly: lowestPace(recorderSeries(quiet.apiRooms), PACE_WINDOW_MS),
+        underApiLoad: loaded ? lowestPace(recorderSeries(loaded.apiRooms), PACE_WINDOW_MS) : null,
+      },
       simPace: lowestPace(simSeries(all.simRooms, ids), PACE_WINDOW_MS),
       brecDurationRatio: brecRatio(all.apiRooms),
       io: recorderIo(all.apiRooms),
       api,
+      apiLoadProcessCpuPct: loaded && loaded.load.length > 1 ? procFigures(loaded.load).cpuPct : null,
       simulatorCpuPct: procFigures(all.sim).cpuPct,
+      machine: {
+        recordingOnly: machineFigures([quiet.procs, quiet.sim]),
+        underApiLoad: loaded ? machineFigures([loaded.procs, loaded.sim, loaded.load]) : null,
+      },
       missedSamples: all.missed,
     };
   } finally {

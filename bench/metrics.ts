@@ -22,6 +22,23 @@ export function procFigures(samples: ProcSample[]): ProcFigures {
   return { cpuS, wallS, cpuPct: (100 * cpuS) / wallS, rssPeakMiB: Math.max(...rss), rssMeanMiB: rss.reduce((a, b) => a + b, 0) / rss.length };
 }
 
+export interface MachineFigures {
+  /** Busy CPU of the whole machine, percent of one core (up to 100 x cores). */
+  busyPct: number;
+  /** What neither the measured recorder, the simulator nor the load process used: other work on the machine. */
+  othersPct: number;
+}
+
+/** Machine-wide busy CPU over the window, and the part no benchmark process accounts for. */
+export function machineFigures(measured: ProcSample[][]): MachineFigures {
+  const base = measured[0]!;
+  const wallS = (base.at(-1)!.t - base[0]!.t) / 1000;
+  const busyPct = (100 * (base.at(-1)!.machineS - base[0]!.machineS)) / wallS;
+  let ours = 0;
+  for (const group of measured) if (group.length > 1) ours += procFigures(group).cpuPct;
+  return { busyPct, othersPct: Math.max(0, busyPct - ours) };
+}
+
 export interface InputFigures {
   /** Bytes the simulator served to the rooms in the window (its bytesServed counters). */
   bytes: number;

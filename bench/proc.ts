@@ -70,6 +70,8 @@ export interface ProcSample {
   rssKiB: number;
   /** How many of the processes were still there. */
   alive: number;
+  /** Busy CPU seconds of the whole machine (every process, every core) at the same instant. */
+  machineS: number;
 }
 
 export function sampleProcs(pids: readonly number[], t: number): ProcSample {
@@ -84,5 +86,14 @@ export function sampleProcs(pids: readonly number[], t: number): ProcSample {
     rss += r;
     alive++;
   }
-  return { t, cpuS, rssKiB: rss, alive };
+  return { t, cpuS, rssKiB: rss, alive, machineS: machineBusySeconds() };
+}
+
+/** CPU seconds the whole machine has spent busy (all cores, everything but idle and iowait) since boot, from /proc/stat. */
+export function machineBusySeconds(): number {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+  const v = line.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is already inside user)
+  const busy = v[0]! + v[1]! + v[2]! + v[5]! + v[6]! + v[7]!;
+  return busy / clockTicks();
 }

@@ -14,6 +14,8 @@ export interface TimedSample<T> {
 export interface Samples {
   procs: ProcSample[];
   sim: ProcSample[];
+  /** The API load process (empty when there is none). */
+  load: ProcSample[];
   simRooms: TimedSample<Map<number, SimRoomCounters>>[];
   apiRooms: TimedSample<ApiRoom[]>[];
   /** Samples that could not be taken (a slow or failed GET): they are skipped, not invented. */
@@ -23,6 +25,8 @@ export interface Samples {
 export interface SamplerTarget {
   label: string;
   pids: () => readonly number[];
+  /** The API load process, when one runs (its CPU is part of the machine's load, not the recorder's). */
+  loadPid?: number;
   sim: SimulatorProcess;
   recorder?: RecorderProcess;
   /** Called each second; throw to abort (e.g. a measured process died). */
@@ -37,7 +41,7 @@ async function timed<T>(fetch: () => Promise<T>): Promise<TimedSample<T>> {
 
 /** Takes `seconds + 1` samples, one per second from now; the first is the window's start, the last its end. */
 export async function sample(target: SamplerTarget, seconds: number): Promise<Samples> {
-  const s: Samples = { procs: [], sim: [], simRooms: [], apiRooms: [], missed: { sim: 0, api: 0 } };
+  const s: Samples = { procs: [], sim: [], load: [], simRooms: [], apiRooms: [], missed: { sim: 0, api: 0 } };
   const start = performance.now();
   for (let k = 0; k <= seconds; k++) {
     const due = start + k * 1000;
@@ -47,6 +51,7 @@ export async function sample(target: SamplerTarget, seconds: number): Promise<Sa
     const now = performance.now();
     s.procs.push(sampleProcs(target.pids(), now));
     s.sim.push(sampleProcs([target.sim.pid], now));
+    if (target.loadPid) s.load.push(sampleProcs([target.loadPid], now));
     // Both GETs in parallel and bounded by the tick, so a slow answer delays nothing but itself.
     const [simR, apiR] = await Promise.allSettled([
       timed(() => target.sim.counters()),
@@ -65,7 +70,7 @@ export async function sample(target: SamplerTarget, seconds: number): Promise<Sa
 /** Two back-to-back windows as one (pace and durationRatio look at the whole recording time). */
 export function concat(a: Samples, b: Samples): Samples {
   return {
-    procs: [...a.procs, ...b.procs], sim: [...a.sim, ...b.sim], simRooms: [...a.simRooms, ...b.simRooms], apiRooms: [...a.apiRooms, ...b.apiRooms],
+    procs: [...a.procs, ...b.procs], sim: [...a.sim, ...b.sim], load: [...a.load, ...b.load], simRooms: [...a.simRooms, ...b.simRooms], apiRooms: [...a.apiRooms, ...b.apiRooms],
     missed: { sim: a.missed.sim + b.missed.sim, api: a.missed.api + b.missed.api },
   };
 }

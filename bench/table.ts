@@ -5,7 +5,7 @@ import { TARGETS } from './figures.js';
 const f = (v: number | null | undefined, d: number): string => (v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(d));
 const mark = (pass: boolean | null): string => (pass === null ? '' : pass ? ' ✓' : ' ✗');
 
-const HEAD = ['rooms', 'recorder', 'Mbps in', 'CPU %', 'CPU % +API', 'CPU-s/GB', 'RSS MiB', 'MiB/room', 'pace min', 'brec ratio min', 'API p50/p99 ms (err)', 'sim CPU %'];
+const HEAD = ['rooms', 'recorder', 'Mbps in', 'CPU %', 'CPU % +API', 'CPU-s/GB', 'RSS MiB', 'MiB/room', 'pace min', 'brec ratio min', 'API p50/p99 ms (err)', 'sim CPU %', 'other CPU %'];
 
 function rowsOf(r: RunFigures): string[][] {
   const l = r.liverec;
@@ -13,19 +13,19 @@ function rowsOf(r: RunFigures): string[][] {
   const api = l.api ? `${f(l.api.p50Ms, 2)} / ${f(l.api.p99Ms, 2)}${mark(t.apiP99Ms.pass)} (${l.api.httpErrors + l.api.netErrors + l.api.unanswered})` : '-';
   const rows = [[
     String(r.rooms), `liverec (${l.roomsPerWorker}/thread)`, f(l.input.mbps, 1), f(l.cpu.cpuPct, 1), f(l.cpuUnderApiLoad?.cpuPct, 1), f(l.cpuSecondsPerGb, 2),
-    f(l.rssPeakMiB, 0), f(l.rssPerRoomMiB, 2) + mark(t.rssPerRoomMiB.pass), f(l.pace.lowest, 3) + mark(t.pace.pass), f(l.brecDurationRatio.lowest, 3), api, f(l.simulatorCpuPct, 0),
+    f(l.rssPeakMiB, 0), f(l.rssPerRoomMiB, 2) + mark(t.rssPerRoomMiB.pass), f(l.pace.lowest, 3) + mark(t.pace.pass), f(l.brecDurationRatio.lowest, 3), api, f(l.simulatorCpuPct, 0), f(l.machine.recordingOnly.othersPct, 0),
   ]];
   if (r.ffmpeg) {
     const m = r.ffmpeg;
-    rows.push([String(r.rooms), 'ffmpeg -c copy', f(m.input.mbps, 1), f(m.cpu.cpuPct, 1), '', f(m.cpuSecondsPerGb, 2), f(m.rssPeakMiB, 0), f(m.rssPerRoomMiB, 2), `${f(m.simPace.lowest, 3)}*`, '', '', f(m.simulatorCpuPct, 0)]);
+    rows.push([String(r.rooms), 'ffmpeg -c copy', f(m.input.mbps, 1), f(m.cpu.cpuPct, 1), '', f(m.cpuSecondsPerGb, 2), f(m.rssPeakMiB, 0), f(m.rssPerRoomMiB, 2), `${f(m.simPace.lowest, 3)}*`, '', '', f(m.simulatorCpuPct, 0), f(m.machine.othersPct, 0)]);
   }
   if (r.ratios) {
-    rows.push([String(r.rooms), 'liverec ÷ ffmpeg', '', '', '', f(r.ratios.cpuPerGb, 2) + mark(t.cpuPerGbRatio.pass), '', f(r.ratios.rssPerRoom, 2), '', '', '', '']);
+    rows.push([String(r.rooms), 'liverec ÷ ffmpeg', '', '', '', f(r.ratios.cpuPerGb, 2) + mark(t.cpuPerGbRatio.pass), '', f(r.ratios.rssPerRoom, 2), '', '', '', '', '']);
   }
   return rows;
 }
 
-const TARGET_ROW = ['', 'targets', '', '', '', `÷ <= ${TARGETS.cpuPerGbRatio}`, '', `<= ${TARGETS.rssPerRoomMiB}`, `>= ${TARGETS.pace}`, '', `p99 <= ${TARGETS.apiP99Ms}`, ''];
+const TARGET_ROW = ['', 'targets', '', '', '', `÷ <= ${TARGETS.cpuPerGbRatio}`, '', `<= ${TARGETS.rssPerRoomMiB}`, `>= ${TARGETS.pace}`, '', `p99 <= ${TARGETS.apiP99Ms}`, '', ''];
 
 export function renderTable(runs: RunFigures[]): string {
   const rows = [HEAD, ...runs.flatMap(rowsOf), TARGET_ROW];
@@ -42,10 +42,11 @@ export const DEFINITIONS: Record<string, string> = {
   'CPU % +API': 'the same for liverec during the following window of equal length while a separate process sends GET /api/room/{id} at the API rate (serving the API is part of this figure).',
   'CPU-s/GB': 'CPU seconds per decimal GB of input, from the recording-only window.',
   'RSS MiB': 'peak VmRSS sampled once a second (for ffmpeg: peak of the sum over its processes; shared pages of the binary are counted once per process there, see pssMiB in the JSON).',
-  'pace min': 'liverec: for every room, media ms recorded (sessionMaxTimestamp delta) / wall ms (sessionDuration delta of the same stats snapshots) over sliding 10-s windows covering both windows; the lowest over all rooms and windows. 1.0 = keeps up with real time. *ffmpeg: the same ratio for the media the simulator served (mediaMsServed / wall), which falls when a client stops reading (the simulator holds back once 2 MB are queued).',
+  'pace min': 'liverec: for every room, media ms recorded (sessionMaxTimestamp delta) / wall ms (sessionDuration delta of the same stats snapshots) over sliding 10-s windows covering both windows; the lowest over all rooms and windows (per window in the JSON: paceByWindow). 1.0 = keeps up with real time. *ffmpeg: the same ratio for the media the simulator served (mediaMsServed / wall), which falls when a client stops reading (the simulator holds back once 2 MB are queued).',
   'brec ratio min': "lowest numeric brec durationRatio seen in the API samples after the warm-up. brec's per-group ratio is (last - first tag timestamp) of one GOP / wall time since the previous GOP, so it sits about one frame per GOP below 1 by definition (e.g. 0.958 for 24-frame GOPs).",
   'API p50/p99 ms (err)': 'latency of GET /api/room/{id} (random room) from a separate process at a constant open-loop rate over keep-alive, measured from dispatch to the end of the body; err = HTTP errors + network errors + unanswered.',
   'sim CPU %': 'CPU of the simulator process (same machine, informational): on a small machine it competes with the recorder for the cores.',
+  'other CPU %': 'busy CPU of the whole machine (/proc/stat) in the recording-only window minus the recorder and the simulator: other work on the machine competing for the cores. High values make every figure noisier.',
 };
 
 export function renderNotes(): string {
