@@ -29,6 +29,24 @@ function stream(): Buffer {
   return Buffer.concat(parts);
 }
 
+/** Feeds `bytes` through one reused read buffer, detaching after every read and scribbling over the buffer. */
+function readThrough(bytes: Buffer, readSize: number, stripFiller: boolean): { out: PipelineAction[]; read: Uint8Array } {
+  const read = new Uint8Array(readSize);
+  const parser = new FlvParser({ stripFillerOnCopy: stripFiller });
+  const grouper = new TagGrouper();
+  const out: PipelineAction[] = [];
+  for (let pos = 0; pos < bytes.length; pos += read.length) {
+    const n = Math.min(read.length, bytes.length - pos);
+    read.set(bytes.subarray(pos, pos + n));
+    for (const t of parser.push(read.subarray(0, n)).tags) grouper.push(t, out);
+    parser.detach(read.buffer);
+    grouper.detach(read.buffer, stripFiller);
+    read.fill(0xee);
+  }
+  grouper.flush(out);
+  return { out, read };
+}
+
 describe('detaching tags from a reused read buffer', () => {
   it('copies the held GOP without filler; fingerprint and written bytes equal the unstripped path', () => {
     const bytes = stream();
@@ -37,19 +55,8 @@ describe('detaching tags from a reused read buffer', () => {
     const refTags = refParser.push(bytes).tags;
     const refGop = refTags.slice(0, 11);
 
-    // Live path: one reused 4 KiB read buffer, detach after every read, the buffer scribbled over each time.
-    const read = new Uint8Array(4096);
-    const parser = new FlvParser({ stripFillerOnCopy: true });
-    const grouper = new TagGrouper();
-    const out: PipelineAction[] = [];
-    for (let pos = 0; pos < bytes.length; pos += read.length) {
-      const n = Math.min(read.length, bytes.length - pos);
-      read.set(bytes.subarray(pos, pos + n));
-      for (const t of parser.push(read.subarray(0, n)).tags) grouper.push(t, out);
-      parser.detach(read.buffer);
-      grouper.detach(read.buffer, true);
-      read.fill(0xee);
-    }
+    // Live path: one reused 4 KiB read buffer.
+    const { out, read } = readThrough(bytes, 4096, true);
     const gop = (out.find((a) => a.kind === 'Data') as { tags: FlvTag[] }).tags;
     expect(gop).toHaveLength(11);
     for (const t of gop) expect(t.data!.buffer).not.toBe(read.buffer);
@@ -68,19 +75,7 @@ describe('detaching tags from a reused read buffer', () => {
   it('without stripFillerOnCopy (tools), detached tags keep exactly the bytes that were read', () => {
     const bytes = stream();
     const reference = new FlvParser().push(bytes).tags.map((t) => Buffer.from(t.data!));
-    const read = new Uint8Array(1500); // smaller than a frame: every frame straddles reads
-    const parser = new FlvParser();
-    const grouper = new TagGrouper();
-    const out: PipelineAction[] = [];
-    for (let pos = 0; pos < bytes.length; pos += read.length) {
-      const n = Math.min(read.length, bytes.length - pos);
-      read.set(bytes.subarray(pos, pos + n));
-      for (const t of parser.push(read.subarray(0, n)).tags) grouper.push(t, out);
-      parser.detach(read.buffer);
-      grouper.detach(read.buffer);
-      read.fill(0xee);
-    }
-    grouper.flush(out);
+    const { out } = readThrough(bytes, 1500, false); // smaller than a frame: every frame straddles reads
     const tags = out.flatMap((a) => (a.kind === 'Data' ? a.tags : []));
     expect(tags.map((t) => Buffer.from(t.data!))).toEqual(reference);
   });

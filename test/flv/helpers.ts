@@ -1,8 +1,6 @@
 // Shared helpers for the FLV tests: corpus paths, brec expectation parsing, running the pipeline, ffprobe.
-import { accessSync, chmodSync, constants, copyFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import ffprobeInstaller from '@ffprobe-installer/ffprobe';
 import { amfToJson } from '../../src/flv/amf-json.js';
 import { packageRoot } from '../../src/paths.js';
 import type { ProcessingComment } from '../../src/flv/pipeline/actions.js';
@@ -105,25 +103,5 @@ export function cloneForRerun(tags: readonly FlvTag[]): FlvTag[] {
   }));
 }
 
-let probe: string | null = null;
-
-/** The ffprobe binary; its exec bit may be missing for non-owners, so fall back to a private copy. */
-export function ffprobePath(): string {
-  if (probe) return probe;
-  const p = ffprobeInstaller.path;
-  try {
-    accessSync(p, constants.X_OK);
-    return (probe = p);
-  } catch {
-    try {
-      chmodSync(p, 0o755);
-      accessSync(p, constants.X_OK);
-      return (probe = p);
-    } catch {
-      const copy = join(mkdtempSync(join(tmpdir(), 'liverec-ffprobe-')), 'ffprobe');
-      copyFileSync(p, copy);
-      chmodSync(copy, 0o755);
-      return (probe = copy);
-    }
-  }
-}
+/** The ffprobe binary (shared helper: the exec bit may be missing for non-owners). */
+export { ffprobeBin as ffprobePath } from '../support/media-tools.js';

@@ -1,6 +1,4 @@
 // Test helpers: an in-process simulator, control-API calls, ffprobe, polling and stream collection.
-import { accessSync, chmodSync, constants } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Simulator } from '../../src/simulator/simulator.js';
 import type { SimRoomInit } from '../../src/simulator/room.js';
 import type { StreamDownload } from '../../src/bilibili/stream-download.js';
@@ -22,16 +20,8 @@ export async function control(base: string, path: string, body?: unknown, method
   return { status: res.status, json: text ? JSON.parse(text) : null };
 }
 
-/** The ffprobe binary, made executable if the package shipped it without the x bit. */
-export function ffprobePath(): string {
-  const path = (createRequire(import.meta.url)('@ffprobe-installer/ffprobe') as { path: string }).path;
-  try {
-    accessSync(path, constants.X_OK);
-  } catch {
-    chmodSync(path, 0o755);
-  }
-  return path;
-}
+/** The ffprobe binary (shared helper: the exec bit may be missing for non-owners). */
+export { ffprobeBin as ffprobePath } from '../support/media-tools.js';
 
 export async function waitFor(cond: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
   const end = Date.now() + timeoutMs;
