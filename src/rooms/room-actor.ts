@@ -10,6 +10,7 @@ import { clientOptionsFrom } from './client-settings.js';
 import { initialRoomState, type RoomCommand, type RoomInit, type RoomMessage, type RoomState } from './protocol.js';
 import { RecordSession } from './record-session.js';
 import { StatsTracker } from './stats-tracker.js';
+import { titleFiltered } from './title-filter.js';
 import type { StatsBatcher } from './stats-batcher.js';
 
 export class RoomActor {
@@ -176,7 +177,14 @@ export class RoomActor {
   }
 
   private maybeStart(): void {
-    if (this.state.streaming && this.state.autoRecordForThisSession && this.settings.AutoRecord) this.startSession();
+    if (!this.state.streaming || !this.state.autoRecordForThisSession || !this.settings.AutoRecord) return;
+    const filtered = titleFiltered(this.settings.TitleFilterPatterns, this.state.title, (pattern, err) =>
+      this.outbox.log('warn', `TitleFilterPatterns: ignoring invalid pattern ${pattern}: ${err.message}`));
+    if (filtered) {
+      if (!this.session) this.outbox.log('info', 'title matches TitleFilterPatterns; not recording automatically', { title: this.state.title });
+      return;
+    }
+    this.startSession();
   }
 
   private startSession(): void {
