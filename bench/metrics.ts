@@ -23,18 +23,20 @@ export function procFigures(samples: ProcSample[]): ProcFigures {
 }
 
 export interface MachineFigures {
-  /** Busy CPU of the whole machine, percent of one core (up to 100 x cores). */
+  /** CPU of every process on the machine, percent of one core (up to 100 x cores). */
   busyPct: number;
-  /** What neither the measured recorder, the simulator nor the load process used: other work on the machine. */
+  /** Of that, what neither the measured recorder, the simulator, the load process nor the benchmark itself used. */
   othersPct: number;
 }
 
-/** Machine-wide busy CPU over the window, and the part no benchmark process accounts for. */
+/** Machine-wide process CPU over the window, and the part no benchmark process accounts for. */
 export function machineFigures(measured: ProcSample[][]): MachineFigures {
   const base = measured[0]!;
-  const wallS = (base.at(-1)!.t - base[0]!.t) / 1000;
-  const busyPct = (100 * (base.at(-1)!.machineS - base[0]!.machineS)) / wallS;
-  let ours = 0;
+  const first = base[0]!;
+  const last = base.at(-1)!;
+  const wallS = (last.t - first.t) / 1000;
+  const busyPct = (100 * (last.machineS - first.machineS)) / wallS;
+  let ours = (100 * (last.benchS - first.benchS)) / wallS;
   for (const group of measured) if (group.length > 1) ours += procFigures(group).cpuPct;
   return { busyPct, othersPct: Math.max(0, busyPct - ours) };
 }

@@ -1,6 +1,6 @@
 // Reads CPU time and memory of running processes from /proc (Linux only); shared by the benchmarks.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 let ticks = 0;
 
@@ -70,8 +70,9 @@ export interface ProcSample {
   rssKiB: number;
   /** How many of the processes were still there. */
   alive: number;
-  /** Busy CPU seconds of the whole machine (every process, every core) at the same instant. */
+  /** CPU seconds of every process on the machine, and of the benchmark itself, at the same instant (see machineFigures). */
   machineS: number;
+  benchS: number;
 }
 
 export function sampleProcs(pids: readonly number[], t: number): ProcSample {
@@ -86,14 +87,30 @@ export function sampleProcs(pids: readonly number[], t: number): ProcSample {
     rss += r;
     alive++;
   }
-  return { t, cpuS, rssKiB: rss, alive, machineS: machineBusySeconds() };
+  return { t, cpuS, rssKiB: rss, alive, machineS: allProcessesCpuSeconds(), benchS: selfCpuSecondsWithChildren() };
 }
 
-/** CPU seconds the whole machine has spent busy (all cores, everything but idle and iowait) since boot, from /proc/stat. */
-export function machineBusySeconds(): number {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
-  const v = line.trim().split(/\s+/).slice(1).map(Number);
-  // user nice system idle iowait irq softirq steal (guest time is already inside user)
-  const busy = v[0]! + v[1]! + v[2]! + v[5]! + v[6]! + v[7]!;
-  return busy / clockTicks();
+/**
+ * CPU seconds used so far by every process on the machine: utime + stime + cutime + cstime summed over /proc/<pid>
+ * (the children's fields keep the CPU of processes that exited and were reaped). Per-process accounting is exact,
+ * unlike /proc/stat's tick-sampled busy time, which misses the short wake-ups of event loops on tickless kernels.
+ */
+export function allProcessesCpuSeconds(): number {
+  let ticks = 0;
+  for (const name of readdirSync('/proc')) {
+    if (name.charCodeAt(0) > 57) continue; // not a pid
+    try {
+      const f = statFields(readFileSync(`/proc/${name}/stat`, 'utf8'));
+      ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    } catch {
+      // exited between readdir and read
+    }
+  }
+  return ticks / clockTicks();
+}
+
+/** This process's own CPU including reaped children (the benchmark itself, so it is not counted as other work). */
+export function selfCpuSecondsWithChildren(): number {
+  const f = statFields(readFileSync('/proc/self/stat', 'utf8'));
+  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / clockTicks();
 }

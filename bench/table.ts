@@ -46,7 +46,7 @@ export const DEFINITIONS: Record<string, string> = {
   'brec ratio min': "lowest numeric brec durationRatio seen in the API samples after the warm-up. brec's per-group ratio is (last - first tag timestamp) of one GOP / wall time since the previous GOP, so it sits about one frame per GOP below 1 by definition (e.g. 0.958 for 24-frame GOPs).",
   'API p50/p99 ms (err)': 'latency of GET /api/room/{id} (random room) from a separate process at a constant open-loop rate over keep-alive, measured from dispatch to the end of the body; err = HTTP errors + network errors + unanswered.',
   'sim CPU %': 'CPU of the simulator process (same machine, informational): on a small machine it competes with the recorder for the cores.',
-  'other CPU %': 'busy CPU of the whole machine (/proc/stat) in the recording-only window minus the recorder and the simulator: other work on the machine competing for the cores. High values make every figure noisier.',
+  'other CPU %': 'CPU of every other process on the machine in the recording-only window (all of /proc minus the recorder, the simulator and the benchmark): other work competing for the cores. High values make every figure noisier.',
 };
 
 export function renderNotes(): string {
