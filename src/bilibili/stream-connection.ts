@@ -20,6 +20,8 @@ export interface ConnectionOptions {
   /** Once the head is in: the longest silence tolerated before STREAM_STALLED. */
   watchdogMs: number;
   readBufferBytes?: number;
+  /** Extra trusted CA certificate(s) for https hosts (private CDNs, proxies, tests). */
+  tlsCa?: string | Buffer;
 }
 
 type BodyListener = (body: Uint8Array) => void;
@@ -47,7 +49,7 @@ export class StreamConnection {
     const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     this.socket = url.protocol === 'https:'
-      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, onread } as tls.ConnectionOptions)
+      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ca: options.tlsCa, onread } as tls.ConnectionOptions)
       : net.connect({ host, port, onread });
     this.socket.setNoDelay(true);
     this.socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => this.sendRequest());
