@@ -95,7 +95,7 @@ let code = 1;
 try {
   code = await main();
 } catch (err) {
-  process.stderr.write(`bench: failed: ${(err as Error).stack ?? err}\n`);
+  process.stderr.write(`bench: failed: ${process.env.BENCH_DEBUG ? (err as Error).stack : (err as Error).message}\n`);
 } finally {
   await stopAll(5000);
   destroyAgent();

@@ -32,8 +32,8 @@ function panel(x0: number, title: string, yLabel: string, series: Series[], xs: 
   const py = (v: number): number => M.top + ph - (v / y.top) * ph;
   const out: string[] = [`<text x="${x0 + W / 2}" y="20" text-anchor="middle" font-weight="bold">${esc(title)}</text>`];
   for (let v = 0; v <= y.top + 1e-9; v += y.step) {
-    out.push(`<line x1="${px(0)}" x2="${px(xMax)}" y1="${py(v)}" y2="${py(v)}" stroke="#ddd"/>`);
-    out.push(`<text x="${px(0) - 6}" y="${py(v) + 4}" text-anchor="end">${+v.toFixed(2)}</text>`);
+    out.push(`<line x1="${px(0)}" x2="${px(xMax)}" y1="${py(v).toFixed(1)}" y2="${py(v).toFixed(1)}" stroke="#ddd"/>`);
+    out.push(`<text x="${px(0) - 6}" y="${(py(v) + 4).toFixed(1)}" text-anchor="end">${+v.toFixed(2)}</text>`);
   }
   for (const v of xs) out.push(`<text x="${px(v)}" y="${M.top + ph + 16}" text-anchor="middle">${v}</text>`);
   out.push(`<line x1="${px(0)}" x2="${px(xMax)}" y1="${py(0)}" y2="${py(0)}" stroke="#333"/>`, `<line x1="${px(0)}" x2="${px(0)}" y1="${py(0)}" y2="${py(y.top)}" stroke="#333"/>`);
