@@ -1,6 +1,7 @@
 // The figures of one benchmark run (one room count): the shape of the table rows and of the results JSON.
 import type { LatencySummary } from './latency.js';
-import type { BrecRatioFigures, InputFigures, MachineFigures, PaceFigures, ProcFigures, RecorderIoFigures } from './metrics.js';
+import type { BrecRatioFigures, InputFigures, MachineFigures, ProcFigures, RecorderIoFigures } from './metrics.js';
+import type { PaceFigures } from './pace.js';
 
 export interface ApiLoadFigures extends LatencySummary {
   targetRps: number;

@@ -1,4 +1,4 @@
-// Turns raw samples into the benchmark's figures: CPU, RSS, input rate, pace, brec's durationRatio, recorder IO.
+// Turns raw samples into the benchmark's figures: CPU, RSS, machine load, input rate, brec's durationRatio, recorder IO (pace: pace.ts).
 import type { ProcSample } from './proc.js';
 import type { ApiRoom } from './recorder-process.js';
 import type { TimedSample } from './sampler.js';
@@ -61,83 +61,6 @@ export function inputFigures(simRooms: TimedSample<Map<number, SimRoomCounters>>
 /** CPU seconds per decimal GB of input; CPU and bytes are each taken as a rate over their own sample times. */
 export function cpuSecondsPerGb(proc: ProcFigures, input: InputFigures): number {
   return proc.cpuS / proc.wallS / (input.bytes / input.wallS / 1e9);
-}
-
-export interface PaceFigures {
-  /** Lowest media-ms / wall-ms over every room and every sliding window. */
-  lowest: number;
-  lowestRoom: number;
-  /** Window length actually used (10 s, or the whole span when shorter). */
-  windowS: number;
-  windows: number;
-  /** Lowest over rooms of the ratio over the whole span. */
-  lowestWhole: number;
-}
-
-type Point = { x: number; y: number };
-
-/** Sliding windows of at least `windowMs` between sample points, per room; a drop in x starts a new segment. */
-export function lowestPace(series: Map<number, Point[]>, windowMs: number): PaceFigures {
-  const r: PaceFigures = { lowest: Number.POSITIVE_INFINITY, lowestRoom: 0, windowS: 0, windows: 0, lowestWhole: Number.POSITIVE_INFINITY };
-  let usedW = windowMs;
-  for (const [room, points] of series) {
-    const segments: Point[][] = [];
-    for (const p of points) {
-      const seg = segments.at(-1);
-      if (!seg || p.x < seg.at(-1)!.x) segments.push([p]);
-      else if (p.x > seg.at(-1)!.x) seg.push(p);
-    }
-    for (const seg of segments) {
-      if (seg.length < 2) continue;
-      const span = seg.at(-1)!.x - seg[0]!.x;
-      const w = Math.min(windowMs, span);
-      usedW = Math.min(usedW, w);
-      const whole = (seg.at(-1)!.y - seg[0]!.y) / span;
-      r.lowestWhole = Math.min(r.lowestWhole, whole);
-      let j = 1;
-      for (let i = 0; i < seg.length - 1; i++) {
-        j = Math.max(j, i + 1);
-        while (j < seg.length && seg[j]!.x - seg[i]!.x < w) j++;
-        if (j === seg.length) break;
-        const pace = (seg[j]!.y - seg[i]!.y) / (seg[j]!.x - seg[i]!.x);
-        r.windows++;
-        if (pace < r.lowest) {
-          r.lowest = pace;
-          r.lowestRoom = room;
-        }
-      }
-    }
-  }
-  r.windowS = usedW / 1000;
-  if (!r.windows) r.lowest = r.lowestWhole = Number.NaN;
-  return r;
-}
-
-/**
- * The recorder's own view: sessionMaxTimestamp (media ms) against sessionDuration (the recorder's wall ms) of
- * the same stats snapshot, so neither the 1-s polling nor the 500-ms stats batching adds jitter.
- */
-export function recorderSeries(apiRooms: TimedSample<ApiRoom[]>[]): Map<number, Point[]> {
-  const m = new Map<number, Point[]>();
-  for (const s of apiRooms) {
-    for (const r of s.value) {
-      if (r.recordingStats.sessionMaxTimestamp <= 0) continue;
-      const list = m.get(r.roomId) ?? [];
-      list.push({ x: r.recordingStats.sessionDuration, y: r.recordingStats.sessionMaxTimestamp });
-      m.set(r.roomId, list);
-    }
-  }
-  return m;
-}
-
-/** The simulator's view: media ms it served each room (mediaMsServed) against the time of the sample. */
-export function simSeries(simRooms: TimedSample<Map<number, SimRoomCounters>>[], roomIds: readonly number[]): Map<number, Point[]> {
-  const m = new Map<number, Point[]>(roomIds.map((id) => [id, []]));
-  for (const s of simRooms) for (const id of roomIds) {
-    const c = s.value.get(id);
-    if (c) m.get(id)!.push({ x: s.t, y: c.mediaMsServed });
-  }
-  return m;
 }
 
 export interface BrecRatioFigures {
