@@ -106,7 +106,7 @@ export type RoomMessage =
   | { type: 'error'; roomId: number; error: PlainError };
 
 /** Commands to one room (the worker exposes them per room through the host API). */
-export type RoomCommand = 'start' | 'stop' | 'split' | 'refresh' | 'dispose' | 'testCrash' | 'testThrow';
+export type RoomCommand = 'start' | 'stop' | 'split' | 'refresh' | 'dispose' | 'testCrash' | 'testThrow' | 'testOom';
 
 /** The API a room host worker exposes over comlink. */
 export interface RoomHostApi {

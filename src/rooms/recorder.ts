@@ -112,8 +112,8 @@ export class Recorder {
     }
   }
 
-  /** Test builds only: makes the room's worker throw (`testThrow`) or exit (`testCrash`). */
-  injectTestFault(room: Room, kind: 'testThrow' | 'testCrash'): Promise<void> {
+  /** Test builds only: makes the room's worker throw (`testThrow`), exit (`testCrash`) or run out of memory (`testOom`). */
+  injectTestFault(room: Room, kind: 'testThrow' | 'testCrash' | 'testOom'): Promise<void> {
     if (!this.options.allowTestFaults) return Promise.reject(new LiverecError('TEST_FAULTS_DISABLED', 'test faults are disabled'));
     return this.supervisor.command(room.roomId, kind);
   }

@@ -79,6 +79,13 @@ export class RoomActor {
       case 'testCrash':
         if (this.init.allowTestFaults) process.exit(70);
         return;
+      case 'testOom':
+        // A runaway room: allocate until the worker's resourceLimits stop it (test builds only).
+        if (this.init.allowTestFaults) setImmediate(() => {
+          const hoard: number[][] = [];
+          for (;;) hoard.push(new Array(1 << 16).fill(hoard.length));
+        });
+        return;
     }
   }
 
