@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { ApiLimiter } from '../src/bilibili/api-limiter.js';
 import { BilibiliApiClient } from '../src/bilibili/api-client.js';
 import { resolveStreamUrl } from '../src/bilibili/stream-url.js';
@@ -64,6 +65,8 @@ export async function runFfmpegPhase(sim: SimulatorProcess, seconds: number, war
     await new Promise((r) => setTimeout(r, warmupSeconds * 1000));
     phase(`ffmpeg: window, ${seconds} s`);
     const pids = procs.map((p) => p.child.pid!);
+    const written = (): number => procs.reduce((sum, p) => sum + statSync(p.file).size, 0);
+    const before = { t: performance.now(), bytes: written() };
     const s = await sample({
       label: 'ffmpeg', pids: () => pids, sim,
       check: () => {
@@ -71,6 +74,7 @@ export async function runFfmpegPhase(sim: SimulatorProcess, seconds: number, war
         if (d) throw new Error(`during the measurement: ${d}`);
       },
     }, seconds);
+    const outMbps = ((written() - before.bytes) * 8) / ((performance.now() - before.t) / 1000) / 1e6;
     let pss: number | null = 0;
     for (const pid of pids) {
       const v = pssKiB(pid);
@@ -80,7 +84,7 @@ export async function runFfmpegPhase(sim: SimulatorProcess, seconds: number, war
     const input = inputFigures(s.simRooms, ids);
     const pssMiB = pss === null ? null : pss / 1024;
     return {
-      processes: ids.length, input, cpu, cpuSecondsPerGb: cpuSecondsPerGb(cpu, input),
+      processes: ids.length, input, outMbps, cpu, cpuSecondsPerGb: cpuSecondsPerGb(cpu, input),
       rssPeakMiB: cpu.rssPeakMiB, rssPerRoomMiB: cpu.rssPeakMiB / ids.length,
       pssMiB, pssPerRoomMiB: pssMiB === null ? null : pssMiB / ids.length,
       simPace: lowestPace(simSeries(s.simRooms, ids), PACE_WINDOW_MS),

@@ -50,6 +50,8 @@ export interface LiverecFigures {
 export interface FfmpegFigures {
   processes: number;
   input: InputFigures;
+  /** Growth of the output files over the window, decimal Mbit/s, all processes. */
+  outMbps: number;
   cpu: ProcFigures;
   cpuSecondsPerGb: number;
   /** Peak of the summed VmRSS of all ffmpeg processes. */
