@@ -25,10 +25,11 @@ defaults: --rooms 20 --bitrate-kbps 6000 --seconds 30 --warmup 5 --api-rps 500 (
 
 /**
  * At most two room-host threads per core: ceil(rooms / (2 x cores)) rooms per thread, so up to 2 x cores rooms
- * each keep their own thread. Measured on 2 cores (bench results, 6 Mbps rooms): 20 rooms at 1 room per thread
- * cost 27-43 MiB and 3x the CPU per room of 5 per thread, because every thread carries its own heap, module
- * graph and timers; at 50 rooms 1/5/13/25/50 per thread gave 22/9.2/6.3/5.0/3.6 MiB and 52/33/21/20/18 % CPU,
- * so the gains flatten past a few threads while one busy host still never holds all rooms on one core.
+ * still get a thread each. Every thread carries its own heap, module graph, timers and wake-ups: on 2 cores at
+ * 6 Mbps, 1 room per thread cost 22.8 MiB and 0.78 % CPU per room at 20 rooms and 13.6 MiB / 0.73 % at 100,
+ * against 9.5 MiB / 0.50 % (5 per thread) and 3.0 MiB / 0.17 % (25 per thread) with this default. At 50 rooms,
+ * 1/5/13/25/50 per thread gave 22/9.2/6.3/5.0/3.6 MiB per room and 52/33/21/20/18 % CPU: past a few threads
+ * the gain flattens, while two threads per core keep one busy host from holding every room on one core.
  */
 export function defaultRoomsPerWorker(rooms: number, cores = availableParallelism()): number {
   return Math.max(1, Math.ceil(rooms / (2 * cores)));
