@@ -35,6 +35,8 @@ export async function startHarness(options: {
   roomConfig?: Record<number, Overrides>;
   roomsPerWorker?: number;
   allowTestFaults?: boolean;
+  /** Also start the HTTP API (on a free loopback port) in this process. */
+  api?: boolean;
 }): Promise<Harness> {
   const sim = new Simulator();
   const running = await sim.start();
@@ -52,7 +54,10 @@ export async function startHarness(options: {
     events.push(e);
     for (const w of waiters) w();
   });
-  const service = await startService({ workDir, config, bus, roomsPerWorker: options.roomsPerWorker, allowTestFaults: options.allowTestFaults });
+  const service = await startService({
+    workDir, config, bus, roomsPerWorker: options.roomsPerWorker, allowTestFaults: options.allowTestFaults,
+    api: options.api ? { bind: 'http://127.0.0.1:0', env: {} } : undefined,
+  });
   const waitEvent: Harness['waitEvent'] = (type, filter = () => true, timeoutMs = 20_000, from = 0) =>
     new Promise((resolve, reject) => {
       const check = (): boolean => {
