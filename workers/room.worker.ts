@@ -4,6 +4,10 @@ import { expose } from 'comlink';
 import { nodeEndpoint } from '../src/rooms/node-endpoint.js';
 import { RoomHost } from '../src/rooms/room-host.js';
 import type { RoomHostData } from '../src/rooms/protocol.js';
+import { lowerThreadPriority } from '../src/rooms/thread-priority.js';
+
+/** nice +5 by default: under CPU contention the main thread (API, supervision) is served first. */
+lowerThreadPriority(Number(process.env.LIVEREC_ROOM_THREAD_NICE ?? 5) || 0);
 
 const data = workerData as RoomHostData & { port: MessagePort };
 const host = new RoomHost(data.port);
