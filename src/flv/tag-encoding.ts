@@ -5,20 +5,29 @@ import { type FlvTag, TagType, TagFlag } from './tag.js';
 /** 'FLV', version 1, audio+video flags, header length 9, then PreviousTagSize0 = 0. */
 export const FLV_FILE_HEADER: Readonly<Uint8Array> = Uint8Array.of(0x46, 0x4c, 0x56, 1, 5, 0, 0, 0, 9, 0, 0, 0, 0);
 
-/** The 11-byte tag header; the timestamp is split into its low 24 bits and the extended byte. StreamID is 0. */
+/**
+ * Writes the 11-byte tag header at `out[pos]` and returns the position after it. The timestamp is split into
+ * its low 24 bits and the extended (most significant) byte; StreamID is 0.
+ */
+export function writeTagHeader(out: Uint8Array, pos: number, type: number, dataSize: number, timestamp: number): number {
+  out[pos] = type;
+  out[pos + 1] = (dataSize >>> 16) & 0xff;
+  out[pos + 2] = (dataSize >>> 8) & 0xff;
+  out[pos + 3] = dataSize & 0xff;
+  out[pos + 4] = (timestamp >>> 16) & 0xff;
+  out[pos + 5] = (timestamp >>> 8) & 0xff;
+  out[pos + 6] = timestamp & 0xff;
+  out[pos + 7] = (timestamp >>> 24) & 0xff;
+  out[pos + 8] = 0;
+  out[pos + 9] = 0;
+  out[pos + 10] = 0;
+  return pos + 11;
+}
+
+/** The 11-byte tag header as a new buffer. */
 export function encodeTagHeader(type: number, dataSize: number, timestamp: number): Buffer {
   const b = Buffer.allocUnsafe(11);
-  b[0] = type;
-  b[1] = (dataSize >>> 16) & 0xff;
-  b[2] = (dataSize >>> 8) & 0xff;
-  b[3] = dataSize & 0xff;
-  b[4] = (timestamp >>> 16) & 0xff;
-  b[5] = (timestamp >>> 8) & 0xff;
-  b[6] = timestamp & 0xff;
-  b[7] = (timestamp >>> 24) & 0xff;
-  b[8] = 0;
-  b[9] = 0;
-  b[10] = 0;
+  writeTagHeader(b, 0, type, dataSize, timestamp);
   return b;
 }
 
@@ -62,7 +71,7 @@ export function encodeTagBody(tag: FlvTag): Uint8Array {
 /** One whole tag (header + body + PreviousTagSize) as a single buffer, with the given timestamp. */
 export function encodeTag(type: number, timestamp: number, body: Uint8Array): Buffer {
   const out = Buffer.allocUnsafe(11 + body.length + 4);
-  encodeTagHeader(type, body.length, timestamp).copy(out, 0);
+  writeTagHeader(out, 0, type, body.length, timestamp);
   out.set(body, 11);
   out.writeUInt32BE(body.length + 11, 11 + body.length);
   return out;

@@ -1,4 +1,5 @@
 // Writes FLV tags into a preallocated buffer: fresh timestamp per tag, optional filler NALU padding for bitrate.
+import { writeTagHeader } from '../flv/tag-encoding.js';
 import type { Clip } from './clips.js';
 
 /** Smallest filler NALU: 4-byte length, type byte 0x0C, the rbsp trailing byte. */
@@ -35,18 +36,7 @@ function writeSei(out: Buffer, p: number, timestamp: number): void {
 export function writeTag(out: Buffer, pos: number, type: number, timestamp: number, body: Buffer, filler: number, video = false): number {
   const sei = video ? SEI_SIZE : 0;
   const size = body.length + sei + filler;
-  out[pos] = type;
-  out[pos + 1] = (size >>> 16) & 0xff;
-  out[pos + 2] = (size >>> 8) & 0xff;
-  out[pos + 3] = size & 0xff;
-  out[pos + 4] = (timestamp >>> 16) & 0xff;
-  out[pos + 5] = (timestamp >>> 8) & 0xff;
-  out[pos + 6] = timestamp & 0xff;
-  out[pos + 7] = (timestamp >>> 24) & 0xff;
-  out[pos + 8] = 0;
-  out[pos + 9] = 0;
-  out[pos + 10] = 0;
-  let p = pos + 11;
+  let p = writeTagHeader(out, pos, type, size, timestamp);
   if (video) {
     body.copy(out, p, 0, 5);
     writeSei(out, p + 5, timestamp);

@@ -1,4 +1,5 @@
 // A reusable buffer that collects whole tags (header, body, PreviousTagSize) so a group is one write call.
+import { writeTagHeader } from '../tag-encoding.js';
 
 /** Tags are copied in: one memcpy per body instead of a write call (or an allocation) per tag. */
 export class TagStager {
@@ -32,18 +33,7 @@ export class TagStager {
     const b = this.buf;
     let p = this.used;
     const size = body.length;
-    b[p] = type;
-    b[p + 1] = (size >>> 16) & 0xff;
-    b[p + 2] = (size >>> 8) & 0xff;
-    b[p + 3] = size & 0xff;
-    b[p + 4] = (timestamp >>> 16) & 0xff;
-    b[p + 5] = (timestamp >>> 8) & 0xff;
-    b[p + 6] = timestamp & 0xff;
-    b[p + 7] = (timestamp >>> 24) & 0xff;
-    b[p + 8] = 0;
-    b[p + 9] = 0;
-    b[p + 10] = 0;
-    p += 11;
+    p = writeTagHeader(b, p, type, size, timestamp);
     b.set(body, p);
     p += size;
     const total = size + 11;
