@@ -72,3 +72,28 @@ describe('WsLite', () => {
     await expect(WsLite.connect(url.replace('ws:', 'http:'))).rejects.toThrow(/Not a WebSocket URL/);
   });
 });
+
+describe('wss', () => {
+  it('connects over TLS with certificate validation and exchanges binary messages', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { createServer } = await import('node:https');
+    const dir = new URL('../fixtures/tls/', import.meta.url);
+    const cert = readFileSync(new URL('cert.pem', dir));
+    const https = createServer({ cert, key: readFileSync(new URL('key.pem', dir)) });
+    const wss = new WebSocketServer({ server: https });
+    wss.on('connection', (ws) => ws.on('message', (d) => ws.send(Buffer.concat([Buffer.from('echo:'), d as Buffer]))));
+    await new Promise<void>((r) => https.listen(0, '127.0.0.1', r));
+    const url = `wss://localhost:${(https.address() as AddressInfo).port}/sub`;
+    try {
+      const ws = await WsLite.connect(url, { ca: cert });
+      const got = messages(ws, 1);
+      ws.send(Buffer.from([1, 2, 3]));
+      expect((await got)[0]).toEqual(Buffer.from([...Buffer.from('echo:'), 1, 2, 3]));
+      ws.close();
+      await expect(WsLite.connect(url)).rejects.toThrow(/certificate/i); // validation stays on
+    } finally {
+      wss.close();
+      await new Promise((r) => https.close(r));
+    }
+  });
+});

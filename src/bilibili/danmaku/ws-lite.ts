@@ -18,6 +18,8 @@ export interface WsConnectOptions {
   timeoutMs?: number;
   /** Largest accepted message (default 16 MiB). */
   maxPayload?: number;
+  /** Extra trusted CA certificate(s) for wss hosts (private networks, tests). */
+  ca?: string | Buffer;
 }
 
 /**
@@ -55,7 +57,7 @@ export class WsLite extends EventEmitter {
       const mod = target.protocol === 'wss:' ? https : http;
       target.protocol = target.protocol === 'wss:' ? 'https:' : 'http:';
       const headers = { ...options.headers, Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': key };
-      const req = mod.request(target, { headers, agent: false });
+      const req = mod.request(target, { headers, agent: false, ...(options.ca ? { ca: options.ca } : {}) });
       const timer = setTimeout(() => {
         req.destroy();
         reject(new Error(`WebSocket handshake with ${target.host} timed out after ${options.timeoutMs} ms`));
