@@ -2,7 +2,9 @@
 import type { StreamDownload } from '../bilibili/stream-download.js';
 import type { RoomSettings } from '../config/fields.js';
 import type { RecordingStatsDelta } from '../flv/rules/stats.js';
+import { projectTimestamp } from '../flv/rules/update-timestamp-jump.js';
 import { FlvStream } from '../flv/stream.js';
+import { type FlvTag, isData } from '../flv/tag.js';
 import { FlvContextWriter } from '../flv/writer/context-writer.js';
 import { FlvFileOutput } from '../flv/writer/file-output.js';
 import type { ActorOutbox } from './actor-outbox.js';
@@ -63,14 +65,30 @@ export abstract class Capture {
   protected abstract consume(download: StreamDownload): Promise<CaptureEnd>;
 }
 
+/** The file output, also remembering where the open file's timeline starts: its first written media timestamp. */
+class TimelineFileOutput extends FlvFileOutput {
+  origin: number | null = null;
+
+  override open(...args: Parameters<FlvFileOutput['open']>): void {
+    this.origin = null;
+    super.open(...args);
+  }
+
+  override writeData(tags: readonly FlvTag[]): void {
+    if (this.origin === null && tags.length > 0) this.origin = Math.min(...tags.map((t) => t.timestamp));
+    super.writeData(tags);
+  }
+}
+
 export class StandardCapture extends Capture {
   private readonly writer: FlvContextWriter;
   private readonly stream: FlvStream;
+  private readonly output: TimelineFileOutput;
 
   constructor(deps: CaptureDeps) {
     super(deps);
     const { files } = deps;
-    const output = new FlvFileOutput({
+    const output = this.output = new TimelineFileOutput({
       nextPath: () => files.nextPath(),
       beforeScriptWrite: (map) => files.decorate(map),
       onFileOpened: ({ path }) => files.opened(path),
@@ -103,6 +121,7 @@ export class StandardCapture extends Capture {
       // The chunk lives in the connection's reused read buffer: copy out what the parser still holds.
       this.stream.detach(chunk.buffer);
       for (const g of step.groups) if (g.stats) this.onStats(g.stats);
+      this.reportPosition();
       if (step.error) end = { reason: 'error', error: step.error, bytes: download.bytesReceived };
       else if (step.disconnect) end = { reason: 'disconnect', error: step.disconnect, bytes: download.bytesReceived };
       if (end) download.stop();
@@ -111,6 +130,18 @@ export class StandardCapture extends Capture {
     const last = this.stream.end();
     for (const g of last.groups) if (g.stats) this.onStats(g.stats);
     return { reason: last.error ? 'error' : 'eof', error: last.error ?? undefined, bytes: download.bytesReceived };
+  }
+
+  /**
+   * The newest received tag, placed on the open file's timeline where the repair will put it (danmaku timing):
+   * received data is held until its GOP completes, so the written data alone lags the stream by up to a GOP.
+   */
+  private reportPosition(): void {
+    const origin = this.output.origin;
+    const pending = this.stream.grouper.pending;
+    if (origin === null || pending.length === 0 || !isData(pending[0]!)) return;
+    const ts = projectTimestamp(this.stream.processor.session, pending[0]!.timestamp, pending[pending.length - 1]!.timestamp);
+    this.deps.files.mediaPosition(ts - origin);
   }
 
   /** Publishes the group's stats and applies brec's cutting rules (checked after every stats event). */

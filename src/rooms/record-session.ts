@@ -6,6 +6,7 @@ import { openStream } from '../bilibili/stream-download.js';
 import { resolveStreamUrl } from '../bilibili/stream-url.js';
 import type { RoomSettings } from '../config/fields.js';
 import { errorCode } from '../errors.js';
+import type { MediaTimeline } from '../danmaku/media-clock.js';
 import type { RoomEventSnapshot } from '../events/types.js';
 import { formatLocal } from '../time.js';
 import type { ActorOutbox } from './actor-outbox.js';
@@ -29,6 +30,8 @@ export interface SessionHost {
   shouldContinue(): Promise<boolean>;
   /** The stream is not H.264: stop recording until the stream ends (brec calls StopRecord). */
   unsupportedCodec(): void;
+  /** Told about every file and the media progress on it (the danmaku recorder). */
+  timeline?: MediaTimeline;
 }
 
 /** A connection shorter than this that ends is treated as a failure and retried after TimingStreamRetry. */
@@ -65,6 +68,7 @@ export class RecordSession {
       sessionId: this.id, workDir: this.room.workDir, template: this.room.settings().FileNameRecordTemplate,
       writeMetadata: this.room.settings().FlvWriteMetadata, snapshot: () => this.room.snapshot(), uid: () => this.room.uid(),
       roomInfoJson: () => this.room.roomInfoJson(), qn: () => this.qn, streamHost: () => this.host,
+      timeline: this.room.timeline,
     }, outbox);
     let started = false;
     try {

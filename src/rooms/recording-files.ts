@@ -8,6 +8,7 @@ import type { RoomEventSnapshot } from '../events/types.js';
 import { recordingPath } from '../template/recording-path.js';
 import { formatLocal } from '../time.js';
 import { VERSION } from '../version.js';
+import type { MediaTimeline } from '../danmaku/media-clock.js';
 import type { ActorOutbox } from './actor-outbox.js';
 
 /** What the files of a session need to know about their room and connection. */
@@ -21,6 +22,8 @@ export interface SessionFacts {
   roomInfoJson: () => unknown;
   qn: () => number;
   streamHost: () => string;
+  /** Told about every file and the media progress on it (the danmaku recorder). */
+  timeline?: MediaTimeline;
 }
 
 interface OpenEntry {
@@ -57,6 +60,7 @@ export class RecordingFiles {
   }
 
   opened(path: string): void {
+    this.facts.timeline?.fileOpened(path);
     const entry = this.open.get(path);
     if (entry) this.outbox.file('opened', path, this.facts.sessionId, entry.openTime);
   }
@@ -64,6 +68,7 @@ export class RecordingFiles {
   closed(info: FileClosedInfo): void {
     const entry = this.open.get(info.path);
     if (!entry) return;
+    this.facts.timeline?.fileClosed(info.path);
     this.open.delete(info.path);
     this.outbox.file('closed', info.path, this.facts.sessionId, entry.openTime);
     const closeTime = formatLocal();
@@ -74,6 +79,11 @@ export class RecordingFiles {
         FileOpenTime: entry.openTime, FileCloseTime: closeTime, FileSize: info.size, Duration: info.duration,
       },
     });
+  }
+
+  /** Media progress on the open file (ms on its own timeline), reported by the capture as data arrives. */
+  mediaPosition(ms: number): void {
+    this.facts.timeline?.mediaPosition(ms);
   }
 
   /** brec's FlvWriteMetadata additions: Title, Artist, Comment and a recorder block. */

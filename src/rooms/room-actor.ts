@@ -3,6 +3,7 @@ import { BilibiliApiClient } from '../bilibili/api-client.js';
 import { DanmakuClient } from '../bilibili/danmaku/client.js';
 import type { DanmakuEvent } from '../bilibili/danmaku/commands.js';
 import type { RoomSettings } from '../config/fields.js';
+import { DanmakuRecorder } from '../danmaku/recorder.js';
 import type { RoomEventSnapshot } from '../events/types.js';
 import { formatLocal } from '../time.js';
 import { ActorOutbox } from './actor-outbox.js';
@@ -28,6 +29,14 @@ export class RoomActor {
   private retryTimer: NodeJS.Timeout | null = null;
   private infoFailures = 0;
   private disposed = false;
+  private readonly danmakuFiles = new DanmakuRecorder({
+    settings: () => this.settings,
+    info: () => {
+      const s = this.state;
+      return { roomId: this.roomId, shortId: s.shortId, name: s.name, title: s.title, areaNameParent: s.areaNameParent, areaNameChild: s.areaNameChild };
+    },
+    log: (level, msg, fields) => this.outbox.log(level, msg, fields),
+  });
 
   constructor(
     private readonly init: RoomInit,
@@ -213,6 +222,7 @@ export class RoomActor {
         await this.refreshSafely();
         return !this.disposed && this.state.streaming && this.state.autoRecordForThisSession;
       },
+      timeline: this.danmakuFiles,
       unsupportedCodec: () => {
         this.state.autoRecordForThisSession = false;
         this.outbox.state({ autoRecordForThisSession: false });
@@ -242,7 +252,10 @@ export class RoomActor {
         this.outbox.state({ danmakuConnected: connected });
       }
     });
-    client.on('event', (ev: DanmakuEvent) => this.onDanmaku(ev));
+    client.on('event', (ev: DanmakuEvent) => {
+      this.danmakuFiles.offer(ev);
+      this.onDanmaku(ev);
+    });
     client.on('warning', (err) => this.outbox.log('debug', `danmaku: ${err.message}`, { code: err.code }));
     this.danmaku = client;
     client.start();

@@ -20,6 +20,8 @@ const Danmu = z.object({
 const Gift = z.object({ giftName: z.string().optional(), num: z.number().int().positive().optional(), uid: z.number().int().optional(), uname: z.string().optional(), price: z.number().optional(), coinType: z.enum(['gold', 'silver']).optional() });
 const SuperChat = z.object({ message: z.string(), price: z.number().optional(), uid: z.number().int().optional(), uname: z.string().optional(), time: z.number().optional() });
 const Guard = z.object({ uid: z.number().int().optional(), username: z.string().optional(), guardLevel: z.number().int().min(1).max(3).optional(), num: z.number().int().optional(), price: z.number().optional() });
+const Mix = z.object({ DANMU_MSG: z.number().min(0), SUPER_CHAT_MESSAGE: z.number().min(0), SEND_GIFT: z.number().min(0), GUARD_BUY: z.number().min(0) }).partial();
+const DanmakuRate = z.object({ rate: z.number().min(0).max(10_000), mix: Mix.optional() });
 const CutOff = z.object({ msg: z.string().default('违反直播规范') });
 /** Raw danmaku input: `base64` = one WebSocket message as is, or `command` = any JSON object sent as a command. */
 const Raw = z.object({ base64: z.string().optional(), command: z.record(z.string(), z.unknown()).optional() }).refine((r) => r.base64 !== undefined || r.command !== undefined, 'base64 or command is required');
@@ -42,6 +44,8 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
  * POST   /_sim/rooms/{id}/gift            {giftName?, num?, uid?, uname?, price?, coinType?}
  * POST   /_sim/rooms/{id}/superchat       {message, price?, uid?, uname?, time?}
  * POST   /_sim/rooms/{id}/guard           {uid?, username?, guardLevel?, num?, price?}
+ * POST   /_sim/rooms/{id}/danmaku-rate    {rate, mix?: {DANMU_MSG?, SUPER_CHAT_MESSAGE?, SEND_GIFT?, GUARD_BUY?}}  generated danmaku
+ * GET    /_sim/rooms/{id}/danmaku-sent    → {rate, counts, messages: [{seq, cmd, connection, positionMs, at}]}
  * POST   /_sim/rooms/{id}/cut-off         {msg?}
  * POST   /_sim/rooms/{id}/danmaku-raw     {base64} | {command}
  * POST   /_sim/rooms/{id}/faults          see faults.ts      DELETE /_sim/rooms/{id}/faults clears them
@@ -74,6 +78,7 @@ export async function handleControl(sim: RoomOps & { stats(): unknown }, req: In
       res.writeHead(204).end();
       return;
     }
+    if (action === 'danmaku-sent' && method === 'GET') return sendJson(res, 200, sim.danmakuSent(roomId));
     if (method !== 'POST') throw new SimError(405, `${method} not allowed`);
     const body = await readJson(req);
     sendJson(res, 200, runAction(sim, roomId, action, body));
@@ -100,6 +105,8 @@ function runAction(sim: RoomOps, roomId: number, action: string, body: unknown):
       return { sockets: sim.push(roomId, [superChatCommand(sim.room(roomId), parse(SuperChat, body))]) };
     case 'guard':
       return { sockets: sim.push(roomId, [guardCommand(parse(Guard, body))]) };
+    case 'danmaku-rate':
+      return sim.danmakuRate(roomId, parse(DanmakuRate, body));
     case 'cut-off':
       return sim.cutOff(roomId, parse(CutOff, body).msg);
     case 'danmaku-raw': {

@@ -11,6 +11,9 @@ const LEAD_MS = 1000;
 /** A client this far behind gets nothing new until it catches up (the kernel buffer holds more). */
 const MAX_BACKLOG = 2 * 1024 * 1024;
 
+/** How far `mediaPosition` runs on past the last sent tag (two pacer ticks). */
+const POSITION_SLACK_MS = 80;
+
 type Scheduled = ConnectionFault & { at: number };
 
 export class MediaConnection {
@@ -28,11 +31,17 @@ export class MediaConnection {
   private lastSentTs: number | null = null;
   private faults: Scheduled[] = [];
   private headerSwitchAt: number | null = null;
+  /** Media position (ms from this response's first tag, jumps excluded) of the last tag sent, and when it was sent. */
+  private sentPosition: number | null = null;
+  private sentAt = 0;
+  /** 1-based number of this response among the room's FLV responses. */
+  readonly serial: number;
   closed = false;
 
   constructor(readonly room: SimRoom, private readonly res: ServerResponse, now: number) {
     this.connectedAt = now;
     this.lastPump = now;
+    this.serial = room.counters.streamConnections + 1;
     this.clip = clips()[room.clipIndex]!;
     this.filler = fillerFor(this.clip, room.bitrateKbps);
     this.write(Buffer.concat([FLV_FILE_HEADER, headerTags(this.clip, 0)]));
@@ -93,6 +102,15 @@ export class MediaConnection {
     this.sendDue(this.virtualNow + (rate === 1 ? LEAD_MS : 0));
   }
 
+  /**
+   * The media position the stream has reached at `now`: that of the last tag sent, plus the time since, up to one
+   * tick (data flows continuously between ticks; a stalled stream stays where it stopped).
+   */
+  mediaPosition(now: number): number | null {
+    if (this.sentPosition === null) return null;
+    return Math.round(this.sentPosition + Math.min(Math.max(0, now - this.sentAt), POSITION_SLACK_MS));
+  }
+
   /** Ends the response cleanly at a tag boundary (room went offline, room deleted, simulator closing). */
   end(): void {
     if (this.closed) return;
@@ -124,12 +142,14 @@ export class MediaConnection {
       pos = writeTag(out, pos, t.type, ts, t.body, t.video ? this.filler : 0, t.video);
       if (this.lastSentTs !== null && ts > this.lastSentTs) this.room.counters.mediaMsServed += ts - this.lastSentTs;
       this.lastSentTs = ts;
+      this.sentPosition = this.loopBase + t.ts;
       if (++this.idx === tags.length) {
         this.idx = 0;
         this.loopBase += this.clip.periodMs;
       }
     }
     this.lastChunk = out;
+    this.sentAt = this.lastPump;
     this.write(out);
   }
 

@@ -1,5 +1,6 @@
 // The simulator's in-process room API (what the control routes call): rooms, live flips, pushes, faults.
 import type { DanmakuHub } from './danmaku-hub.js';
+import { DanmakuGenerator, type GeneratorConfig } from './danmaku-generator.js';
 import { cutOffCommand, liveCommands, preparingCommand, roomChangeCommand } from './danmaku-messages.js';
 import { API_FAULTS, type ApiFault, CONNECTION_FAULTS, type ConnectionFault, type Fault, FaultSchema, REQUEST_FAULTS, type RequestFault } from './faults.js';
 import { performance } from 'node:perf_hooks';
@@ -23,6 +24,7 @@ export interface FaultResult {
 export abstract class RoomOps {
   readonly rooms = new Map<number, SimRoom>();
   private readonly shortIds = new Map<number, number>();
+  private readonly generators = new Map<SimRoom, DanmakuGenerator>();
   abstract readonly hub: DanmakuHub;
 
   findRoom(id: number, acceptsShortId: boolean): SimRoom | undefined {
@@ -50,6 +52,8 @@ export abstract class RoomOps {
   deleteRoom(id: number): void {
     const room = this.room(id);
     for (const c of room.media) c.end();
+    this.generators.get(room)?.stop();
+    this.generators.delete(room);
     this.hub.drop(room, 'close');
     this.rooms.delete(id);
     if (room.shortId) this.shortIds.delete(room.shortId);
@@ -96,6 +100,26 @@ export abstract class RoomOps {
   /** Pushes commands on the room's danmaku sockets; returns how many sockets got them. */
   push(id: number, commands: object[]): number {
     return this.hub.push(this.room(id), commands);
+  }
+
+  /** Starts, changes or (rate 0) stops the room's stream of generated danmaku (see danmaku-generator.ts). */
+  danmakuRate(id: number, config: GeneratorConfig): DanmakuGenerator {
+    const room = this.room(id);
+    let gen = this.generators.get(room);
+    if (!gen) this.generators.set(room, (gen = new DanmakuGenerator(room, (commands) => this.hub.push(room, commands))));
+    return gen.configure(config);
+  }
+
+  /** What the room's generator sent so far (counts and every message with its media position). */
+  danmakuSent(id: number): { rate: number; counts: DanmakuGenerator['counts']; messages: DanmakuGenerator['sent'] } {
+    const gen = this.generators.get(this.room(id));
+    const status = gen?.toJSON() ?? { rate: 0 };
+    return { rate: status.rate as number, counts: gen?.counts ?? { DANMU_MSG: 0, SUPER_CHAT_MESSAGE: 0, SEND_GIFT: 0, GUARD_BUY: 0 }, messages: gen?.sent ?? [] };
+  }
+
+  /** Stops every generator (simulator closing). */
+  stopGenerators(): void {
+    for (const gen of this.generators.values()) gen.stop();
   }
 
   pushRaw(id: number, bytes: Buffer): number {

@@ -75,6 +75,7 @@ export class Simulator extends RoomOps {
     if (!server) return;
     this.server = null;
     for (const room of this.rooms.values()) for (const c of room.media) c.end();
+    this.stopGenerators();
     this.pacer.stop();
     this.hub.close();
     await new Promise<void>((resolve) => {

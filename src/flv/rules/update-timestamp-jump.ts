@@ -1,5 +1,5 @@
 // UpdateTimestampJump rule: rebases each file to start near 0 and closes gaps and backward jumps in a session.
-import type { ProcessingContext, ProcessingRule } from '../pipeline/context.js';
+import type { ProcessingContext, ProcessingRule, SessionItems } from '../pipeline/context.js';
 import { type FlvTag, TagType } from '../tag.js';
 
 export const JUMP_THRESHOLD = 500;
@@ -45,10 +45,30 @@ function channelTarget(tags: readonly FlvTag[], type: number, d: typeof AUDIO): 
   return (duration + last.timestamp) | 0;
 }
 
+const KEY = 'UpdateTimestampJumpRule';
+const store = (session: SessionItems): TimestampStore => session.get(KEY, () => new TimestampStore());
+
+/** brec's decision for a data group whose earliest tag is `current`: -1 a backward jump, 1 a gap, 0 continuous. */
+function jumpOf(ts: TimestampStore, current: number, first: boolean): -1 | 0 | 1 {
+  const diff = (current - ts.lastOriginal) | 0;
+  if (diff < -JUMP_THRESHOLD || (first && diff < 0)) return -1;
+  return diff > JUMP_THRESHOLD ? 1 : 0;
+}
+
+/**
+ * The output timestamp that input timestamp `ts` of a not yet processed data group starting at `groupFirst`
+ * will get (the rule's own decision, taken ahead of time). Live danmaku timing uses it to place the newest received media on the file's timeline.
+ */
+export function projectTimestamp(session: SessionItems, groupFirst: number, ts: number): number {
+  const s = store(session);
+  const offset = jumpOf(s, groupFirst, s.firstChunk) !== 0 ? (groupFirst - s.nextTimestampTarget) | 0 : s.currentOffset;
+  return (ts - offset) | 0;
+}
+
 export class UpdateTimestampJumpRule implements ProcessingRule {
   run(ctx: ProcessingContext, next: () => void): void {
     next();
-    const ts = ctx.session.get('UpdateTimestampJumpRule', () => new TimestampStore());
+    const ts = store(ctx.session);
     for (const action of ctx.actions) {
       switch (action.kind) {
         case 'Data': this.data(ctx, ts, action.tags); break;
@@ -79,10 +99,11 @@ export class UpdateTimestampJumpRule implements ProcessingRule {
       for (const t of tags) if (t.timestamp < current) current = t.timestamp;
     }
     const diff = (current - ts.lastOriginal) | 0;
-    if (diff < -JUMP_THRESHOLD || (first && diff < 0)) {
+    const jump = jumpOf(ts, current, first);
+    if (jump < 0) {
       ctx.addComment('TimestampJump', true, `时间戳变小, curr: ${current}, diff: ${diff}`);
       ts.currentOffset = (current - ts.nextTimestampTarget) | 0;
-    } else if (diff > JUMP_THRESHOLD) {
+    } else if (jump > 0) {
       ctx.addComment('TimestampJump', true, `时间戳间隔过大, curr: ${current}, diff: ${diff}`);
       ts.currentOffset = (current - ts.nextTimestampTarget) | 0;
     }

@@ -1,0 +1,117 @@
+// Danmaku recording against the simulator: one brec XML per video file, complete, in brec's layout, on the video's timeline.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, sleep, startHarness } from '../rooms/harness.js';
+import { KINDS, type Element, filesIn, readDanmaku } from './helpers.js';
+
+const ALL = 27001;
+const FEW = 27002;
+const RATE = 50;
+
+interface Sent { seq: number; cmd: string; connection: number | null; positionMs: number | null }
+
+/** brec's attribute order per element (raw last, only with RecordDanmakuRaw). */
+const ORDER: Record<Element, string[]> = {
+  d: ['p', 'user'], sc: ['ts', 'user', 'uid', 'price', 'time'], gift: ['ts', 'user', 'uid', 'giftname', 'giftcount'], guard: ['ts', 'user', 'uid', 'level', 'count'],
+};
+const PROLOGUE = ['chatserver', 'chatid', 'mission', 'maxlimit', 'state', 'real_name', 'source', 'BililiveRecorder', 'BililiveRecorderRecordInfo', 'BililiveRecorderXmlStyle'];
+
+describe('danmaku recording', () => {
+  let h: Harness;
+  const sent = new Map<number, Sent[]>();
+  beforeAll(async () => {
+    h = await startHarness({
+      rooms: [{ roomId: ALL, live: true, bitrateKbps: 500 }, { roomId: FEW, live: true, bitrateKbps: 500 }],
+      global: { RecordDanmakuFlushInterval: 20 },
+      roomConfig: {
+        [ALL]: { RecordDanmaku: true, RecordDanmakuRaw: true, RecordDanmakuGift: true },
+        [FEW]: { RecordDanmaku: true, RecordDanmakuSuperChat: false, RecordDanmakuGuard: false },
+      },
+    });
+    for (const id of [ALL, FEW]) await h.waitEvent('FileOpening', (e) => e.EventData.RoomId === id);
+    for (const id of [ALL, FEW]) h.sim.danmakuRate(id, { rate: RATE });
+    await sleep(4000);
+    h.sim.addFault(ALL, { kind: 'stream-cut', afterMs: 0 });
+    await h.waitEvent('FileOpening', (e) => e.EventData.RoomId === ALL, 30_000, h.events.findLastIndex((e) => e.EventType === 'FileClosed') + 1);
+    await sleep(3000);
+    h.sim.addFault(ALL, { kind: 'timestamp-jump', afterMs: 0, jumpMs: 30_000 });
+    await sleep(4000);
+    for (const id of [ALL, FEW]) {
+      h.sim.danmakuRate(id, { rate: 0 });
+      sent.set(id, h.sim.danmakuSent(id).messages);
+    }
+    await sleep(500);
+    for (const id of [ALL, FEW]) h.sim.setLive(id, false);
+    for (const id of [ALL, FEW]) await h.waitEvent('SessionEnded', (e) => e.EventData.RoomId === id, 30_000);
+  }, 120_000);
+  afterAll(() => h?.close());
+
+  const xmlOf = (id: number): string[] => filesIn(h.workDir, '.xml').filter((f) => f.includes(String(id)));
+
+  it('writes one XML beside every video file, readable by fast-xml-parser, in brec layout', () => {
+    for (const id of [ALL, FEW]) {
+      const videos = filesIn(h.workDir, '.flv').filter((f) => f.includes(String(id)));
+      expect(xmlOf(id)).toEqual(videos.map((v) => v.replace(/\.flv$/, '.xml')));
+    }
+    expect(xmlOf(ALL).length).toBe(2); // the stream cut started a second file; the jump did not
+    for (const path of [...xmlOf(ALL), ...xmlOf(FEW)]) {
+      const { text, doc } = readDanmaku(path);
+      expect(readFileSync(path).subarray(0, 1024).toString('utf8')).toContain('<BililiveRecorder');
+      expect(text.startsWith('\uFEFF<?xml version="1.0" encoding="utf-8"?>\n<?xml-stylesheet type="text/xsl" href="#s"?>\n<i>\n  <!--')).toBe(true);
+      const names = [...text.matchAll(/^ {2}<(\w+)/gm)].map((m) => m[1]!);
+      expect(names.slice(0, PROLOGUE.length)).toEqual(PROLOGUE);
+      expect(names.slice(PROLOGUE.length).every((n) => n in KINDS)).toBe(true);
+      const info = (doc.i as Record<string, Record<string, string>>).BililiveRecorderRecordInfo!;
+      expect(Object.keys(info)).toEqual(['roomid', 'shortid', 'name', 'title', 'areanameparent', 'areanamechild', 'start_time']);
+      expect(text.trimEnd().endsWith('</i>')).toBe(true);
+    }
+  });
+
+  it('records per file exactly what was sent while it was open, honouring the flags', () => {
+    for (const id of [ALL, FEW]) {
+      const enabled: Element[] = id === ALL ? ['d', 'sc', 'gift', 'guard'] : ['d'];
+      const bySeq = new Map(sent.get(id)!.map((m) => [m.seq, m]));
+      let covered = 0;
+      let previousMax = 0;
+      for (const path of xmlOf(id)) {
+        const { items } = readDanmaku(path);
+        expect(items.length).toBeGreaterThan(50);
+        const seqs = items.map((i) => i.seq);
+        const lo = Math.min(...seqs);
+        const hi = Math.max(...seqs);
+        expect(lo).toBeGreaterThan(previousMax);
+        previousMax = hi;
+        // Everything the simulator sent between the file's first and last element is in it, as its own element.
+        const expected = [...bySeq.values()].filter((m) => m.seq >= lo && m.seq <= hi && enabled.some((e) => KINDS[e] === m.cmd));
+        expect(items.map((i) => i.seq).sort((a, b) => a - b)).toEqual(expected.map((m) => m.seq));
+        for (const e of Object.keys(KINDS) as Element[]) {
+          expect(items.filter((i) => i.element === e).length).toBe(enabled.includes(e) ? expected.filter((m) => m.cmd === KINDS[e]).length : 0);
+        }
+        for (const i of items) {
+          expect(KINDS[i.element]).toBe(bySeq.get(i.seq)!.cmd);
+          expect(i.attrNames).toEqual(id === ALL ? [...ORDER[i.element], 'raw'] : ORDER[i.element]);
+          expect(i.hasRaw).toBe(id === ALL);
+        }
+        covered += expected.length;
+      }
+      // Only messages sent while no file was open (before the first, around the cut) are missing.
+      const total = [...bySeq.values()].filter((m) => enabled.some((e) => KINDS[e] === m.cmd)).length;
+      expect(covered / total).toBeGreaterThan(0.8);
+    }
+  });
+
+  it('places every element within 100 ms of the media position it was sent at, across the cut and the jump', () => {
+    const errors: number[] = [];
+    const files = xmlOf(ALL);
+    files.forEach((path, index) => {
+      const { items } = readDanmaku(path);
+      for (const i of items) {
+        expect(i.connection).toBe(index + 1); // each file is one connection of the simulator
+        errors.push(Math.abs(i.tsMs - i.positionMs));
+      }
+    });
+    errors.sort((a, b) => a - b);
+    console.log(`danmaku ts error over ${errors.length} elements: median ${errors[errors.length >> 1]} ms, max ${errors.at(-1)} ms`);
+    expect(errors.at(-1)).toBeLessThanOrEqual(100);
+  });
+});
