@@ -19,7 +19,7 @@ export const WebhookDeliverySchema = z
     }),
     lastStatus: z.number().int().nullable().meta({ description: 'HTTP status of the last answered attempt' }),
     lastError: z.string().nullable().meta({ description: 'Why the last attempt failed' }),
-    lastErrorCode: z.string().nullable().meta({ description: 'WEBHOOK_HTTP_STATUS, WEBHOOK_TIMEOUT, WEBHOOK_NETWORK, WEBHOOK_INTERRUPTED' }),
+    lastErrorCode: z.string().nullable().meta({ description: 'WEBHOOK_HTTP_STATUS, WEBHOOK_REDIRECT (a 3xx, never followed), WEBHOOK_TIMEOUT, WEBHOOK_NETWORK, WEBHOOK_INTERRUPTED' }),
     createdAt: timestamp,
     updatedAt: timestamp,
     nextAttemptAt: timestamp.nullable().meta({ description: 'When the next attempt is due (retrying only)' }),

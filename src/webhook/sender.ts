@@ -43,11 +43,18 @@ export async function sendOnce(url: string, body: string, timeoutMs: number, sig
       retry: 0,
       timeout: timeoutMs,
       throwHttpErrors: false,
+      // Never followed: a receiver answering 3xx must not turn a webhook into a request to any other URL
+      // (the loopback API included), and a redirect target would skip the blocked-host check.
+      redirect: 'manual',
       signal,
     });
     // The reply body is of no interest; cancelling frees the socket without buffering whatever was sent.
     await response.body?.cancel().catch(() => undefined);
     if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
+    if (response.status >= 300 && response.status < 400) {
+      const location = response.headers.get('location') ?? '(none)';
+      return { ok: false, status: response.status, code: 'WEBHOOK_REDIRECT', error: `HTTP ${response.status} redirect to ${location} (not followed)` };
+    }
     return { ok: false, status: response.status, code: 'WEBHOOK_HTTP_STATUS', error: `HTTP ${response.status}` };
   } catch (err) {
     if (signal.aborted) return { ok: false, code: 'WEBHOOK_ABORTED', error: 'aborted (outbox closing)', aborted: true };

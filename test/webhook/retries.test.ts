@@ -24,7 +24,7 @@ async function receiver(t: TestContext, b: Parameters<typeof startReceiver>[0]):
 }
 
 describe.concurrent('webhook retries', () => {
-  it('500, 500, 200: exactly 3 identical requests about 1 s and 2 s apart', async (t) => {
+  it('500, 500, 200: exactly 3 identical requests at least 1 s and 2 s apart', async (t) => {
     const r = await receiver(t, (n) => (n < 3 ? 500 : 200));
     const { outbox, cap } = await setup(t, r.url);
     const eventId = outbox.publish(streamStartedEvent());
@@ -35,10 +35,9 @@ describe.concurrent('webhook retries', () => {
     expect(JSON.parse(r.requests[0].body).EventId).toBe(eventId);
     const gap1 = r.requests[1].at - r.requests[0].at;
     const gap2 = r.requests[2].at - r.requests[1].at;
+    // Lower bounds only: the backoff timers guarantee them; an upper bound would measure the machine's load.
     expect(gap1).toBeGreaterThanOrEqual(950);
-    expect(gap1).toBeLessThan(2500);
     expect(gap2).toBeGreaterThanOrEqual(1950);
-    expect(gap2).toBeLessThan(3500);
     for (const q of r.requests) {
       expect(q.method).toBe('POST');
       expect(q.headers['content-type']).toBe('application/json');
