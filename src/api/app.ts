@@ -1,4 +1,4 @@
-// Composes the API: guard → CORS → auth → body limit → routes, brec's routing quirks, the document and fallbacks.
+// Composes the API: guard → cross-origin policy → auth → body limit → routes, brec's routing quirks, the document and fallbacks.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { getPath as honoGetPath } from 'hono/utils/url';
 import { basicAuth } from './auth.js';
@@ -27,6 +27,8 @@ export interface ApiAppOptions extends ApiDeps {
   auth: { user: string; pass: string } | null;
   /** Turns the open-access guard off (it is also off whenever auth is set). */
   openAccess: boolean;
+  /** Origins trusted besides the API's own (`--http-cors-origin`, normalised); `*` = any. */
+  corsOrigins?: readonly string[];
 }
 
 const TARGETS: Record<string, string> = { json: 'body', query: 'query', param: 'path', header: 'header' };
@@ -49,7 +51,7 @@ export function createApiApp(options: ApiAppOptions): { app: ApiApp; document: O
   });
 
   if (!options.auth && !options.openAccess) app.use('*', openAccessGuard());
-  app.use('*', cors());
+  app.use('*', cors({ auth: options.auth !== null, origins: options.corsOrigins ?? [] }));
   if (options.auth) app.use('*', basicAuth(options.auth.user, options.auth.pass));
   app.use('*', bodyLimit(MAX_BODY_BYTES));
 

@@ -1,15 +1,84 @@
-// CORS like brec's default policy: reflect any origin with credentials, any method and header, 5-minute preflights.
+// Cross-origin policy (CORS and CSRF): trusted origins get brec's CORS; others are refused without auth and kept from settings with it.
 import type { MiddlewareHandler } from 'hono';
 import type { ApiEnv } from './context.js';
+import { ApiErrorCode, errorResponse } from './errors.js';
+
+export interface CorsPolicy {
+  /** Basic auth is on: untrusted origins get brec's reflected CORS, except for responses carrying settings. */
+  auth: boolean;
+  /** Origins allowed besides the API's own (`--http-cors-origin`); `*` trusts every origin (brec's behaviour). */
+  origins: readonly string[];
+}
+
+/** `scheme://host[:port]` as a browser sends it in Origin, or null when the text is no http(s) origin. */
+export function normalizeOrigin(text: string): string | null {
+  const t = text.trim();
+  if (t === '*') return '*';
+  try {
+    const u = new URL(t);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Responses that carry settings (the Bilibili cookie among them): never given to an untrusted origin. */
+const SETTINGS_PATH = /^\/+(?:api\/+config\/+global|api\/+room\/+[^/]+\/+config|file\/+config[^/]*)\/*$/i;
+
+function decodedPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+export function carriesSettings(path: string): boolean {
+  return SETTINGS_PATH.test(decodedPath(path));
+}
+
+const UNSAFE = (method: string): boolean => method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
+/** Bodies a page may send cross-origin without a preflight (HTML forms, fetch with text/plain). */
+const SIMPLE_TYPES = new Set(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+
+function sameOrigin(origin: string, headers: Headers): boolean {
+  // Set by browsers only (a forbidden header name), so it cannot be forged by a page; also right behind a proxy.
+  if (headers.get('sec-fetch-site') === 'same-origin') return true;
+  const host = headers.get('host');
+  try {
+    return host !== null && new URL(origin).host === host.trim().toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+const refuse = (message: string): Response =>
+  errorResponse(403, ApiErrorCode.CrossOriginRefused, message, { vary: 'Origin' });
 
 // Written by hand rather than hono/cors: that one re-wraps every response to merge headers set before the
 // handler ran, which costs an extra Response copy on the hot GET /api/room/{id} path.
-export function cors(): MiddlewareHandler<ApiEnv> {
+export function cors(policy: CorsPolicy): MiddlewareHandler<ApiEnv> {
+  const any = policy.origins.includes('*');
+  const allowed = new Set(policy.origins);
   return async (c, next) => {
+    const method = c.req.method;
+    if (UNSAFE(method) && /^\/api(\/|$)/i.test(c.req.path)) {
+      const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      // A form or text/plain POST needs no preflight, so it is how a foreign page forges a request: JSON only.
+      if (SIMPLE_TYPES.has(type)) {
+        return errorResponse(415, ApiErrorCode.UnsupportedMediaType, `content-type ${type} is not accepted: send application/json`);
+      }
+    }
     const origin = c.req.header('origin');
     if (!origin) return next();
+    const trusted = any || allowed.has(origin.toLowerCase()) || sameOrigin(origin, c.req.raw.headers);
+    if (!trusted) {
+      const why = `origin ${origin} is not allowed (allow it with --http-cors-origin)`;
+      if (!policy.auth) return refuse(`cross-origin request refused: ${why}`);
+      if (method !== 'OPTIONS' && carriesSettings(c.req.path)) return refuse(`settings are not given to another origin: ${why}`);
+    }
     const requestedMethod = c.req.header('access-control-request-method');
-    if (c.req.method === 'OPTIONS' && requestedMethod) {
+    if (method === 'OPTIONS' && requestedMethod) {
       const headers: Record<string, string> = {
         'access-control-allow-origin': origin,
         'access-control-allow-credentials': 'true',

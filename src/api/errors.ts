@@ -16,13 +16,18 @@ export const ApiErrorCode = {
   MethodNotAllowed: -13,
   Unauthorized: -14,
   UnsupportedMediaType: -15,
+  CrossOriginRefused: -16,
+  TooManyRequests: -17,
+  InsufficientStorage: -18,
+  RoomLimitReached: -19,
 } as const;
 
 export const ApiErrorSchema = z
   .object({
     code: z.number().int().openapi({
       description: 'brec: -2 RoomidOutOfRange, -4 RoomNotFound. liverec: -1 internal error, -10 invalid request (malformed JSON, ' +
-        'wrong types), -11 body over 1 MiB, -12 no such path, -13 method not allowed, -14 unauthorized, -15 unsupported media type',
+        'wrong types), -11 body over 1 MiB, -12 no such path, -13 method not allowed, -14 unauthorized, -15 unsupported media type, ' +
+        '-16 cross-origin request refused, -17 too many failed logins, -18 disk full (507), -19 MaxRooms reached',
       example: -4,
     }),
     message: z.string().openapi({ example: 'Room not found' }),

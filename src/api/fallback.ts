@@ -21,6 +21,7 @@ function compile(path: string): RegExp {
 const CODES: Record<number, number> = {
   400: ApiErrorCode.InvalidRequest, 401: ApiErrorCode.Unauthorized, 404: ApiErrorCode.NotFound,
   405: ApiErrorCode.MethodNotAllowed, 413: ApiErrorCode.PayloadTooLarge, 415: ApiErrorCode.UnsupportedMediaType,
+  403: ApiErrorCode.CrossOriginRefused, 429: ApiErrorCode.TooManyRequests, 507: ApiErrorCode.InsufficientStorage,
 };
 
 /** Installs notFound (404/405) and onError; call after every route is registered. */

@@ -9,6 +9,7 @@ import type { WebhookDelivery } from '../webhook/deliveries-schema.js';
 import { createApiApp } from './app.js';
 import { parseBind, type BindSpec } from './bind.js';
 import type { ApiApp } from './context.js';
+import { normalizeOrigin } from './cors.js';
 import type { OpenApiDocument } from './openapi.js';
 
 export interface ApiServerOptions {
@@ -18,6 +19,8 @@ export interface ApiServerOptions {
   basicUser?: string;
   basicPass?: string;
   openAccess?: boolean;
+  /** Origins allowed to call the API cross-origin (`--http-cors-origin`, or LIVEREC_HTTP_CORS_ORIGIN, comma-separated); `*` = any. */
+  corsOrigins?: string[];
   deliveries?: () => WebhookDelivery[];
   /** brec's --enable-file-browser (default true). */
   fileBrowser?: boolean;
@@ -61,12 +64,17 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const pass = options.basicPass ?? env.BREC_HTTP_BASIC_PASS ?? '';
   const auth = user !== '' || pass !== '' ? { user, pass } : null;
   const openAccess = options.openAccess === true || (env.BREC_HTTP_OPEN_ACCESS ?? '') !== '';
+  const corsOrigins = (options.corsOrigins ?? (env.LIVEREC_HTTP_CORS_ORIGIN ?? '').split(',')).map((o) => o.trim()).filter((o) => o !== '').map((o) => {
+    const origin = normalizeOrigin(o);
+    if (!origin) throw new LiverecError('API_BAD_CORS_ORIGIN', `--http-cors-origin: ${o} is not an origin like http://host:port`);
+    return origin;
+  });
   const bind = parseBind(options.bind);
   if (bind.scheme === 'https' && !options.tls) {
     throw new LiverecError('API_TLS_REQUIRED', 'an https:// bind needs a PEM key and certificate (liverec does not generate self-signed ones)');
   }
 
-  const { app, document } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, fileBrowser: options.fileBrowser, auth, openAccess });
+  const { app, document } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, fileBrowser: options.fileBrowser, auth, openAccess, corsOrigins });
   // Lightweight Request/Response globals (the adapter's default): every answer then skips building an undici
   // Response and ReadableStream, measured at ~40% of the API's CPU under 500 GET/s. The usual risk (stack.md §3)
   // is other HTTP clients in the process: stream downloads and live-API calls use node:net/node:http, and the
@@ -105,7 +113,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   }
 
   const url = `${bind.scheme}://${host}:${port}`;
-  logger().info({ url, bind: `${bind.scheme}://${bind.host}:${port}`, auth: auth !== null, openAccess }, 'HTTP API listening');
+  logger().info({ url, bind: `${bind.scheme}://${bind.host}:${port}`, auth: auth !== null, openAccess, corsOrigins }, 'HTTP API listening');
   return {
     url, bind: { ...bind, port }, servers, app, document,
     close: async () => {

@@ -13,6 +13,7 @@ interface HttpFlags {
   httpBasicUser?: string;
   httpBasicPass?: string;
   httpOpenAccess?: boolean;
+  httpCorsOrigin?: string[];
   enableFileBrowser?: string;
   loglevel?: string;
   roomsPerWorker?: string;
@@ -25,6 +26,8 @@ function addHttpOptions(cmd: Command): Command {
     .option('--http-basic-user <user>', 'Basic auth user (or BREC_HTTP_BASIC_USER)')
     .option('--http-basic-pass <pass>', 'Basic auth password (or BREC_HTTP_BASIC_PASS)')
     .option('--http-open-access', 'allow access from outside loopback/LAN without auth (or BREC_HTTP_OPEN_ACCESS)')
+    .option('--http-cors-origin <origin>', 'an origin (http://host:port) trusted to call the API from a browser; repeatable or comma-separated; * = any (or LIVEREC_HTTP_CORS_ORIGIN)',
+      (v: string, all: string[] = []) => [...all, ...v.split(',')])
     .option('--enable-file-browser <bool>', 'serve /file and /api/file (default true)')
     .option('-l, --loglevel <level>', 'log level: debug, info, warn, error', 'info')
     .option('--rooms-per-worker <n>', 'room actors per worker thread (default 1: every room in its own thread)');
@@ -34,7 +37,7 @@ function apiOptions(flags: HttpFlags) {
   const bind = flags.bind ?? flags.httpBind;
   if (bind === undefined) return undefined;
   return {
-    bind, basicUser: flags.httpBasicUser, basicPass: flags.httpBasicPass, openAccess: flags.httpOpenAccess,
+    bind, basicUser: flags.httpBasicUser, basicPass: flags.httpBasicPass, openAccess: flags.httpOpenAccess, corsOrigins: flags.httpCorsOrigin,
     fileBrowser: flags.enableFileBrowser === undefined ? true : !/^(false|0|no)$/i.test(flags.enableFileBrowser),
   };
 }

@@ -99,8 +99,8 @@ describe('open-access guard', () => {
 });
 
 describe('CORS', () => {
-  it('answers preflights with the reflected origin, method and headers, credentials and max-age 300', async () => {
-    const fx = await startFixture({ rooms: [] });
+  it('answers preflights of allowed origins with the reflected origin, method and headers, credentials and max-age 300', async () => {
+    const fx = await startFixture({ rooms: [], corsOrigins: ['http://192.168.1.9:8080', 'http://any.example'] });
     try {
       const pre = await fx.call('OPTIONS', '/api/room/1/config', undefined, {
         origin: 'http://192.168.1.9:8080', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'x-custom, content-type',
