@@ -19,7 +19,7 @@ describe('auth off (the default)', () => {
 
   it('a text/plain or form POST (no preflight) is refused and changes nothing', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain;charset=UTF-8']) {
-      for (const headers of [{ origin: EVIL }, {}]) {
+      for (const headers of [{ origin: EVIL }, {}] as Record<string, string>[]) {
         const res = await rawRequest(fx.url, 'POST', '/api/room/1001/stop', { 'content-type': type, ...headers }, 'x');
         expect(res.status, type).toBe(415);
         expect(body(res).code).toBe(-15);
