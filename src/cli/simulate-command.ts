@@ -1,6 +1,25 @@
 // `liverec simulate`: runs the live-service simulator until SIGINT/SIGTERM, optionally with N live rooms.
 import type { Command } from 'commander';
+import { type Clip, loadClipFile } from '../simulator/clips.js';
+import { realClips } from '../simulator/real-clips.js';
 import { Simulator } from '../simulator/simulator.js';
+
+interface SimulateOptions {
+  port: number;
+  host: string;
+  rooms: number;
+  bitrateKbps: number;
+  clip?: string;
+  smallClips?: boolean;
+  padWithFiller?: boolean;
+}
+
+/** --clip FILE, else the committed small clips (--small-clips), else generated 1080p real content. */
+async function content(opts: SimulateOptions): Promise<Clip[] | undefined> {
+  if (opts.clip) return [loadClipFile(opts.clip)];
+  if (opts.smallClips) return undefined;
+  return realClips([opts.bitrateKbps]);
+}
 
 function int(name: string, min: number, max: number): (value: string) => number {
   return (value) => {
@@ -18,12 +37,15 @@ export function registerSimulateCommand(program: Command): void {
     .option('--port <n>', 'port to listen on (0 = any free port)', int('port', 0, 65535), 0)
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--rooms <n>', 'pre-create N live rooms: ids 10001…10000+N, short ids 1…N, names sim-<i>', int('rooms', 0, 100_000), 0)
-    .option('--bitrate-kbps <n>', 'bitrate of the pre-created rooms', int('bitrate-kbps', 1, 100_000), 2000)
-    .action(async (opts: { port: number; host: string; rooms: number; bitrateKbps: number }) => {
-      const sim = new Simulator();
+    .option('--bitrate-kbps <n>', 'bitrate of the pre-created rooms: picks the generated 1080p clip nearest it (1.5/3/6/10 Mbps video)', int('bitrate-kbps', 1, 100_000), 2000)
+    .option('--clip <file.flv>', 'serve this FLV recording (H.264/AAC, looped from its first keyframe) instead of generated content')
+    .option('--small-clips', 'serve the small committed 360p/480p clips (about 0.4 Mbps; no ffmpeg needed)')
+    .option('--pad-with-filler', 'pad video with H.264 filler NALUs up to --bitrate-kbps (recorders drop filler: flatters them)')
+    .action(async (opts: SimulateOptions) => {
+      const sim = new Simulator({ content: await content(opts) });
       const running = await sim.start({ port: opts.port, host: opts.host });
       for (let i = 1; i <= opts.rooms; i++) {
-        sim.createRoom({ roomId: 10000 + i, shortId: i, name: `sim-${i}`, title: `Simulated room ${i}`, live: true, bitrateKbps: opts.bitrateKbps });
+        sim.createRoom({ roomId: 10000 + i, shortId: i, name: `sim-${i}`, title: `Simulated room ${i}`, live: true, bitrateKbps: opts.bitrateKbps, padWithFiller: opts.padWithFiller ?? false });
       }
       const shown = opts.host === '127.0.0.1' || opts.host === '0.0.0.0' ? running.url : `http://${opts.host}:${running.port}`;
       process.stdout.write(`liverec simulator listening on ${shown} (${opts.rooms} rooms; control API ${shown}/_sim/rooms)\n`);

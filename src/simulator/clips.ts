@@ -1,19 +1,20 @@
-// The committed H.264/AAC clips, parsed once into loopable tag lists (headers apart, one loop period).
+// Simulator clips: FLV files (committed, generated or the user's own) parsed once into loopable tag lists.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { makeOnMetaData } from '../flv/metadata.js';
+import { basename, join } from 'node:path';
 import { encodeAmf } from '../flv/amf.js';
+import { getNumber, makeOnMetaData, onMetaDataMap } from '../flv/metadata.js';
 import { FlvParser } from '../flv/parser.js';
 import { TagFlag, TagType } from '../flv/tag.js';
 import { packageRoot } from '../paths.js';
 import { CLIP_FILES } from './clip-files.js';
+import { SEI_SIZE } from './flv-out.js';
 
 export interface ClipTag {
   type: number;
   /** Milliseconds from the start of the loop, in [0, periodMs). */
   ts: number;
   body: Buffer;
-  /** A video data tag: bitrate padding (filler NALUs) goes into these. */
+  /** A video data tag: it gets the timestamp SEI, and filler NALUs when padding is asked for. */
   video: boolean;
 }
 
@@ -24,12 +25,14 @@ export interface Clip {
   scriptBody: Buffer;
   videoHeader: Buffer;
   audioHeader: Buffer;
-  /** Data tags of one loop in send order; every loop starts with an IDR frame. */
+  /** Data tags of one loop in send order; every loop starts with a keyframe. */
   tags: ClipTag[];
   periodMs: number;
-  /** Bytes one loop takes on the wire (tag headers and PreviousTagSize included). */
+  /** Bytes one loop takes on the wire (tag headers and PreviousTagSize included, SEIs not). */
   loopBytes: number;
   videoTags: number;
+  /** What the clip sends per second without filler, SEIs included: its own bitrate. */
+  kbps: number;
 }
 
 const SIZES: Record<string, [number, number]> = { 'clip-360p.flv': [640, 360], 'clip-480p.flv': [854, 480] };
@@ -38,32 +41,41 @@ export function clipPath(name: string): string {
   return join(packageRoot, 'src', 'simulator', 'clips', name);
 }
 
-export function loadClip(name: string): Clip {
-  const parser = new FlvParser();
-  const { tags, error } = parser.push(readFileSync(clipPath(name)));
-  if (error) throw new Error(`Simulator clip ${name} does not parse: ${error.message}`);
-  const [width, height] = SIZES[name] ?? [0, 0];
+/**
+ * Parses an FLV file into one loop: data before the first video keyframe is dropped and timestamps start at 0.
+ * Width and height come from onMetaData when present. The whole file is kept in memory.
+ */
+export function loadClipFile(path: string, size?: [number, number]): Clip {
+  const name = basename(path);
+  const { tags, error } = new FlvParser().push(readFileSync(path));
+  if (error && tags.length === 0) throw new Error(`Clip ${name} does not parse: ${error.message}`);
   const videoHeader = tags.find((t) => t.type === TagType.Video && t.flag & TagFlag.Header);
   const audioHeader = tags.find((t) => t.type === TagType.Audio && t.flag & TagFlag.Header);
-  if (!videoHeader?.data || !audioHeader?.data) throw new Error(`Simulator clip ${name} lacks A/V sequence headers`);
-  const data = tags.filter((t) => (t.type === TagType.Video || t.type === TagType.Audio) && (t.flag & (TagFlag.Header | TagFlag.End)) === 0);
-  const videoTs = data.filter((t) => t.type === TagType.Video).map((t) => t.timestamp);
-  const frame = videoTs.length > 1 ? videoTs[1]! - videoTs[0]! : 40;
+  if (!videoHeader?.data || !audioHeader?.data) throw new Error(`Clip ${name} lacks audio and video sequence headers`);
+  const all = tags.filter((t) => (t.type === TagType.Video || t.type === TagType.Audio) && (t.flag & (TagFlag.Header | TagFlag.End)) === 0);
+  const start = all.findIndex((t) => t.type === TagType.Video && t.flag & TagFlag.Keyframe);
+  if (start < 0) throw new Error(`Clip ${name} has no video keyframe`);
+  const t0 = all[start]!.timestamp;
+  const data = all.slice(start).filter((t) => t.timestamp >= t0);
+  const videoTs = data.filter((t) => t.type === TagType.Video).map((t) => t.timestamp - t0);
+  const frame = videoTs.length > 1 ? Math.max(1, videoTs[1]! - videoTs[0]!) : 40;
   // One period = the video frames' span plus one frame; audio past it would overlap the next loop.
-  const periodMs = videoTs.at(-1)! - videoTs[0]! + frame;
+  const periodMs = videoTs.at(-1)! + frame;
   const loop: ClipTag[] = data
-    .filter((t) => t.timestamp < periodMs)
-    .map((t) => ({ type: t.type, ts: t.timestamp, body: Buffer.from(t.data!), video: t.type === TagType.Video }));
+    .filter((t) => t.timestamp - t0 < periodMs)
+    .map((t) => ({ type: t.type, ts: t.timestamp - t0, body: Buffer.from(t.data!), video: t.type === TagType.Video }));
+  const source = onMetaDataMap(tags.find((t) => t.type === TagType.Script)?.script);
+  const [width, height] = size ?? [source ? (getNumber(source, 'width') ?? 0) : 0, source ? (getNumber(source, 'height') ?? 0) : 0];
   const meta = new Map([
     ['width', { type: 'Number' as const, value: width }],
     ['height', { type: 'Number' as const, value: height }],
     ['framerate', { type: 'Number' as const, value: 1000 / frame }],
-    ['videocodecid', { type: 'Number' as const, value: 7 }],
-    ['audiocodecid', { type: 'Number' as const, value: 10 }],
-    ['audiosamplerate', { type: 'Number' as const, value: 48000 }],
-    ['stereo', { type: 'Boolean' as const, value: true }],
+    ['videocodecid', { type: 'Number' as const, value: videoHeader.data[0]! & 0x0f }],
+    ['audiocodecid', { type: 'Number' as const, value: audioHeader.data[0]! >> 4 }],
     ['encoder', { type: 'String' as const, value: 'liverec-simulator' }],
   ]);
+  const loopBytes = loop.reduce((n, t) => n + 15 + t.body.length, 0);
+  const videoTags = loop.filter((t) => t.video).length;
   return {
     name,
     width,
@@ -73,15 +85,32 @@ export function loadClip(name: string): Clip {
     audioHeader: Buffer.from(audioHeader.data),
     tags: loop,
     periodMs,
-    loopBytes: loop.reduce((n, t) => n + 15 + t.body.length, 0),
-    videoTags: loop.filter((t) => t.video).length,
+    loopBytes,
+    videoTags,
+    kbps: ((loopBytes + videoTags * SEI_SIZE) * 8) / periodMs,
   };
+}
+
+export function loadClip(name: string): Clip {
+  return loadClipFile(clipPath(name), SIZES[name]);
 }
 
 let cache: Clip[] | null = null;
 
-/** Both clips (index 0: 360p, 1: 480p), loaded on first use. */
+/** Both committed clips (index 0: 360p, 1: 480p), loaded on first use. */
 export function clips(): Clip[] {
   cache ??= CLIP_FILES.map(loadClip);
   return cache;
+}
+
+/** The clip a room sends now: its content clip (nearest its bitrate) or a committed one; index 1 after a header change. */
+export function roomClip(room: { clipIndex: number; content: Clip | null }): Clip {
+  return room.clipIndex === 0 && room.content ? room.content : clips()[room.clipIndex]!;
+}
+
+/** The clip of `set` whose own bitrate is nearest `kbps` (by ratio), or null for an empty set. */
+export function nearestClip(set: readonly Clip[], kbps: number): Clip | null {
+  let best: Clip | null = null;
+  for (const c of set) if (!best || Math.abs(Math.log(c.kbps / kbps)) < Math.abs(Math.log(best.kbps / kbps))) best = c;
+  return best;
 }

@@ -10,6 +10,7 @@ const CreateRoom = z.object({
   roomId: id, shortId: id.optional(), uid: id.optional(), name: z.string().optional(), title: z.string().optional(),
   areaNameParent: z.string().optional(), areaNameChild: z.string().optional(), live: z.boolean().optional(),
   bitrateKbps: z.number().positive().max(100_000).optional(), acceptQn: z.array(z.number().int()).min(1).optional(), hevc: z.boolean().optional(),
+  padWithFiller: z.boolean().optional(),
 });
 const Live = z.object({ live: z.boolean(), round: z.boolean().optional() });
 const Title = z.object({ title: z.string(), areaNameParent: z.string().optional(), areaNameChild: z.string().optional() });

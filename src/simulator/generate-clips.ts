@@ -1,14 +1,11 @@
 // One-off generator of the simulator's committed FLV clips (real H.264 + AAC); run: npx tsx src/simulator/generate-clips.ts
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { ffmpegBin } from '../media/ffmpeg-bin.js';
 import { packageRoot } from '../paths.js';
 import { CLIP_FILES } from './clip-files.js';
 
-// @ffmpeg-installer/ffmpeg is a dev dependency: only this script needs it, the simulator reads the committed files.
-const require = createRequire(import.meta.url);
-const ffmpegPath = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
 
 // 3.84 s = 96 frames at 25 fps = 180 AAC frames at 48 kHz: video and audio loop without drift.
 const DURATION = '3.84';
@@ -16,7 +13,7 @@ const DURATION = '3.84';
 function generate(file: string, size: string, videoKbps: number, tone: number): void {
   const out = join(packageRoot, 'src', 'simulator', 'clips', file);
   execFileSync(
-    ffmpegPath,
+    ffmpegBin(),
     [
       '-hide_banner', '-loglevel', 'error', '-y',
       '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=25`,

@@ -1,7 +1,7 @@
 // One open FLV response: a position in the looping clip, a virtual clock for pacing, and its injected faults.
 import type { ServerResponse } from 'node:http';
 import { FLV_FILE_HEADER } from '../flv/tag-encoding.js';
-import { type Clip, clips } from './clips.js';
+import { type Clip, roomClip } from './clips.js';
 import type { ConnectionFault } from './faults.js';
 import { fillerFor, headerTags, tagWireSize, writeTag } from './flv-out.js';
 import type { SimRoom } from './room.js';
@@ -42,8 +42,8 @@ export class MediaConnection {
     this.connectedAt = now;
     this.lastPump = now;
     this.serial = room.counters.streamConnections + 1;
-    this.clip = clips()[room.clipIndex]!;
-    this.filler = fillerFor(this.clip, room.bitrateKbps);
+    this.clip = roomClip(room);
+    this.filler = this.fillerOf(this.clip);
     this.write(Buffer.concat([FLV_FILE_HEADER, headerTags(this.clip, 0)]));
   }
 
@@ -156,8 +156,8 @@ export class MediaConnection {
   private switchClip(): void {
     const next = this.clip.tags[this.idx]!;
     const at = this.loopBase + next.ts;
-    this.clip = clips()[(clips().indexOf(this.clip) + 1) % clips().length]!;
-    this.filler = fillerFor(this.clip, this.room.bitrateKbps);
+    this.clip = roomClip(this.room);
+    this.filler = this.fillerOf(this.clip);
     this.idx = 0;
     this.loopBase = at;
     this.write(headerTags(this.clip, (at + this.tsOffset) | 0));
@@ -171,6 +171,10 @@ export class MediaConnection {
     this.write(whole.subarray(0, Math.max(12, whole.length >> 1)));
     this.closed = true;
     this.res.socket?.destroySoon();
+  }
+
+  private fillerOf(clip: Clip): number {
+    return this.room.padWithFiller ? fillerFor(clip, this.room.bitrateKbps) : 0;
   }
 
   private write(buf: Buffer): void {

@@ -1,4 +1,5 @@
 // One simulated live room: identity, live state, offers, counters, request logs and armed faults.
+import type { Clip } from './clips.js';
 import type { ApiFault, Armed, ConnectionFault, RequestFault } from './faults.js';
 import type { MediaConnection } from './media-connection.js';
 import type { DanmakuPeer } from './danmaku-hub.js';
@@ -15,6 +16,11 @@ export interface SimRoomInit {
   bitrateKbps?: number;
   /** qn values offered (default [10000, 400, 250, 150]). */
   acceptQn?: number[];
+  /**
+   * Pad video tags with H.264 filler NALUs up to `bitrateKbps` (off by default: recorders drop filler, so
+   * padded streams flatter them). Without it a room sends its clip at the clip's own bitrate.
+   */
+  padWithFiller?: boolean;
   /** Also offer an hevc entry (served with the same H.264 bytes: the simulator has no HEVC clip). */
   hevc?: boolean;
 }
@@ -65,7 +71,10 @@ export class SimRoom {
   bitrateKbps: number;
   acceptQn: number[];
   hevc: boolean;
-  /** Index into clips(): flips on every header-change. */
+  padWithFiller: boolean;
+  /** The simulator's content clip nearest `bitrateKbps`; null = the committed 360p clip. */
+  content: Clip | null = null;
+  /** 0 = the content clip (or committed 360p), 1 = the committed 480p clip: flips on every header-change. */
   clipIndex = 0;
   popularity = 1000;
   /** Increments with every live start; part of stream paths like the real `live_<uid>_<n>`. */
@@ -97,6 +106,7 @@ export class SimRoom {
     this.bitrateKbps = init.bitrateKbps ?? 2000;
     this.acceptQn = init.acceptQn ?? [10000, 400, 250, 150];
     this.hevc = init.hevc ?? false;
+    this.padWithFiller = init.padWithFiller ?? false;
     this.liveStatus = init.live ? 1 : 0;
     this.liveStartTime = init.live ? Math.floor(Date.now() / 1000) : 0;
   }
@@ -111,6 +121,7 @@ export class SimRoom {
       roomId: this.roomId, shortId: this.shortId, uid: this.uid, name: this.name, title: this.title,
       areaNameParent: this.areaNameParent, areaNameChild: this.areaNameChild, live: this.live, liveStatus: this.liveStatus,
       liveStartTime: this.liveStartTime, bitrateKbps: this.bitrateKbps, acceptQn: this.acceptQn, hevc: this.hevc,
+      padWithFiller: this.padWithFiller, content: this.content ? { name: this.content.name, kbps: Math.round(this.content.kbps) } : null,
       clip: this.clipIndex, counters: this.counters,
       openStreams: this.media.size, openDanmaku: this.danmaku.size,
       pendingFaults: [...this.apiFaults, ...this.requestFaults, ...this.connectionFaults].map((a) => ({ ...a.fault, remaining: a.remaining, until: a.until })),

@@ -4,17 +4,23 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { handleApi, isApiPath } from './api-routes.js';
 import type { SimAddress } from './api-responses.js';
-import { clips } from './clips.js';
+import { type Clip, clips, nearestClip } from './clips.js';
 import { handleControl } from './control-routes.js';
 import { DanmakuHub } from './danmaku-hub.js';
 import { handleMedia, isMediaPath } from './media-routes.js';
 import { Pacer } from './pacer.js';
 import { RoomOps } from './room-ops.js';
+import type { SimRoom, SimRoomInit } from './room.js';
 import { sendJson } from './http-util.js';
 
 export interface SimulatorOptions {
   /** Pacing tick of the FLV responses (default 40 ms). */
   tickMs?: number;
+  /**
+   * Clips rooms send (each room gets the one nearest its bitrate): real content such as realClips() or
+   * loadClipFile(). Unset = the small committed 360p/480p clips, at their own ~0.4 Mbps unless padded.
+   */
+  content?: readonly Clip[];
 }
 
 export interface StartOptions {
@@ -38,10 +44,18 @@ export class Simulator extends RoomOps {
   navHits = 0;
   port = 0;
   private server: http.Server | null = null;
+  private readonly content: readonly Clip[];
 
   constructor(options: SimulatorOptions = {}) {
     super();
     this.pacer = new Pacer(options.tickMs ?? 40);
+    this.content = options.content ?? [];
+  }
+
+  override createRoom(init: SimRoomInit): SimRoom {
+    const room = super.createRoom(init);
+    room.content = nearestClip(this.content, room.bitrateKbps);
+    return room;
   }
 
   get url(): string {

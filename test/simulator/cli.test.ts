@@ -8,9 +8,10 @@ import { packageRoot } from '../../src/paths.js';
 const main = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
 
 describe('liverec simulate', () => {
-  it('prints its URL, serves N live rooms, and exits 0 on SIGTERM', async () => {
+  it('prints its URL, serves N live rooms from --clip, and exits 0 on SIGTERM', async () => {
     expect(existsSync(main), 'run `npx tsc -p .` first: the CLI runs from dist/').toBe(true);
-    const child = spawn(process.execPath, [main, 'simulate', '--port', '0', '--rooms', '3', '--bitrate-kbps', '900'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const clip = join(packageRoot, 'test', 'fixtures', 'media', 'h264-aac.flv');
+    const child = spawn(process.execPath, [main, 'simulate', '--port', '0', '--rooms', '3', '--bitrate-kbps', '900', '--clip', clip], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
@@ -25,11 +26,12 @@ describe('liverec simulate', () => {
           }
         });
       });
-      const rooms = (await (await fetch(`${url}/_sim/rooms`)).json()) as { roomId: number; shortId: number; name: string; live: boolean; bitrateKbps: number }[];
-      expect(rooms.map((r) => [r.roomId, r.shortId, r.name, r.live, r.bitrateKbps])).toEqual([
-        [10001, 1, 'sim-1', true, 900],
-        [10002, 2, 'sim-2', true, 900],
-        [10003, 3, 'sim-3', true, 900],
+      type Room = { roomId: number; shortId: number; name: string; live: boolean; bitrateKbps: number; padWithFiller: boolean; content: { name: string } | null };
+      const rooms = (await (await fetch(`${url}/_sim/rooms`)).json()) as Room[];
+      expect(rooms.map((r) => [r.roomId, r.shortId, r.name, r.live, r.bitrateKbps, r.padWithFiller, r.content?.name])).toEqual([
+        [10001, 1, 'sim-1', true, 900, false, 'h264-aac.flv'],
+        [10002, 2, 'sim-2', true, 900, false, 'h264-aac.flv'],
+        [10003, 3, 'sim-3', true, 900, false, 'h264-aac.flv'],
       ]);
       const info = (await (await fetch(`${url}/xlive/web-room/v1/index/getInfoByRoom?room_id=2`)).json()) as { data: { room_info: { room_id: number } } };
       expect(info.data.room_info.room_id).toBe(10002);

@@ -82,13 +82,16 @@ describe('API answers', () => {
 });
 
 describe('media', () => {
-  it('serves each room at its own bitrate (6 Mbps reachable)', async () => {
-    await control(sim.url, '/_sim/rooms', { roomId: 20040, live: true, bitrateKbps: 500 });
-    await control(sim.url, '/_sim/rooms', { roomId: 20041, live: true, bitrateKbps: 6000 });
-    const [low, high] = await Promise.all([collect(await openStream(flvUrl(20040)), 2000), collect(await openStream(flvUrl(20041)), 2000)]);
+  it('pads to each room bitrate only when asked (padWithFiller; 6 Mbps reachable)', async () => {
+    await control(sim.url, '/_sim/rooms', { roomId: 20040, live: true, bitrateKbps: 500, padWithFiller: true });
+    await control(sim.url, '/_sim/rooms', { roomId: 20041, live: true, bitrateKbps: 6000, padWithFiller: true });
+    await control(sim.url, '/_sim/rooms', { roomId: 20042, live: true, bitrateKbps: 6000 });
+    const [low, high, plain] = await Promise.all([20040, 20041, 20042].map(async (id) => collect(await openStream(flvUrl(id)), 2000)));
     // 2 s + the 1 s start burst at 6 Mbps ≈ 2.25 MB; generous bounds for a noisy machine.
-    expect(high.data.length).toBeGreaterThan(1_200_000);
-    expect(high.data.length / low.data.length).toBeGreaterThan(5);
+    expect(high!.data.length).toBeGreaterThan(1_200_000);
+    expect(high!.data.length / low!.data.length).toBeGreaterThan(5);
+    // Not padded: the committed 360p clip at its own ~0.4 Mbps, whatever bitrate was asked for.
+    expect(plain!.data.length).toBeLessThan(high!.data.length / 5);
   });
 
   it('answers 404 for offline and unknown rooms; deleting a room ends its streams', async () => {
