@@ -18,11 +18,16 @@ export interface ApiLoadFigures extends LatencySummary {
 }
 
 export interface LiverecFigures {
-  roomsPerWorker: number;
+  /** null = liverec's default placement (no --rooms-per-worker flag). */
+  roomsPerWorker: number | null;
   workers: number;
+  /** The placement in words, e.g. "default: 4 thread(s)". */
+  placement: string;
   /** Seconds from start until every room had recorded media. */
   startupS: number;
   input: InputFigures;
+  /** Growth of the output files over the recording-only window, decimal Mbit/s, all rooms. */
+  outMbps: number;
   /** The recording-only window (no API load): the figures compared with ffmpeg. */
   cpu: ProcFigures;
   cpuSecondsPerGb: number;
@@ -68,6 +73,11 @@ export interface FfmpegFigures {
 export interface RunFigures {
   rooms: number;
   bitrateKbps: number;
+  /** What the simulator sent: clip name and its own bitrate (null = the committed small clip). */
+  content: { name: string; kbps: number } | null;
+  padWithFiller: boolean;
+  /** Reasons not to trust the run's comparison (e.g. the recorders' Mbps in or out differ by more than 1 %). */
+  flags: string[];
   seconds: number;
   warmupSeconds: number;
   liverec: LiverecFigures;
@@ -83,7 +93,25 @@ export interface TargetChecks {
   apiP99Ms: { target: string; value: number | null; pass: boolean | null };
 }
 
-export const TARGETS = { cpuPerGbRatio: 0.5, rssPerRoomMiB: 10, pace: 0.99, apiP99Ms: 5 } as const;
+export const TARGETS = { cpuPerGbRatio: 1.0, rssPerRoomMiB: 8, pace: 0.99, apiP99Ms: 5 } as const;
+
+/** Allowed relative difference between the two recorders' Mbps in, and Mbps out, on content without filler. */
+export const MBPS_TOLERANCE = 0.01;
+
+/** Flags a run whose recorders did not get, or did not write, the same stream (filler runs differ by design). */
+export function comparisonFlags(l: LiverecFigures, f: FfmpegFigures | null, padWithFiller: boolean): string[] {
+  if (!f) return [];
+  const flags: string[] = [];
+  const off = (a: number, b: number): number => Math.abs(a - b) / Math.max(1e-9, Math.abs(b));
+  if (off(l.input.mbps, f.input.mbps) > MBPS_TOLERANCE) {
+    flags.push(`Mbps in differ by ${(100 * off(l.input.mbps, f.input.mbps)).toFixed(1)} % (liverec ${l.input.mbps.toFixed(2)}, ffmpeg ${f.input.mbps.toFixed(2)})`);
+  }
+  if (padWithFiller) flags.push('filler padding: liverec drops filler that ffmpeg writes, so per-GB-in figures favour liverec');
+  else if (off(l.outMbps, f.outMbps) > MBPS_TOLERANCE) {
+    flags.push(`Mbps out differ by ${(100 * off(l.outMbps, f.outMbps)).toFixed(1)} % (liverec ${l.outMbps.toFixed(2)}, ffmpeg ${f.outMbps.toFixed(2)})`);
+  }
+  return flags;
+}
 
 export function checkTargets(l: LiverecFigures, ratios: RunFigures['ratios']): TargetChecks {
   const cpu = ratios?.cpuPerGb ?? null;

@@ -3,11 +3,13 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { packageRoot } from '../src/paths.js';
+import { defaultMaxHosts } from '../src/rooms/placement.js';
 import { OutputTail } from './child-output.js';
 import { removeDir, stopChild, tempDir, track } from './cleanup.js';
 import type { ApiLoadFigures, LiverecFigures } from './figures.js';
 import { waitFor } from './http-json.js';
 import { brecRatio, cpuSecondsPerGb, inputFigures, machineFigures, procFigures, recorderIo } from './metrics.js';
+import { outputBytes } from './output-bytes.js';
 import { lowestPace, recorderSeries, simSeries } from './pace.js';
 import { pssKiB } from './proc.js';
 import { counter, phase } from './progress.js';
@@ -18,7 +20,8 @@ import type { SimulatorProcess } from './simulator-process.js';
 export interface PhaseOptions {
   seconds: number;
   warmupSeconds: number;
-  roomsPerWorker: number;
+  /** null = liverec's default placement (no flag). */
+  roomsPerWorker: number | null;
   apiRps: number;
 }
 
@@ -50,7 +53,9 @@ export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): P
   const ids = sim.roomIds;
   const outDir = tempDir('liverec-bench-rec-');
   const t0 = performance.now();
-  phase(`liverec: starting (${ids.length} rooms, ${o.roomsPerWorker} room(s) per worker thread, API load ${o.apiRps} req/s)`);
+  const workers = o.roomsPerWorker === null ? Math.min(ids.length, defaultMaxHosts()) : Math.ceil(ids.length / o.roomsPerWorker);
+  const placement = o.roomsPerWorker === null ? `default: ${workers} thread(s)` : `--rooms-per-worker ${o.roomsPerWorker}: ${workers} thread(s)`;
+  phase(`liverec: starting (${ids.length} rooms, ${placement}, API load ${o.apiRps} req/s)`);
   const rec = await startRecorder(sim.url, ids, outDir, o.roomsPerWorker);
   let load: ReturnType<typeof startApiLoad> | null = null;
   try {
@@ -74,7 +79,9 @@ export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): P
     const target = { label: 'liverec, recording only', pids: () => [rec.pid], sim, recorder: rec, check };
     phase(`liverec: recording-only window, ${o.seconds} s`);
     load = o.apiRps > 0 ? startApiLoad(rec.apiUrl, ids, o.apiRps, o.seconds, Date.now() + o.seconds * 1000 + 300) : null;
+    const before = { t: performance.now(), bytes: outputBytes(outDir) };
     const quiet = await sample(target, o.seconds);
+    const outMbps = ((outputBytes(outDir) - before.bytes) * 8) / ((performance.now() - before.t) / 1000) / 1e6;
     let loaded = null;
     let api: ApiLoadFigures | null = null;
     if (load) {
@@ -87,7 +94,6 @@ export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): P
     const cpu = procFigures(quiet.procs);
     const input = inputFigures(quiet.simRooms, ids);
     const rssPeakMiB = Math.max(...all.procs.map((p) => p.rssKiB / 1024));
-    const workers = Math.ceil(ids.length / o.roomsPerWorker);
     phase('liverec: stopping');
     await rec.stop();
     // Every stream must be closed before ffmpeg takes over, or the simulator's byte counters would mix both.
@@ -96,7 +102,7 @@ export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): P
       return [...c.values()].every((r) => r.openStreams === 0) ? true : undefined;
     });
     return {
-      roomsPerWorker: o.roomsPerWorker, workers, startupS, input, cpu, cpuSecondsPerGb: cpuSecondsPerGb(cpu, input),
+      roomsPerWorker: o.roomsPerWorker, workers, placement, startupS, input, outMbps, cpu, cpuSecondsPerGb: cpuSecondsPerGb(cpu, input),
       cpuUnderApiLoad: loaded ? procFigures(loaded.procs) : null,
       rssPeakMiB, rssPerRoomMiB: rssPeakMiB / ids.length, pssMiB: pss === null ? null : pss / 1024,
       pace: lowestPace(recorderSeries(all.apiRooms), PACE_WINDOW_MS),

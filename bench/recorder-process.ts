@@ -34,10 +34,12 @@ export interface RecorderProcess {
   stop(): Promise<void>;
 }
 
-export async function startRecorder(simUrl: string, roomIds: number[], outDir: string, roomsPerWorker: number): Promise<RecorderProcess> {
+/** `roomsPerWorker` null = no flag: liverec's own default placement, as `liverec run` uses it. */
+export async function startRecorder(simUrl: string, roomIds: number[], outDir: string, roomsPerWorker: number | null): Promise<RecorderProcess> {
   const port = await freePort();
   const apiUrl = `http://127.0.0.1:${port}`;
-  const args = [cliPath, 'portable', outDir, ...roomIds.map(String), '--live-api-host', simUrl, '--bind', apiUrl, '--rooms-per-worker', String(roomsPerWorker), '-l', 'warn'];
+  const args = [cliPath, 'portable', outDir, ...roomIds.map(String), '--live-api-host', simUrl, '--bind', apiUrl, '-l', 'warn'];
+  if (roomsPerWorker !== null) args.push('--rooms-per-worker', String(roomsPerWorker));
   const child = track(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
   const out = new OutputTail(child.stdout, 8000);
   const err = new OutputTail(child.stderr, 8000);

@@ -4,25 +4,30 @@ import { join, relative } from 'node:path';
 import { packageRoot } from '../src/paths.js';
 import { installCleanup, stopAll } from './cleanup.js';
 import { runFfmpegPhase } from './ffmpeg-phase.js';
-import { checkTargets, type RunFigures } from './figures.js';
+import { checkTargets, comparisonFlags, type RunFigures } from './figures.js';
 import { destroyAgent } from './http-json.js';
 import { runLiverecPhase } from './liverec-phase.js';
 import { describeMachine, machineLine } from './machine.js';
-import { type BenchOptions, defaultRoomsPerWorker, parseOptions, USAGE } from './options.js';
+import { type BenchOptions, parseOptions, USAGE } from './options.js';
 import { phase } from './progress.js';
 import { cliPath, startSimulator } from './simulator-process.js';
 import { sweepSvg } from './svg-chart.js';
 import { DEFINITIONS, renderNotes, renderTable } from './table.js';
 
 async function runOne(rooms: number, o: BenchOptions): Promise<RunFigures> {
-  const roomsPerWorker = o.roomsPerWorker ?? defaultRoomsPerWorker(rooms);
-  phase(`${rooms} rooms at ${o.bitrateKbps} kbps: starting the simulator`);
-  const sim = await startSimulator(rooms, o.bitrateKbps);
+  phase(`${rooms} rooms at ${o.bitrateKbps} kbps: starting the simulator${o.clip ? ` with ${o.clip}` : ' (the first start of a bitrate encodes its 1080p clip)'}`);
+  const sim = await startSimulator(rooms, o.bitrateKbps, { clip: o.clip, padWithFiller: o.padWithFiller });
   try {
-    const liverec = await runLiverecPhase(sim, { seconds: o.seconds, warmupSeconds: o.warmupSeconds, roomsPerWorker, apiRps: o.apiRps });
+    phase(`content: ${sim.content ? `${sim.content.name}, ${sim.content.kbps} kbps` : 'committed 360p clip'}${o.padWithFiller ? `, padded with filler to ${o.bitrateKbps} kbps` : ', no filler'}`);
+    const liverec = await runLiverecPhase(sim, { seconds: o.seconds, warmupSeconds: o.warmupSeconds, roomsPerWorker: o.roomsPerWorker, apiRps: o.apiRps });
     const ffmpeg = o.skipFfmpeg ? null : await runFfmpegPhase(sim, o.seconds, o.warmupSeconds);
     const ratios = ffmpeg ? { cpuPerGb: liverec.cpuSecondsPerGb / ffmpeg.cpuSecondsPerGb, rssPerRoom: liverec.rssPerRoomMiB / ffmpeg.rssPerRoomMiB } : null;
-    return { rooms, bitrateKbps: o.bitrateKbps, seconds: o.seconds, warmupSeconds: o.warmupSeconds, liverec, ffmpeg, ratios, targets: checkTargets(liverec, ratios) };
+    const flags = comparisonFlags(liverec, ffmpeg, o.padWithFiller);
+    for (const f of flags) phase(`FLAGGED: ${f}`);
+    return {
+      rooms, bitrateKbps: o.bitrateKbps, content: sim.content, padWithFiller: o.padWithFiller, flags,
+      seconds: o.seconds, warmupSeconds: o.warmupSeconds, liverec, ffmpeg, ratios, targets: checkTargets(liverec, ratios),
+    };
   } finally {
     await sim.stop();
   }
@@ -75,11 +80,12 @@ async function main(): Promise<number> {
   } else {
     process.stdout.write([
       '',
-      `liverec multi-room benchmark: ${o.bitrateKbps} kbps per room, ${o.seconds}-s windows after ${o.warmupSeconds} s warm-up, API load ${o.apiRps} req/s`,
+      `liverec multi-room benchmark: ${runs[0]?.content ? `${runs[0].content.name} (${runs[0].content.kbps} kbps)` : 'committed 360p clip'}${o.padWithFiller ? `, filler to ${o.bitrateKbps} kbps` : ''} per room, ${o.seconds}-s windows after ${o.warmupSeconds} s warm-up, API load ${o.apiRps} req/s`,
       `machine: ${machineLine(machine)}`,
       `command: ${command}`,
       '',
       renderTable(runs),
+      ...runs.flatMap((r) => r.flags.map((f) => `FLAGGED (${r.rooms} rooms): ${f}`)),
       '',
       '✓ / ✗ = target met / missed. Columns:',
       renderNotes(),

@@ -28,29 +28,48 @@ export interface SimulatorProcess {
   url: string;
   pid: number;
   roomIds: number[];
+  /** The clip the first room sends (every pre-created room has the same). */
+  content: SimRoomContent | null;
+  padWithFiller: boolean;
   counters(): Promise<Map<number, SimRoomCounters>>;
   stop(): Promise<void>;
 }
 
 export const simRoomIds = (rooms: number): number[] => Array.from({ length: rooms }, (_, i) => 10001 + i);
 
-export async function startSimulator(rooms: number, bitrateKbps: number): Promise<SimulatorProcess> {
-  const child = track(spawn(process.execPath, [cliPath, 'simulate', '--port', '0', '--rooms', String(rooms), '--bitrate-kbps', String(bitrateKbps)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }));
+/** What the simulated rooms send: a clip file, or the generated clip nearest the bitrate; filler only if asked. */
+export interface SimContent {
+  clip: string | null;
+  padWithFiller: boolean;
+}
+
+export interface SimRoomContent {
+  name: string;
+  kbps: number;
+}
+
+export async function startSimulator(rooms: number, bitrateKbps: number, content: SimContent): Promise<SimulatorProcess> {
+  const args = [cliPath, 'simulate', '--port', '0', '--rooms', String(rooms), '--bitrate-kbps', String(bitrateKbps)];
+  if (content.clip) args.push('--clip', content.clip);
+  if (content.padWithFiller) args.push('--pad-with-filler');
+  const child = track(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
   const errors = new OutputTail(child.stderr);
   let url: string;
   try {
-    url = (await waitForLine(child.stdout!, /http:\/\/127\.0\.0\.1:\d+/, once(child, 'exit'), 30_000, 'the simulator'))[0];
+    // The first start of a bitrate encodes its 1080p clip with ffmpeg (cached afterwards).
+    url = (await waitForLine(child.stdout!, /http:\/\/127\.0\.0\.1:\d+/, once(child, 'exit'), 600_000, 'the simulator'))[0];
   } catch (err) {
     await stopChild(child, 2000);
     throw new Error(`${(err as Error).message}${errors.tail ? `\n${errors.tail}` : ''}`);
   }
   child.stdout!.resume();
+  const first = rooms > 0 ? await getJson<{ content: SimRoomContent | null }>(`${url}/_sim/rooms/${simRoomIds(1)[0]}`) : null;
   return {
     url,
     pid: child.pid!,
     roomIds: simRoomIds(rooms),
+    content: first?.content ?? null,
+    padWithFiller: content.padWithFiller,
     async counters() {
       const list = await getJson<SimRoomJson[]>(`${url}/_sim/rooms`);
       return new Map(list.map((r) => [r.roomId, { roomId: r.roomId, openStreams: r.openStreams, ...r.counters }]));

@@ -5,19 +5,19 @@ import { TARGETS } from './figures.js';
 const f = (v: number | null | undefined, d: number): string => (v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(d));
 const mark = (pass: boolean | null): string => (pass === null ? '' : pass ? ' ✓' : ' ✗');
 
-const HEAD = ['rooms', 'recorder', 'Mbps in', 'Mbps out', 'CPU %', 'CPU % +API', 'CPU-s/GB', 'RSS MiB', 'MiB/room', 'pace min', 'brec ratio min', 'API p50/p99 ms (err)', 'sim CPU %', 'other CPU %'];
+const HEAD = ['rooms', 'recorder (threads)', 'Mbps in', 'Mbps out', 'CPU %', 'CPU % +API', 'CPU-s/GB', 'RSS MiB', 'MiB/room', 'pace min', 'brec ratio min', 'API p50/p99 ms (err)', 'sim CPU %', 'other CPU %'];
 
 function rowsOf(r: RunFigures): string[][] {
   const l = r.liverec;
   const t = r.targets;
   const api = l.api ? `${f(l.api.p50Ms, 2)} / ${f(l.api.p99Ms, 2)}${mark(t.apiP99Ms.pass)} (${l.api.httpErrors + l.api.netErrors + l.api.unanswered})` : '-';
   const rows = [[
-    String(r.rooms), `liverec (${l.roomsPerWorker}/thread)`, f(l.input.mbps, 1), f(l.io.diskMbps, 1), f(l.cpu.cpuPct, 1), f(l.cpuUnderApiLoad?.cpuPct, 1), f(l.cpuSecondsPerGb, 2),
+    String(r.rooms), `liverec (${l.workers} thr${l.roomsPerWorker === null ? '' : `, ${l.roomsPerWorker}/thr`})${r.flags.length ? ' !' : ''}`, f(l.input.mbps, 2), f(l.outMbps, 2), f(l.cpu.cpuPct, 1), f(l.cpuUnderApiLoad?.cpuPct, 1), f(l.cpuSecondsPerGb, 2),
     f(l.rssPeakMiB, 0), f(l.rssPerRoomMiB, 2) + mark(t.rssPerRoomMiB.pass), f(l.pace.lowest, 3) + mark(t.pace.pass), f(l.brecDurationRatio.lowest, 3), api, f(l.simulatorCpuPct, 0), f(l.machine.recordingOnly.othersPct, 0),
   ]];
   if (r.ffmpeg) {
     const m = r.ffmpeg;
-    rows.push([String(r.rooms), 'ffmpeg -c copy', f(m.input.mbps, 1), f(m.outMbps, 1), f(m.cpu.cpuPct, 1), '', f(m.cpuSecondsPerGb, 2), f(m.rssPeakMiB, 0), f(m.rssPerRoomMiB, 2), `${f(m.simPace.lowest, 3)}*`, '', '', f(m.simulatorCpuPct, 0), f(m.machine.othersPct, 0)]);
+    rows.push([String(r.rooms), 'ffmpeg -c copy', f(m.input.mbps, 2), f(m.outMbps, 2), f(m.cpu.cpuPct, 1), '', f(m.cpuSecondsPerGb, 2), f(m.rssPeakMiB, 0), f(m.rssPerRoomMiB, 2), `${f(m.simPace.lowest, 3)}*`, '', '', f(m.simulatorCpuPct, 0), f(m.machine.othersPct, 0)]);
   }
   if (r.ratios) {
     rows.push([String(r.rooms), 'liverec ÷ ffmpeg', '', '', '', '', f(r.ratios.cpuPerGb, 2) + mark(t.cpuPerGbRatio.pass), '', f(r.ratios.rssPerRoom, 2), '', '', '', '', '']);
@@ -37,8 +37,8 @@ export function renderTable(runs: RunFigures[]): string {
 
 /** What every column means; printed under the table and stored in the results JSON. */
 export const DEFINITIONS: Record<string, string> = {
-  'Mbps in': 'decimal Mbit/s the simulator served to all rooms in the window (its bytesServed counters; the same source for both recorders). The simulator pads video with H.264 filler NALUs to reach the bitrate; liverec strips filler, so it writes much less than it reads.',
-  'Mbps out': 'decimal Mbit/s written to disk: liverec from its own ioStats (diskBytesWritten per 2-s interval), ffmpeg from the growth of its output files. At bitrates above the clip\'s own ~0.4 Mbps the difference is filler that liverec drops and ffmpeg -c copy keeps, so per-GB-in figures favour liverec there; run with --bitrate-kbps 382 (no filler) to compare like for like.',
+  'Mbps in': 'decimal Mbit/s the simulator served to all rooms in the window (its bytesServed counters; the same source for both recorders). By default the content is a generated 1080p25 H.264 clip with full-frame entropy at the bitrate, with no filler (or --clip FILE.flv).',
+  'Mbps out': 'decimal Mbit/s written to disk over the same window, from the growth of the output files (both recorders measured the same way). On content without filler both must be within 1 % of each other, and in within 1 %, or the run is flagged (a "!" after liverec and FLAGGED lines). With --pad-with-filler liverec drops the filler that ffmpeg -c copy writes, which flatters liverec.',
   'CPU %': 'user+system CPU of the recorder process (all threads; for ffmpeg the sum over its processes) from /proc, in percent of ONE core, over the recording-only window.',
   'CPU % +API': 'the same for liverec during the following window of equal length while a separate process sends GET /api/room/{id} at the API rate (serving the API is part of this figure).',
   'CPU-s/GB': 'CPU seconds per decimal GB of input, from the recording-only window.',

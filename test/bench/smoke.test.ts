@@ -34,7 +34,9 @@ describe('npm run bench (multi-room)', () => {
     const marker = `LIVEREC_BENCH_SMOKE=${tag}`;
     try {
       mkdirSync(tmp);
-      const args = [runJs, '--rooms', '2', '--seconds', '3', '--warmup', '1', '--bitrate-kbps', '1500', '--api-rps', '100', '--json', '--out', out];
+      // --clip: the committed fixture, so the smoke run encodes nothing (real-content.test.ts covers the generated clips).
+      const clip = join(packageRoot, 'test', 'fixtures', 'media', 'h264-aac.flv');
+      const args = [runJs, '--rooms', '2', '--seconds', '3', '--warmup', '1', '--bitrate-kbps', '1500', '--api-rps', '100', '--json', '--out', out, '--clip', clip];
       const child = spawn(process.execPath, args, { env: { ...process.env, TMPDIR: tmp, LIVEREC_BENCH_SMOKE: tag }, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
@@ -49,16 +51,16 @@ describe('npm run bench (multi-room)', () => {
       expect(result.machine).toMatchObject({ cpuModel: expect.any(String), cores: num, ramGiB: num, node: process.version, kernel: expect.any(String) });
       expect(result.runs).toHaveLength(1);
       const run = result.runs[0];
-      expect(run).toMatchObject({ rooms: 2, bitrateKbps: 1500, seconds: 3 });
+      expect(run).toMatchObject({ rooms: 2, bitrateKbps: 1500, seconds: 3, content: { name: 'h264-aac.flv', kbps: num }, padWithFiller: false, flags: expect.any(Array) });
       expect(run.liverec).toMatchObject({
-        roomsPerWorker: num, input: { mbps: num, bytes: num }, cpu: { cpuPct: num, cpuS: num }, cpuSecondsPerGb: num,
+        roomsPerWorker: null, workers: 2, placement: expect.stringMatching(/^default/), input: { mbps: num, bytes: num }, outMbps: num, cpu: { cpuPct: num, cpuS: num }, cpuSecondsPerGb: num,
         cpuUnderApiLoad: { cpuPct: num }, rssPeakMiB: num, rssPerRoomMiB: num,
         pace: { lowest: num, windows: num }, simPace: { lowest: num }, brecDurationRatio: { samples: num },
         api: { targetRps: 100, sent: num, p50Ms: num, p99Ms: num, maxMs: num, httpErrors: num, netErrors: num },
       });
       expect(run.liverec.input.bytes).toBeGreaterThan(0);
       expect(run.liverec.api.sent).toBeGreaterThan(0);
-      expect(run.ffmpeg).toMatchObject({ processes: 2, input: { mbps: num }, cpu: { cpuPct: num }, cpuSecondsPerGb: num, rssPeakMiB: num, rssPerRoomMiB: num });
+      expect(run.ffmpeg).toMatchObject({ processes: 2, input: { mbps: num }, outMbps: num, cpu: { cpuPct: num }, cpuSecondsPerGb: num, rssPeakMiB: num, rssPerRoomMiB: num });
       expect(run.ffmpeg.input.bytes).toBeGreaterThan(0);
       expect(run.ratios).toMatchObject({ cpuPerGb: num, rssPerRoom: num });
       expect(Object.keys(run.targets).sort()).toEqual(['apiP99Ms', 'cpuPerGbRatio', 'pace', 'rssPerRoomMiB']);
