@@ -30,7 +30,7 @@ function addHttpOptions(cmd: Command): Command {
       (v: string, all: string[] = []) => [...all, ...v.split(',')])
     .option('--enable-file-browser <bool>', 'serve /file and /api/file (default true)')
     .option('-l, --loglevel <level>', 'log level: debug, info, warn, error', 'info')
-    .option('--rooms-per-worker <n>', 'room actors per worker thread (default 1: every room in its own thread)');
+    .option('--rooms-per-worker <n>', 'room actors per worker thread (1 = a thread per room); default: a thread per room up to 2 x cores threads, then rooms spread evenly over them');
 }
 
 function apiOptions(flags: HttpFlags) {

@@ -1,14 +1,17 @@
-// Places room actors on host workers (1 per worker by default, K with roomsPerWorker) and routes commands to them.
+// Places room actors on host workers (see placement.ts: default spread, or K per worker) and routes commands to them.
 import type { ResourceLimits } from 'node:worker_threads';
 import { LiverecError } from '../errors.js';
 import type { RoomSettings } from '../config/fields.js';
 import { HostSlot } from './host-slot.js';
+import { defaultMaxHosts, pickHost } from './placement.js';
 import type { RoomCommand, RoomInit, RoomMessage } from './protocol.js';
 import type { RoomControl } from './room.js';
 
 export interface SupervisorOptions {
-  /** Room actors per worker thread; 1 keeps every room in its own thread. */
+  /** Room actors per worker thread (1 = every room in its own thread); unset = the default placement. */
   roomsPerWorker?: number;
+  /** Threads of the default placement (default 2 x cores); ignored with roomsPerWorker. */
+  maxWorkers?: number;
   resourceLimits?: ResourceLimits;
   limiter?: unknown;
   onMessage: (message: RoomMessage) => void;
@@ -23,10 +26,9 @@ export class Supervisor implements RoomControl {
 
   constructor(private readonly options: SupervisorOptions) {}
 
-  /** Starts an actor for the room on the least-loaded host with room to spare. */
+  /** Starts an actor for the room on the host placement.ts picks (a new one, or the least loaded). */
   async add(init: RoomInit): Promise<void> {
-    const capacity = Math.max(1, this.options.roomsPerWorker ?? 1);
-    let slot = this.slots.filter((s) => s.rooms.size < capacity).sort((a, b) => a.rooms.size - b.rooms.size)[0];
+    let slot = pickHost(this.slots, this.options.roomsPerWorker, this.options.maxWorkers ?? defaultMaxHosts());
     const fresh = !slot;
     if (!slot) {
       slot = new HostSlot({

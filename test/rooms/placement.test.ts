@@ -1,0 +1,38 @@
+// Room placement: a thread per room up to the cap, then the least-loaded thread; --rooms-per-worker K fills K per thread.
+import { describe, expect, it } from 'vitest';
+import { defaultMaxHosts, pickHost } from '../../src/rooms/placement.js';
+
+type Host = { id: number; rooms: Set<number> };
+
+/** Places `n` rooms one by one as the supervisor does and returns the room count of every host. */
+function place(n: number, roomsPerWorker: number | undefined, maxHosts: number): number[] {
+  const hosts: Host[] = [];
+  for (let room = 0; room < n; room++) {
+    let h = pickHost(hosts, roomsPerWorker, maxHosts);
+    if (!h) hosts.push((h = { id: hosts.length, rooms: new Set() }));
+    h.rooms.add(room);
+  }
+  return hosts.map((h) => h.rooms.size);
+}
+
+describe('placement', () => {
+  it('default: a thread per room up to the cap, then rooms spread evenly', () => {
+    expect(place(3, undefined, 4)).toEqual([1, 1, 1]);
+    expect(place(4, undefined, 4)).toEqual([1, 1, 1, 1]);
+    expect(place(50, undefined, 4)).toEqual([13, 13, 12, 12]);
+    expect(defaultMaxHosts(2)).toBe(4);
+    expect(defaultMaxHosts(0)).toBe(1);
+  });
+
+  it('--rooms-per-worker K: K rooms per thread, as many threads as that takes', () => {
+    expect(place(5, 1, 4)).toEqual([1, 1, 1, 1, 1]);
+    expect(place(7, 3, 4)).toEqual([3, 3, 1]);
+  });
+
+  it('a freed slot on a thread is reused before the cap is passed', () => {
+    const hosts: Host[] = [{ id: 0, rooms: new Set([1]) }, { id: 1, rooms: new Set([2, 3]) }];
+    expect(pickHost(hosts, undefined, 2)?.id).toBe(0);
+    expect(pickHost(hosts, 2, 2)?.id).toBe(0);
+    expect(pickHost([{ id: 0, rooms: new Set([1, 2]) }], 2, 2)).toBeUndefined();
+  });
+});
