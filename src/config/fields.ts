@@ -61,6 +61,10 @@ export const FIELDS = {
   // liverec additions.
   TimingApiBlockedPause: { kind: 'uint', scope: 'G', default: 120_000, liverec: true },
   TimingWebhookTimeout: { kind: 'uint', scope: 'G', default: 10_000, liverec: true },
+  /** MiB one room's capture may hold in memory (Buffers included); over it the file is closed and the stream reconnected. */
+  RecordMemoryBudgetMB: { kind: 'uint', scope: 'RG', default: 64, liverec: true },
+  /** No new recording file is opened while the work directory's file system has less than this free (MiB). */
+  MinFreeSpaceMB: { kind: 'uint', scope: 'G', default: 256, liverec: true },
 } as const satisfies Record<string, FieldDef>;
 
 export type FieldName = keyof typeof FIELDS;

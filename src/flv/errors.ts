@@ -11,6 +11,7 @@ import { LiverecError } from '../errors.js';
  * - MISSING_HEADER: the writer was asked to open a file without AVC/AAC sequence headers.
  * - WRITER_FAILED: the writer failed earlier and refuses further work.
  * - OUTPUT_IO / INPUT_IO: the file system refused a read or write.
+ * - TAG_TOO_LARGE: a live tag declares more bytes than the capture's limit (it is refused unread).
  */
 export type FlvErrorCode =
   | 'NOT_FLV'
@@ -23,7 +24,8 @@ export type FlvErrorCode =
   | 'MISSING_HEADER'
   | 'WRITER_FAILED'
   | 'OUTPUT_IO'
-  | 'INPUT_IO';
+  | 'INPUT_IO'
+  | 'TAG_TOO_LARGE';
 
 export class FlvError extends LiverecError {
   declare readonly code: FlvErrorCode;

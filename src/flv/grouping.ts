@@ -1,6 +1,7 @@
 // Grouping tags into pipeline actions: script, end, header bursts, and data runs (one GOP each), as brec does.
 import type { PipelineAction } from './pipeline/actions.js';
 import { FlvError } from './errors.js';
+import { type GroupLimits, GroupMeter } from './group-limits.js';
 import { ParsedTag } from './parsed-tag.js';
 import { type FlvTag, TagType, isData, isEnd, isHeader, isKeyframeData, isNonKeyframeData } from './tag.js';
 
@@ -21,9 +22,17 @@ export class TagGrouper {
   private detached = 0;
   private allAudio = true;
   private allAudioHeaders = true;
+  /** Set for live capture: the open group's size and span are bounded (none for files, as in brec). */
+  readonly meter: GroupMeter | null;
+
+  constructor(limits?: GroupLimits) {
+    this.meter = limits ? new GroupMeter(limits) : null;
+  }
 
   push(tag: FlvTag, out: PipelineAction[]): void {
-    if (this.kind !== null && this.appends(tag)) {
+    // A capped group is emitted as it is and the tag opens the next group of the same kind, exactly as a
+    // data gap does in brec: the rules already handle data groups that do not start with a keyframe.
+    if (this.kind !== null && this.appends(tag) && !this.meter?.full(tag.size, tag.timestamp, this.kind === 'Data')) {
       this.add(tag);
       return;
     }
@@ -42,6 +51,7 @@ export class TagGrouper {
     this.kind = null;
     this.tags = [];
     this.detached = 0;
+    this.meter?.reset(0);
   }
 
   /** Tags held in the open group (not yet emitted). */
@@ -69,11 +79,13 @@ export class TagGrouper {
     this.detached = 0;
     this.allAudio = true;
     this.allAudioHeaders = true;
+    this.meter?.reset(tag.timestamp);
     this.add(tag);
   }
 
   private add(tag: FlvTag): void {
     this.tags.push(tag);
+    this.meter?.add(tag.size);
     if (tag.type !== TagType.Audio) this.allAudio = false;
     else if (!isHeader(tag)) this.allAudioHeaders = false;
   }

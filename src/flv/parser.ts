@@ -57,10 +57,12 @@ export function detectFlag(type: number, body: Uint8Array): number | FlvError {
  * Returns the tag (it consumed `15 + tag.size` bytes), `null` when more data is needed, or an error.
  * The tag body is a plain Uint8Array view into `buf` (no copy).
  */
-export function readTag(buf: Uint8Array, pos: number, index: number): FlvTag | FlvError | null {
+export function readTag(buf: Uint8Array, pos: number, index: number, maxSize = 0xffffff): FlvTag | FlvError | null {
   if (buf.length - pos < 15) return null;
   const type = buf[pos + 4]!;
   const size = (buf[pos + 5]! << 16) | (buf[pos + 6]! << 8) | buf[pos + 7]!;
+  // Refused from its header alone, so an oversized tag is never buffered.
+  if (size > maxSize) return new FlvError('TAG_TOO_LARGE', `Tag #${index} declares ${size} bytes, over the limit of ${maxSize}.`);
   if (buf.length - pos < 15 + size) return null;
   if (type !== TagType.Audio && type !== TagType.Video && type !== TagType.Script) {
     return new FlvError('UNKNOWN_TAG_TYPE', `Unknown FLV tag type ${type} at tag #${index}.`);
@@ -108,7 +110,16 @@ export class FlvParser {
    * caller's read buffer is about to be reused), AVC filler NALUs are left out of the copy. For recording,
    * where RemoveFillerData drops them before writing anyway; not for tools that export tags as read.
    */
-  constructor(private readonly options: { stripFillerOnCopy?: boolean } = {}) {}
+  constructor(private readonly options: { stripFillerOnCopy?: boolean; maxTagBytes?: number } = {}) {
+    this.maxTagBytes = options.maxTagBytes ?? 0xffffff;
+  }
+
+  private readonly maxTagBytes: number;
+
+  /** Bytes the parser holds between pushes: an incomplete tag and its reusable scratch memory. */
+  get heldBytes(): number {
+    return this.partsLen + this.scratch.length;
+  }
 
   /** Offers the next bytes of the stream; returns every tag completed by them. */
   push(chunk: Uint8Array): ParseResult {
@@ -121,6 +132,9 @@ export class FlvParser {
       this.parts.push(chunk);
       this.partsLen += chunk.length;
       const need = this.unitSize();
+      if (need - 15 > this.maxTagBytes) {
+        return this.fail(new FlvError('TAG_TOO_LARGE', `Tag #${this.index + 1} declares ${need - 15} bytes, over the limit of ${this.maxTagBytes}.`), tags);
+      }
       if (this.partsLen < need) return { tags, error: null };
       // The held bytes are less than one unit, so the unit ends inside this chunk: copy just that unit.
       const inScratch = this.parts[0]!.buffer === this.scratch.buffer;
@@ -260,7 +274,7 @@ export class FlvParser {
     }
     const len = buf.length;
     while (len - pos >= 15) {
-      const t = readTag(buf, pos, this.index + 1);
+      const t = readTag(buf, pos, this.index + 1, this.maxTagBytes);
       if (t === null) break;
       if (t instanceof FlvError) return t;
       this.index++;

@@ -1,5 +1,6 @@
 // Parser → grouping → rules → writer for one session: push bytes, get processed groups back.
 import { FlvError } from './errors.js';
+import type { GroupLimits } from './group-limits.js';
 import { TagGrouper } from './grouping.js';
 import { FlvParser } from './parser.js';
 import type { PipelineAction } from './pipeline/actions.js';
@@ -16,6 +17,8 @@ export interface StreamStep {
   disconnect: string | null;
   /** Bytes the writer wrote during this step. */
   bytesWritten: number;
+  /** Bytes the writer wrote for each of `groups` (0: nothing reached the file, e.g. data before any header). */
+  written: number[];
 }
 
 export interface FlvStreamOptions extends FlvProcessorOptions {
@@ -26,6 +29,10 @@ export interface FlvStreamOptions extends FlvProcessorOptions {
   stripFillerOnCopy?: boolean;
   /** Where processed groups go; null to only analyse. */
   writer?: FlvContextWriter | null;
+  /** Live capture: tags over this size are a fatal TAG_TOO_LARGE (refused from the tag header). */
+  maxTagBytes?: number;
+  /** Live capture: groups end at these limits even without a keyframe (see group-limits.ts). */
+  groupLimits?: GroupLimits;
 }
 
 /**
@@ -35,7 +42,7 @@ export interface FlvStreamOptions extends FlvProcessorOptions {
  */
 export class FlvStream {
   readonly parser: FlvParser;
-  readonly grouper = new TagGrouper();
+  readonly grouper: TagGrouper;
   readonly processor: FlvProcessor;
   readonly writer: FlvContextWriter | null;
   private readonly stripFiller: boolean;
@@ -43,7 +50,8 @@ export class FlvStream {
 
   constructor(options: FlvStreamOptions = {}) {
     this.processor = new FlvProcessor(options);
-    this.parser = new FlvParser({ stripFillerOnCopy: options.stripFillerOnCopy });
+    this.parser = new FlvParser({ stripFillerOnCopy: options.stripFillerOnCopy, maxTagBytes: options.maxTagBytes });
+    this.grouper = new TagGrouper(options.groupLimits);
     this.stripFiller = options.stripFillerOnCopy === true;
     this.writer = options.writer ?? null;
   }
@@ -65,6 +73,11 @@ export class FlvStream {
     return this.feed(tags, null, last);
   }
 
+  /** Bytes held between pushes (parser + open group, with the per-tag cost); the basis of the memory budget. */
+  get heldBytes(): number {
+    return this.parser.heldBytes + (this.grouper.meter?.bytes ?? 0);
+  }
+
   /** Copies held bytes that live in `buffer` so the caller can reuse it. */
   detach(buffer: ArrayBufferLike): void {
     this.parser.detach(buffer);
@@ -72,7 +85,7 @@ export class FlvStream {
   }
 
   private feed(tags: readonly FlvTag[], error: FlvError | null, last: boolean): StreamStep {
-    const step: StreamStep = { groups: [], error, disconnect: null, bytesWritten: 0 };
+    const step: StreamStep = { groups: [], error, disconnect: null, bytesWritten: 0, written: [] };
     const out = this.actions;
     try {
       for (const t of tags) {
@@ -97,7 +110,9 @@ export class FlvStream {
       const g = this.processor.process(out[i]!);
       step.groups.push(g);
       if (g.disconnect !== null && step.disconnect === null) step.disconnect = g.disconnect;
-      if (this.writer) step.bytesWritten += this.writer.write(g.actions);
+      const w = this.writer ? this.writer.write(g.actions) : 0;
+      step.bytesWritten += w;
+      step.written.push(w);
     }
     out.length = 0;
   }

@@ -21,7 +21,9 @@ export class RawCapture extends Capture {
   protected async consume(download: StreamDownload): Promise<CaptureEnd> {
     const { files, stats } = this.deps;
     await download.consume((chunk) => {
+      if (this.aborted) return;
       stats.network(chunk.length);
+      this.progressAt = Date.now();
       if (this.fd === null) {
         this.path = files.nextPath();
         this.fd = openSync(this.path, 'wx');

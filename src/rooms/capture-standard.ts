@@ -1,6 +1,9 @@
 // One connection in Standard mode: bytes → parser → repair pipeline → FLV files, with stats and cutting.
+import { BiliErrorCode, BilibiliError } from '../bilibili/errors.js';
 import type { StreamDownload } from '../bilibili/stream-download.js';
 import type { RoomSettings } from '../config/fields.js';
+import { LiverecError } from '../errors.js';
+import { captureLimits, type CaptureLimits } from '../flv/group-limits.js';
 import type { RecordingStatsDelta } from '../flv/rules/stats.js';
 import { projectTimestamp } from '../flv/rules/update-timestamp-jump.js';
 import { FlvStream } from '../flv/stream.js';
@@ -10,6 +13,7 @@ import { FlvFileOutput } from '../flv/writer/file-output.js';
 import type { ActorOutbox } from './actor-outbox.js';
 import type { RecordingFiles } from './recording-files.js';
 import type { StatsTracker } from './stats-tracker.js';
+import { outputOnDisk } from './stats-on-disk.js';
 
 export interface CaptureEnd {
   reason: 'eof' | 'stopped' | 'error' | 'disconnect';
@@ -32,6 +36,10 @@ const IO_TICK_MS = 2000;
 export abstract class Capture {
   protected download: StreamDownload | null = null;
   private stopped = false;
+  /** Last time the capture made progress: a complete tag (Standard) or body bytes (RawData). Not just any byte. */
+  protected progressAt = Date.now();
+  /** Why the capture cut its own connection (stalled, over its memory budget); reported as the end's error. */
+  private abortReason: LiverecError | null = null;
 
   constructor(protected readonly deps: CaptureDeps) {}
 
@@ -41,13 +49,21 @@ export abstract class Capture {
     const { stats, outbox } = this.deps;
     stats.startIo(new URL(download.url).host);
     const tick = setInterval(() => outbox.stats(undefined, stats.tickIo()), IO_TICK_MS);
+    const watchdogMs = this.deps.settings().TimingWatchdogTimeout;
+    this.progressAt = Date.now();
+    const watchdog = setInterval(() => {
+      if (Date.now() - this.progressAt <= watchdogMs) return;
+      this.abort(new BilibiliError(BiliErrorCode.StreamStalled, `No complete tag for ${watchdogMs} ms (bytes may still trickle in)`));
+    }, Math.max(250, Math.min(IO_TICK_MS, watchdogMs / 4)));
     try {
       const end = await this.consume(download);
-      return this.stopped ? { ...end, reason: 'stopped' } : end;
+      if (this.stopped) return { ...end, reason: 'stopped' };
+      return this.abortReason ? { reason: 'error', error: this.abortReason, bytes: download.bytesReceived } : end;
     } catch (error) {
-      return { reason: this.stopped ? 'stopped' : 'error', error, bytes: download.bytesReceived };
+      return { reason: this.stopped ? 'stopped' : 'error', error: this.abortReason ?? error, bytes: download.bytesReceived };
     } finally {
       clearInterval(tick);
+      clearInterval(watchdog);
       this.closeFiles();
       stats.stopIo();
       outbox.stats(undefined, stats.io);
@@ -57,6 +73,16 @@ export abstract class Capture {
   stop(): void {
     this.stopped = true;
     this.download?.stop();
+  }
+
+  /** Ends the connection on the capture's own account; what was read so far is still written and closed. */
+  protected abort(reason: LiverecError): void {
+    this.abortReason ??= reason;
+    this.download?.stop();
+  }
+
+  protected get aborted(): boolean {
+    return this.abortReason !== null;
   }
 
   /** Closes files synchronously (also used when the worker is going down). */
@@ -84,9 +110,11 @@ export class StandardCapture extends Capture {
   private readonly writer: FlvContextWriter;
   private readonly stream: FlvStream;
   private readonly output: TimelineFileOutput;
+  private readonly limits: CaptureLimits;
 
   constructor(deps: CaptureDeps) {
     super(deps);
+    this.limits = captureLimits(deps.settings().RecordMemoryBudgetMB);
     const { files } = deps;
     const output = this.output = new TimelineFileOutput({
       nextPath: () => files.nextPath(),
@@ -98,6 +126,7 @@ export class StandardCapture extends Capture {
     this.writer = new FlvContextWriter(output, { allowMissingHeader: false });
     this.stream = new FlvStream({
       preset: 'recording', splitOnScriptTag: deps.settings().FlvProcessorSplitOnScriptTag, writer: this.writer, stripFillerOnCopy: true,
+      maxTagBytes: this.limits.maxTagBytes, groupLimits: this.limits.group,
     });
   }
 
@@ -112,23 +141,32 @@ export class StandardCapture extends Capture {
   protected async consume(download: StreamDownload): Promise<CaptureEnd> {
     const { stats } = this.deps;
     let end: CaptureEnd | null = null;
+    let consumed = 0;
     await download.consume((chunk) => {
-      if (end) return;
+      if (end || this.aborted) return;
       stats.network(chunk.length);
       const t0 = performance.now();
       const step = this.stream.push(chunk);
       if (step.bytesWritten > 0) stats.disk(step.bytesWritten, performance.now() - t0);
       // The chunk lives in the connection's reused read buffer: copy out what the parser still holds.
       this.stream.detach(chunk.buffer);
-      for (const g of step.groups) if (g.stats) this.onStats(g.stats);
+      if (this.stream.parser.bytesConsumed !== consumed) {
+        consumed = this.stream.parser.bytesConsumed;
+        this.progressAt = Date.now();
+      }
+      step.groups.forEach((g, i) => g.stats && this.onStats(outputOnDisk(g.stats, step.written[i] ?? 0)));
       this.reportPosition();
+      const held = this.stream.heldBytes;
+      if (held > this.limits.budgetBytes) {
+        this.abort(new LiverecError('ROOM_MEMORY_BUDGET', `The capture holds ${held} bytes, over RecordMemoryBudgetMB (${this.limits.budgetBytes} bytes)`));
+      }
       if (step.error) end = { reason: 'error', error: step.error, bytes: download.bytesReceived };
       else if (step.disconnect) end = { reason: 'disconnect', error: step.disconnect, bytes: download.bytesReceived };
       if (end) download.stop();
     });
     if (end) return end;
     const last = this.stream.end();
-    for (const g of last.groups) if (g.stats) this.onStats(g.stats);
+    last.groups.forEach((g, i) => g.stats && this.onStats(outputOnDisk(g.stats, last.written[i] ?? 0)));
     return { reason: last.error ? 'error' : 'eof', error: last.error ?? undefined, bytes: download.bytesReceived };
   }
 

@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import type { ConfigStore } from '../config/store.js';
 import type { RoomSettings } from '../config/fields.js';
+import { withTimingFloors } from '../config/timing-floors.js';
 import { LiverecError } from '../errors.js';
 import { EventBus } from '../events/bus.js';
 import type { RoomEventSnapshot } from '../events/types.js';
@@ -64,7 +65,7 @@ export class Recorder {
   private launch(room: Room): Promise<void> {
     return this.supervisor.add({
       roomId: room.roomId,
-      settings: this.config.resolveRoom(room.entry),
+      settings: this.settingsOf(room),
       workDir: this.workDir,
       allowTestFaults: this.options.allowTestFaults,
     }).catch((err: unknown) => roomLogger(room.roomId).error({ err }, 'room actor failed to start'));
@@ -107,9 +108,16 @@ export class Recorder {
   /** Re-sends resolved settings to one room (room config changed) or all rooms (global config changed). */
   pushSettings(room?: Room): void {
     for (const r of room ? [room] : this.rooms) {
-      const settings: RoomSettings = this.config.resolveRoom(r.entry);
+      const settings: RoomSettings = this.settingsOf(r);
       this.supervisor.updateConfig(r.roomId, settings).catch(() => undefined);
     }
+  }
+
+  /** The room's resolved settings as the actor uses them: timings raised to their floors (logged). */
+  private settingsOf(room: Room): RoomSettings {
+    const { settings, raised } = withTimingFloors(this.config.resolveRoom(room.entry));
+    if (raised.length > 0) roomLogger(room.roomId).warn({ raised }, 'timing settings below their minimum are used as the minimum');
+    return settings;
   }
 
   /** Test builds only: makes the room's worker throw (`testThrow`), exit (`testCrash`) or run out of memory (`testOom`). */

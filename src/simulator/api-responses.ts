@@ -59,9 +59,9 @@ export function streamPath(room: SimRoom, ext: 'flv' | 'm3u8' | 'index.m3u8', he
   return ext === 'index.m3u8' ? `/live-bvc/${room.session}/${stem}/index.m3u8?` : `/live-bvc/${room.session}/${stem}.${ext}?`;
 }
 
-function urlInfo(addr: SimAddress, qn: number): Record<string, unknown>[] {
+function urlInfo(room: SimRoom, addr: SimAddress, qn: number): Record<string, unknown>[] {
   const expires = Math.floor(Date.now() / 1000) + 3600;
-  const hosts = [...addr.streamHosts, `https://xy127x0x0x1xy.mcdn.bilivideo.cn:486`];
+  const hosts = room.streamHost ? [room.streamHost] : [...addr.streamHosts, `https://xy127x0x0x1xy.mcdn.bilivideo.cn:486`];
   return hosts.map((host, i) => ({
     host,
     extra: `expires=${expires}&len=0&oi=0&pt=web&qn=${qn}&trid=${randomBytes(8).toString('hex')}&sigparams=cdn,expires,len,oi,pt,qn,trid&cdn=cn-gotcha0${i + 1}&sign=${randomBytes(16).toString('hex')}&p2p_type=0&src=puv3&sl=1&order=${i + 1}`,
@@ -73,7 +73,7 @@ function codecEntry(room: SimRoom, addr: SimAddress, codec: 'avc' | 'hevc', form
   const ext = format === 'flv' ? 'flv' : format === 'ts' ? 'm3u8' : 'index.m3u8';
   return {
     codec_name: codec, current_qn: qn, accept_qn: room.acceptQn, base_url: streamPath(room, ext, codec === 'hevc'),
-    url_info: urlInfo(addr, qn), hdr_qn: null, dolby_type: 0, attr_name: '',
+    url_info: urlInfo(room, addr, qn), hdr_qn: null, dolby_type: 0, attr_name: '',
   };
 }
 

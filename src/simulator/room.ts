@@ -23,6 +23,8 @@ export interface SimRoomInit {
   padWithFiller?: boolean;
   /** Also offer an hevc entry (served with the same H.264 bytes: the simulator has no HEVC clip). */
   hevc?: boolean;
+  /** Hands out this stream host instead of the simulator's own (tests: a hostile CDN on loopback). */
+  streamHost?: string;
 }
 
 export interface RoomCounters {
@@ -71,6 +73,7 @@ export class SimRoom {
   bitrateKbps: number;
   acceptQn: number[];
   hevc: boolean;
+  streamHost: string | null;
   padWithFiller: boolean;
   /** The simulator's content clip nearest `bitrateKbps`; null = the committed 360p clip. */
   content: Clip | null = null;
@@ -107,6 +110,7 @@ export class SimRoom {
     this.acceptQn = init.acceptQn ?? [10000, 400, 250, 150];
     this.hevc = init.hevc ?? false;
     this.padWithFiller = init.padWithFiller ?? false;
+    this.streamHost = init.streamHost ?? null;
     this.liveStatus = init.live ? 1 : 0;
     this.liveStartTime = init.live ? Math.floor(Date.now() / 1000) : 0;
   }
