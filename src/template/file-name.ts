@@ -1,6 +1,7 @@
 // brec's file-name generator as a pure function: render the template, sanitise, confine, fall back to the default.
 import { dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { DEFAULT_FILE_NAME_TEMPLATE } from '../config/fields.js';
+import { fitPathBytes } from './fit-name-bytes.js';
 import { renderTemplate } from './liquid-engine.js';
 import { sanitizeRenderedPath, sanitizeValue } from './sanitize.js';
 
@@ -54,6 +55,9 @@ function scopeOf(ctx: FileNameContext, sanitize: boolean): Record<string, unknow
   };
 }
 
+/** Bytes kept free in a cut file name for recording-path's `-N` suffix (up to `-10000`). */
+export const SUFFIX_RESERVE = 6;
+
 function isStrictlyInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
@@ -74,8 +78,10 @@ function attempt(template: string, scope: Record<string, unknown>, opts: FileNam
     return { status: FileNameStatus.OutOfRange, errorMessage: 'the output file must be inside the work directory', relativePath, fullPath };
   }
   if (extname(fullPath).toLowerCase() !== '.flv') fullPath += '.flv';
-  // Reported normalised (no `//` or `./`), so it names exactly the file that fullPath names.
-  relativePath = relative(workDir, fullPath).split(sep).join('/');
+  // Reported normalised (no `//` or `./`), so it names exactly the file that fullPath names. Each component is
+  // cut to the file system's 255-byte limit (a long CJK title would otherwise fail with ENAMETOOLONG).
+  relativePath = fitPathBytes(relative(workDir, fullPath).split(sep).join('/'), SUFFIX_RESERVE);
+  fullPath = resolve(workDir, relativePath);
   if (opts.exists?.(fullPath)) {
     return { status: FileNameStatus.FileConflict, errorMessage: `file already exists: ${relativePath}`, relativePath, fullPath };
   }
