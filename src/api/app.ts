@@ -19,6 +19,9 @@ import { registerRoomRoutes } from './room.js';
 import { registerSwaggerRoutes } from './swagger.js';
 import { registerVersionRoutes } from './version.js';
 import { registerWebhookRoutes } from './webhook.js';
+import { EventHub, registerEventRoutes } from './events/index.js';
+import { RecorderMetrics, registerMetricsRoutes } from './metrics/index.js';
+import { registerUiRoutes } from './ui/index.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -41,7 +44,17 @@ function getPath(request: Request): string {
   return lower.length > 1 && lower.endsWith('/') ? lower.replace(/\/+$/, '') || '/' : lower;
 }
 
-export function createApiApp(options: ApiAppOptions): { app: ApiApp; document: OpenApiDocument } {
+export interface ApiAppParts {
+  app: ApiApp;
+  document: OpenApiDocument;
+  /** The event stream's hub (GET /api/events). */
+  events: EventHub;
+  metrics: RecorderMetrics;
+  /** Stops the event stream's and the metrics' timers and closes every event-stream client. */
+  dispose(): void;
+}
+
+export function createApiApp(options: ApiAppOptions): ApiAppParts {
   const app: ApiApp = new OpenAPIHono<ApiEnv>({
     getPath,
     defaultHook: (result) => {
@@ -63,9 +76,14 @@ export function createApiApp(options: ApiAppOptions): { app: ApiApp; document: O
   registerVersionRoutes(app);
   registerWebhookRoutes(app, options);
   registerFileDownloads(app, options);
+  const events = new EventHub(options.recorder);
+  registerEventRoutes(app, events);
+  const metrics = new RecorderMetrics({ recorder: options.recorder, deliveries: options.deliveries, eventClients: () => events.clientCount });
+  registerMetricsRoutes(app, metrics);
+  registerUiRoutes(app);
   const document = openApiDocument(app);
   registerOpenApiRoutes(app, document);
   registerSwaggerRoutes(app);
   installFallbacks(app);
-  return { app, document };
+  return { app, document, events, metrics, dispose: () => (events.dispose(), metrics.dispose()) };
 }

@@ -74,7 +74,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     throw new LiverecError('API_TLS_REQUIRED', 'an https:// bind needs a PEM key and certificate (liverec does not generate self-signed ones)');
   }
 
-  const { app, document } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, fileBrowser: options.fileBrowser, auth, openAccess, corsOrigins });
+  const { app, document, events, metrics, dispose } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, fileBrowser: options.fileBrowser, auth, openAccess, corsOrigins });
+  // From the start, not the first request: resumable events and metric counters must not miss the first rooms' events.
+  events.start();
+  metrics.start();
   // Lightweight Request/Response globals (the adapter's default): every answer then skips building an undici
   // Response and ReadableStream, measured at ~40% of the API's CPU under 500 GET/s. The usual risk (stack.md §3)
   // is other HTTP clients in the process: stream downloads and live-API calls use node:net/node:http, and the
@@ -117,6 +120,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   return {
     url, bind: { ...bind, port }, servers, app, document,
     close: async () => {
+      dispose();
       await Promise.all(servers.map(closeServer));
     },
   };

@@ -23,8 +23,11 @@ export function toClef(record: Record<string, unknown>): Record<string, unknown>
   return { ...clef, ...rest };
 }
 
+export type LogListener = (id: number, log: Record<string, unknown>) => void;
+
 export class LogRing {
   private readonly entries: { id: number; log: Record<string, unknown> }[] = [];
+  private readonly listeners = new Set<LogListener>();
   private nextId = 1;
 
   constructor(private readonly capacity = 100) {}
@@ -38,8 +41,22 @@ export class LogRing {
       return;
     }
     if (typeof record.level === 'number' && record.level < 20) return;
-    this.entries.push({ id: this.nextId++, log: toClef(record) });
+    const entry = { id: this.nextId++, log: toClef(record) };
+    this.entries.push(entry);
     if (this.entries.length > this.capacity) this.entries.shift();
+    for (const listener of this.listeners) {
+      try {
+        listener(entry.id, entry.log);
+      } catch {
+        // A listener must never break logging.
+      }
+    }
+  }
+
+  /** Live feed of every buffered entry (the event stream and metrics); returns the unsubscribe function. */
+  onEntry(listener: LogListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /**

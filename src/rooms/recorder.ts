@@ -42,6 +42,8 @@ export class Recorder {
   private readonly openFiles = new Map<number, Map<string, OpenFile>>();
   /** The running session of each room (from its SessionStarted/SessionEnded events). */
   private readonly sessions = new Map<number, string>();
+  /** Room host workers that died (each is restarted with backoff); read by the metrics. */
+  workerRestarts = 0;
 
   constructor(private readonly options: RecorderOptions) {
     this.bus = options.bus ?? new EventBus();
@@ -52,7 +54,10 @@ export class Recorder {
       resourceLimits: options.resourceLimits ?? { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
       limiter: options.limiter,
       onMessage: (m) => this.onMessage(m),
-      onRoomsLost: (ids, err) => ids.forEach((id) => this.onRoomLost(id, err)),
+      onRoomsLost: (ids, err) => {
+        this.workerRestarts++;
+        ids.forEach((id) => this.onRoomLost(id, err));
+      },
     });
   }
 

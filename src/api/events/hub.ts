@@ -1,0 +1,146 @@
+// The event stream's hub: lifecycle events, room changes, throttled stats and log lines, fanned out to SSE clients.
+import { randomUUID } from 'node:crypto';
+import { getProcessLimiter } from '../../bilibili/api-limiter.js';
+import type { RecorderEvent } from '../../events/types.js';
+import { logRing } from '../../log/logger.js';
+import type { Recorder } from '../../rooms/recorder.js';
+import type { Room } from '../../rooms/room.js';
+import { buildV2Payload } from '../../webhook/payload-v2.js';
+import { roomDto } from '../room-dto.js';
+import { EventBuffer, type BufferedFrame } from './event-buffer.js';
+import { roomHealth } from './room-health.js';
+import { sseFrame } from './sse-frame.js';
+import { EventClient } from './event-client.js';
+import { roomSignature, statsEntry } from './room-snapshot.js';
+
+export interface EventHubOptions {
+  /** Resumable frames kept for Last-Event-ID (default 2000). */
+  bufferSize?: number;
+  /** How often room changes are looked for (default 250 ms). */
+  watchMs?: number;
+  /** How often stats snapshots are sent while clients are connected (default 1000 ms). */
+  statsMs?: number;
+}
+
+const LEVELS_PROBLEM = new Set(['Warning', 'Error', 'Fatal']);
+
+export class EventHub {
+  readonly buffer: EventBuffer;
+  private readonly clients = new Set<EventClient>();
+  private readonly signatures = new Map<string, { roomId: number; sig: string }>();
+  private readonly problems = new Map<number, number>();
+  private readonly offs: (() => void)[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private lastStats = 0;
+  private lastPing = Date.now();
+
+  constructor(private readonly recorder: Recorder, private readonly options: EventHubOptions = {}) {
+    this.buffer = new EventBuffer(options.bufferSize ?? 2000);
+  }
+
+  /** Subscribes to the recorder and the log ring and starts watching rooms (idempotent). */
+  start(): void {
+    if (this.timer) return;
+    this.offs.push(this.recorder.bus.on((e) => this.onLifecycle(e)));
+    this.offs.push(logRing.onEntry((id, log) => this.onLog(id, log)));
+    for (const room of this.recorder.rooms) this.signatures.set(room.objectId, { roomId: room.roomId, sig: roomSignature(room) });
+    this.timer = setInterval(() => this.tick(), this.options.watchMs ?? 250);
+    this.timer.unref();
+  }
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.offs.splice(0).forEach((off) => off());
+    for (const c of [...this.clients]) c.close();
+  }
+
+  get clientCount(): number {
+    return this.clients.size;
+  }
+
+  /** Connects a client; replays from `lastEventId` when given (a `reset` frame says when that is no longer possible). */
+  connect(options: { lastEventId: number | null; roomId: number | null }): ReadableStream<Uint8Array> {
+    this.start();
+    const client = new EventClient(options.roomId, () => this.clients.delete(client));
+    const stream = client.open();
+    client.send('retry: 3000\n\n');
+    client.send(sseFrame('hello', { newestId: this.buffer.newestId, oldestId: this.buffer.oldestId }));
+    if (options.lastEventId !== null) {
+      const missed = this.buffer.after(options.lastEventId);
+      if (missed === null) client.send(sseFrame('reset', { reason: 'the requested events are no longer buffered', newestId: this.buffer.newestId }));
+      else for (const f of missed) client.offer(f);
+    }
+    this.clients.add(client);
+    if (options.roomId !== null) this.sendRoomStats(client);
+    return stream;
+  }
+
+  private publish(event: string, data: unknown, roomId: number | null): void {
+    const entry: BufferedFrame = this.buffer.push((id) => sseFrame(event, data, id), roomId);
+    for (const c of this.clients) c.offer(entry);
+  }
+
+  private broadcast(frame: string, roomId: number | null): void {
+    for (const c of this.clients) c.offer({ id: 0, frame, roomId });
+  }
+
+  private onLifecycle(event: RecorderEvent): void {
+    this.publish('lifecycle', buildV2Payload(event, randomUUID()), event.EventData.RoomId);
+  }
+
+  private onLog(id: number, log: Record<string, unknown>): void {
+    const roomId = typeof log.RoomId === 'number' ? log.RoomId : null;
+    if (roomId !== null && LEVELS_PROBLEM.has(String(log['@l']))) this.problems.set(roomId, Date.now());
+    if (this.clients.size > 0) this.broadcast(sseFrame('log', { id, log }), roomId);
+  }
+
+  private tick(): void {
+    const now = Date.now();
+    const seen = new Set<string>();
+    for (const room of this.recorder.rooms) {
+      seen.add(room.objectId);
+      const sig = roomSignature(room);
+      const prev = this.signatures.get(room.objectId);
+      if (prev?.sig === sig) continue;
+      this.signatures.set(room.objectId, { roomId: room.roomId, sig });
+      this.publish('room', roomDto(room), room.roomId);
+    }
+    for (const [objectId, prev] of this.signatures) {
+      if (seen.has(objectId)) continue;
+      this.signatures.delete(objectId);
+      this.problems.delete(prev.roomId);
+      this.publish('room-removed', { objectId, roomId: prev.roomId }, prev.roomId);
+    }
+    if (this.clients.size > 0 && now - this.lastStats >= (this.options.statsMs ?? 1000)) {
+      this.lastStats = now;
+      this.sendStats(now);
+    }
+    if (now - this.lastPing >= 15_000) {
+      this.lastPing = now;
+      this.broadcast(': ping\n\n', null);
+    }
+  }
+
+  /** Health inputs shared by every room of one snapshot. */
+  health(room: Room, now = Date.now()): ReturnType<typeof roomHealth> {
+    return roomHealth(room, { now, limiterPausedUntil: getProcessLimiter().pausedUntil(), lastProblemAt: this.problems.get(room.roomId) ?? 0 });
+  }
+
+  private sendStats(now: number): void {
+    const pausedUntil = getProcessLimiter().pausedUntil();
+    const rooms = this.recorder.rooms.map((r) => statsEntry(r, roomHealth(r, { now, limiterPausedUntil: pausedUntil, lastProblemAt: this.problems.get(r.roomId) ?? 0 })));
+    // One string for every unfiltered client: 100 clients cost one JSON.stringify, not 100.
+    const frame = sseFrame('stats', { time: now, limiterPausedUntil: pausedUntil > now ? pausedUntil : 0, rooms });
+    for (const c of this.clients) {
+      if (c.roomId === null) c.offer({ id: 0, frame, roomId: null });
+      else this.sendRoomStats(c);
+    }
+  }
+
+  /** Per-room subscribers get the room's full DTO (every recordingStats and ioStats field) instead. */
+  private sendRoomStats(client: EventClient): void {
+    const room = this.recorder.rooms.find((r) => r.roomId === client.roomId);
+    if (room) client.offer({ id: 0, frame: sseFrame('room-stats', { ...roomDto(room), health: this.health(room) }), roomId: room.roomId });
+  }
+}
