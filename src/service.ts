@@ -12,7 +12,7 @@ export interface ServiceOptions {
   workDir: string;
   config: ConfigStore;
   /** The HTTP API; omitted = no web server (brec starts none without --bind). */
-  api?: Omit<ApiServerOptions, 'recorder' | 'deliveries'>;
+  api?: Omit<ApiServerOptions, 'recorder' | 'deliveries' | 'replayDelivery'>;
   roomsPerWorker?: number;
   allowTestFaults?: boolean;
   /** Pass a bus to subscribe before the first room starts (no early event is missed). */
@@ -49,7 +49,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   if (config.path && !existsSync(config.path)) config.save();
   let api: ApiServer | null = null;
   try {
-    if (options.api) api = await startApiServer({ ...options.api, recorder, deliveries: () => outbox.recentDeliveries() });
+    if (options.api) api = await startApiServer({ ...options.api, recorder, deliveries: () => outbox.recentDeliveries(), replayDelivery: (id, url) => outbox.replay(id, url) });
     await recorder.start();
   } catch (err) {
     await api?.close();

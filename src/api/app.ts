@@ -19,6 +19,7 @@ import { registerRoomRoutes } from './room.js';
 import { registerSwaggerRoutes } from './swagger.js';
 import { registerVersionRoutes } from './version.js';
 import { registerWebhookRoutes } from './webhook.js';
+import { registerWebhookActionRoutes } from './webhook-actions.js';
 import { EventHub, registerEventRoutes } from './events/index.js';
 import { RecorderMetrics, registerMetricsRoutes } from './metrics/index.js';
 import { registerUiRoutes } from './ui/index.js';
@@ -75,6 +76,7 @@ export function createApiApp(options: ApiAppOptions): ApiAppParts {
   registerMiscRoutes(app);
   registerVersionRoutes(app);
   registerWebhookRoutes(app, options);
+  registerWebhookActionRoutes(app, options);
   registerFileDownloads(app, options);
   const events = new EventHub(options.recorder);
   registerEventRoutes(app, events);

@@ -11,6 +11,8 @@ export interface ApiDeps {
   recorder: Recorder;
   /** Recent webhook deliveries (the outbox's list); absent = an empty list. */
   deliveries?: () => WebhookDelivery[];
+  /** Sends a recent delivery's bytes once more to its URL (the outbox's replay); null = no such delivery. */
+  replayDelivery?: (eventId: string, url: string) => Promise<{ ok: boolean; status?: number; error?: string } | null>;
   /** brec's --enable-file-browser (default true): /api/file and /file/**. */
   fileBrowser?: boolean;
 }

@@ -8,7 +8,7 @@ import type { Recorder } from '../rooms/recorder.js';
 import type { WebhookDelivery } from '../webhook/deliveries-schema.js';
 import { createApiApp } from './app.js';
 import { parseBind, type BindSpec } from './bind.js';
-import type { ApiApp } from './context.js';
+import type { ApiApp, ApiDeps } from './context.js';
 import { normalizeOrigin } from './cors.js';
 import type { OpenApiDocument } from './openapi.js';
 
@@ -22,6 +22,7 @@ export interface ApiServerOptions {
   /** Origins allowed to call the API cross-origin (`--http-cors-origin`, or LIVEREC_HTTP_CORS_ORIGIN, comma-separated); `*` = any. */
   corsOrigins?: string[];
   deliveries?: () => WebhookDelivery[];
+  replayDelivery?: ApiDeps['replayDelivery'];
   /** brec's --enable-file-browser (default true). */
   fileBrowser?: boolean;
   /** PEM key and certificate for an https:// bind (liverec does not self-sign). */
@@ -74,7 +75,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     throw new LiverecError('API_TLS_REQUIRED', 'an https:// bind needs a PEM key and certificate (liverec does not generate self-signed ones)');
   }
 
-  const { app, document, events, metrics, dispose } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, fileBrowser: options.fileBrowser, auth, openAccess, corsOrigins });
+  const { app, document, events, metrics, dispose } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, replayDelivery: options.replayDelivery, fileBrowser: options.fileBrowser, auth, openAccess, corsOrigins });
   // From the start, not the first request: resumable events and metric counters must not miss the first rooms' events.
   events.start();
   metrics.start();

@@ -16,6 +16,7 @@ import { RecentDeliveries } from './recent-deliveries.js';
 import { WebhookSettingsReader } from './settings.js';
 import type { OutboxStats, WebhookOutboxOptions } from './outbox-options.js';
 import { reportCompaction } from './compaction-report.js';
+import { sendOnce, type AttemptOutcome } from './sender.js';
 
 export type { OutboxStats, WebhookOutboxOptions } from './outbox-options.js';
 
@@ -36,6 +37,8 @@ export class WebhookOutbox {
   private closed = false;
   private timers: NodeJS.Timeout[] = [];
   private maxLoaded = 0;
+  /** Bodies of the most recent messages, so a finished delivery can be replayed from the UI (bounded like `recent`). */
+  private readonly bodies = new Map<string, string>();
 
   constructor(private readonly options: WebhookOutboxOptions) {
     this.journalPath = join(options.workDir, JOURNAL_RELATIVE_PATH);
@@ -103,6 +106,8 @@ export class WebhookOutbox {
       this.log.error({ err, eventId: m, eventType: t }, 'webhook journal write failed; this event is kept in memory only');
       if (stopped) return;
     }
+    this.bodies.set(m, body);
+    if (this.bodies.size > (this.options.recentLimit ?? 200)) this.bodies.delete(this.bodies.keys().next().value as string);
     this.log.debug({ eventId: m, eventType: t, version: v, urls, body }, 'webhook event queued');
     if (stopped) return;
     urls.forEach((url, i) => {
@@ -201,6 +206,18 @@ export class WebhookOutbox {
     this.journal.close();
     this.lock.release();
     this.log.info({ journal: this.journalPath }, 'webhook outbox closed');
+  }
+
+  /**
+   * Sends a recent message's exact bytes (same EventId) once more to one URL: a manual replay after the
+   * automatic attempts, not journaled and not retried. null when the message is no longer held.
+   */
+  async replay(eventId: string, url: string): Promise<AttemptOutcome | null> {
+    const body = this.bodies.get(eventId);
+    if (body === undefined || !this.recent.list().some((d) => d.eventId === eventId && d.url === url)) return null;
+    const outcome = await sendOnce(url, body, this.settings.read().timeoutMs, this.abort.signal);
+    this.log.info({ eventId, url, ok: outcome.ok, status: outcome.status }, 'webhook delivery replayed by hand');
+    return outcome;
   }
 
   /** Recent (event, URL) deliveries, newest first; shape = WebhookDeliveriesSchema. */

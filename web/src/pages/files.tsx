@@ -1,0 +1,56 @@
+// Files: the work directory browser (GET /api/file), downloads, and the player with the sibling danmaku XML.
+import { useEffect, useState } from 'preact/hooks';
+import { api, serverRoot } from '../api';
+import { Player } from '../components/player';
+import { bytes } from '../format';
+import { go } from '../router';
+
+interface Entry { isFolder: boolean; name: string; lastModified: string; size?: number; url?: string }
+interface Listing { exist: boolean; path: string; files: Entry[] }
+
+const PLAYABLE = /\.(flv|mp4|m4v|webm|mkv)$/i;
+const fileUrl = (url: string): string => new URL(url.split('/').map(encodeURIComponent).join('/').replace(/^\//, ''), serverRoot).toString();
+
+export function FilesPage({ dir }: { dir: string }) {
+  const path = `/${dir.replace(/^\/+|\/+$/g, '')}${dir.replace(/^\/+|\/+$/g, '') ? '/' : ''}`;
+  const [listing, setListing] = useState<Listing | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [playing, setPlaying] = useState<Entry | null>(null);
+  useEffect(() => {
+    setPlaying(null);
+    api<Listing>('GET', `api/file?path=${encodeURIComponent(path)}`).then(setListing, (e: Error) => setError(e.message));
+  }, [path]);
+  const files = [...(listing?.files ?? [])].sort((a, b) => Number(b.isFolder) - Number(a.isFolder) || a.name.localeCompare(b.name));
+  const names = new Set(files.map((f) => f.name));
+  const sibling = (f: Entry): string | null => {
+    const xml = f.name.replace(/\.[^.]+$/, '.xml');
+    const entry = files.find((x) => x.name === xml);
+    return entry?.url && names.has(xml) ? fileUrl(entry.url) : null;
+  };
+  const up = path === '/' ? null : path.replace(/[^/]+\/$/, '');
+  return (
+    <section>
+      <h2>Files <small>{path}</small></h2>
+      {error && <p class="error">{error}</p>}
+      {listing && !listing.exist && <p class="empty">The file browser is off, or this folder does not exist.</p>}
+      {playing?.url && <Player url={fileUrl(playing.url)} name={playing.name} danmakuUrl={sibling(playing)} onClose={() => setPlaying(null)} />}
+      <table class="list files">
+        <thead><tr><th>name</th><th>size</th><th>modified</th><th /></tr></thead>
+        <tbody>
+          {up !== null && <tr><td><a href={`#/files${up}`}>..</a></td><td /><td /><td /></tr>}
+          {files.map((f) => (
+            <tr key={f.name} data-file={f.name}>
+              <td>{f.isFolder ? <a href={`#/files${path}${encodeURIComponent(f.name)}/`} onClick={(e) => (e.preventDefault(), go(`#/files${path}${f.name}/`))}>{f.name}/</a> : f.name}</td>
+              <td>{f.isFolder ? '' : bytes(f.size ?? 0)}</td>
+              <td>{new Date(f.lastModified).toLocaleString()}</td>
+              <td>
+                {!f.isFolder && f.url && PLAYABLE.test(f.name) && <button data-action="play" onClick={() => setPlaying(f)}>Play</button>}
+                {!f.isFolder && f.url && <a class="button" href={fileUrl(f.url)} download>Download</a>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

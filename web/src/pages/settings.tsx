@@ -1,0 +1,43 @@
+// Settings: the global config (inherits from the defaults), file-name template preview, webhook URLs and their test.
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api';
+import { ConfigForm, plainKey, type Values } from '../components/config-form';
+import { NoticeLine, useNotice } from '../components/notice';
+import { TemplatePreview } from '../components/template-preview';
+import { WebhookTest } from '../components/webhook-test';
+
+export function SettingsPage() {
+  const [defaults, setDefaults] = useState<Record<string, unknown> | null>(null);
+  const [global, setGlobal] = useState<Values | null>(null);
+  const [notice, say] = useNotice();
+  useEffect(() => {
+    Promise.all([api<Record<string, unknown>>('GET', 'api/config/default'), api<Values>('GET', 'api/config/global')])
+      .then(([d, g]) => (setDefaults(d), setGlobal(g)), (e: Error) => say(e.message, true));
+  }, []);
+  if (!defaults || !global) return <section><NoticeLine notice={notice} /><p>Loading…</p></section>;
+
+  const save = async (changes: Values) => {
+    try {
+      setGlobal(await api<Values>('POST', 'api/config/global', changes));
+      say('saved to config.json');
+    } catch (e) {
+      say(`save failed: ${(e as Error).message}`, true);
+    }
+  };
+  return (
+    <section>
+      <h2>Global settings</h2>
+      <p class="hint">Rooms inherit these unless they override them (room → global → default).</p>
+      <NoticeLine notice={notice} />
+      <ConfigForm
+        idPrefix="global" values={global} defaults={defaults} onSave={save}
+        inherited={(k) => [defaults[plainKey(k)], 'default']}
+        extra={(name, value) => {
+          if (name === 'fileNameRecordTemplate') return <TemplatePreview template={String(value ?? '')} />;
+          if (name === 'webHookUrlsV2') return <WebhookTest />;
+          return null;
+        }}
+      />
+    </section>
+  );
+}

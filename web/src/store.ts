@@ -1,0 +1,145 @@
+// The page's live state: rooms from the REST API, then kept current by the event stream (no polling).
+import { useEffect, useState } from 'preact/hooks';
+import { api, apiUrl } from './api';
+import { num, type LifecycleEvent, type LogEntry, type RoomDto, type StatsEntry } from './types';
+
+/** One chart point per stats snapshot (1 s): Mbps and pace over the last 5 minutes. */
+export interface Point { t: number; mbps: number; pace: number }
+const HISTORY_MS = 5 * 60_000;
+const MAX_EVENTS = 1000;
+const MAX_LOGS = 2000;
+
+type Listener = () => void;
+
+class Store {
+  rooms = new Map<string, RoomDto>();
+  stats = new Map<string, StatsEntry>();
+  history = new Map<string, Point[]>();
+  events: LifecycleEvent[] = [];
+  logs: LogEntry[] = [];
+  connected = false;
+  loaded = false;
+  limiterPausedUntil = 0;
+  /** Counts `room` frames applied, so a test or a curious user can see the stream is doing the work. */
+  roomFrames = 0;
+  error: string | null = null;
+  private listeners = new Set<Listener>();
+  private scheduled = false;
+  private source: EventSource | null = null;
+  private pending: RoomDto[] | null = null;
+
+  subscribe(l: Listener): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  /** Coalesces many frames into one render per animation frame. */
+  changed(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => {
+      this.scheduled = false;
+      for (const l of this.listeners) l();
+    });
+  }
+
+  start(): void {
+    if (this.source) return;
+    // lastEventId=0 replays the server's buffer: recent lifecycle events for the detail and webhook pages.
+    const source = new EventSource(apiUrl('api/events?lastEventId=0'));
+    this.source = source;
+    source.addEventListener('open', () => {
+      this.connected = true;
+      this.changed();
+    });
+    source.addEventListener('error', () => {
+      this.connected = false;
+      this.changed();
+    });
+    source.addEventListener('hello', () => void this.reload());
+    source.addEventListener('reset', () => void this.reload());
+    source.addEventListener('room', (e) => this.applyRoom(JSON.parse((e as MessageEvent).data) as RoomDto));
+    source.addEventListener('room-removed', (e) => {
+      const { objectId } = JSON.parse((e as MessageEvent).data) as { objectId: string };
+      this.forget(objectId);
+    });
+    source.addEventListener('lifecycle', (e) => {
+      this.events.push(JSON.parse((e as MessageEvent).data) as LifecycleEvent);
+      if (this.events.length > MAX_EVENTS) this.events.splice(0, this.events.length - MAX_EVENTS);
+      this.changed();
+    });
+    source.addEventListener('stats', (e) => this.applyStats(JSON.parse((e as MessageEvent).data)));
+    source.addEventListener('log', (e) => this.addLogs([JSON.parse((e as MessageEvent).data) as LogEntry]));
+  }
+
+  /** The full room list; frames that arrive while it loads are applied again on top of it. */
+  async reload(): Promise<void> {
+    this.pending = [];
+    try {
+      const [rooms, logs] = await Promise.all([
+        api<RoomDto[]>('GET', 'api/room'),
+        api<{ logs: Record<string, unknown>[]; cursor: number }>('GET', 'api/log/fetch'),
+      ]);
+      const later = this.pending;
+      this.pending = null;
+      this.rooms = new Map(rooms.map((r) => [r.objectId, r]));
+      for (const r of later) this.rooms.set(r.objectId, r);
+      const fetched = logs.logs.map((log, i) => ({ id: logs.cursor - logs.logs.length + 1 + i, log }));
+      const known = new Set(this.logs.map((l) => l.id));
+      this.logs = [...fetched.filter((l) => !known.has(l.id)), ...this.logs].sort((a, b) => a.id - b.id);
+      this.loaded = true;
+      this.error = null;
+    } catch (err) {
+      this.pending = null;
+      this.error = (err as Error).message;
+    }
+    this.changed();
+  }
+
+  applyRoom(room: RoomDto): void {
+    this.roomFrames++;
+    this.pending?.push(room);
+    this.rooms.set(room.objectId, room);
+    this.changed();
+  }
+
+  forget(objectId: string): void {
+    this.rooms.delete(objectId);
+    this.stats.delete(objectId);
+    this.history.delete(objectId);
+    this.changed();
+  }
+
+  private applyStats(frame: { time: number; limiterPausedUntil: number; rooms: StatsEntry[] }): void {
+    this.limiterPausedUntil = frame.limiterPausedUntil;
+    for (const s of frame.rooms) {
+      this.stats.set(s.objectId, s);
+      const h = this.history.get(s.objectId) ?? [];
+      h.push({ t: frame.time, mbps: num(s.networkMbps) || 0, pace: num(s.durationRatio) || 0 });
+      while (h.length > 0 && h[0].t < frame.time - HISTORY_MS) h.shift();
+      this.history.set(s.objectId, h);
+      const room = this.rooms.get(s.objectId);
+      // Stats snapshots also carry the live flags; they confirm what `room` frames already said.
+      if (room && (room.recording !== s.recording || room.streaming !== s.streaming || room.danmakuConnected !== s.danmakuConnected)) {
+        this.rooms.set(s.objectId, { ...room, recording: s.recording, streaming: s.streaming, danmakuConnected: s.danmakuConnected });
+      }
+    }
+    this.changed();
+  }
+
+  private addLogs(entries: LogEntry[]): void {
+    const last = this.logs.at(-1)?.id ?? 0;
+    for (const e of entries) if (e.id > last) this.logs.push(e);
+    if (this.logs.length > MAX_LOGS) this.logs.splice(0, this.logs.length - MAX_LOGS);
+    this.changed();
+  }
+}
+
+export const store = new Store();
+
+/** Re-renders the component whenever the store changes (at most once per animation frame). */
+export function useStore(): Store {
+  const [, setTick] = useState(0);
+  useEffect(() => store.subscribe(() => setTick((t) => t + 1)), []);
+  return store;
+}

@@ -1,0 +1,32 @@
+// The wire shapes the UI reads (REST DTOs and event-stream frames).
+export type Wire = number | 'NaN' | 'Infinity' | '-Infinity';
+export type Health = 'ok' | 'rate-limited' | 'stalled' | 'no-stream' | 'error';
+
+export interface RoomDto {
+  objectId: string; roomId: number; autoRecord: boolean; shortId: number; name: string; uid: number; title: string;
+  areaNameParent: string; areaNameChild: string; recording: boolean; streaming: boolean; danmakuConnected: boolean;
+  autoRecordForThisSession: boolean; recordingStats: Record<string, Wire>; ioStats: Record<string, Wire | string | null>;
+}
+
+export interface StatsEntry {
+  objectId: string; roomId: number; health: Health; recording: boolean; streaming: boolean; danmakuConnected: boolean;
+  networkMbps: Wire; durationRatio: Wire; sessionDuration: Wire; totalInputBytes: number; totalOutputBytes: number;
+  currentFileSize: number; fileMaxTimestamp: number;
+}
+
+export interface LifecycleEvent {
+  EventType: string; EventTimestamp: string; EventId: string;
+  EventData: { RoomId: number; Name: string; SessionId?: string; RelativePath?: string; FileSize?: number; Duration?: number; [k: string]: unknown };
+}
+
+export interface LogEntry { id: number; log: Record<string, unknown> }
+
+export interface Optional<T = unknown> { hasValue: boolean; value: T }
+
+export interface Delivery {
+  eventId: string; eventType: string; version: 1 | 2; url: string; attempts: number; state: string;
+  lastStatus: number | null; lastError: string | null; lastErrorCode: string | null; createdAt: string; updatedAt: string;
+  nextAttemptAt: string | null; finishedAt: string | null;
+}
+
+export const num = (w: Wire | string | null | undefined): number => (typeof w === 'number' ? w : Number.NaN);
