@@ -12,6 +12,7 @@ const recent = new RecentDeliveries(10);
 recent.update({ key: 'k1', eventId: '7d7c6f0e-2a53-4f6e-9d3c-1f0a2b3c4d5e', eventType: 'FileClosed', version: 2, url: 'http://127.0.0.1:9/hook', createdAt: Date.now() }, { attempts: 3, state: 'given-up', lastError: 'connect ECONNREFUSED', lastErrorCode: 'WEBHOOK_NETWORK', finishedAt: Date.now() });
 recent.update({ key: 'k2', eventId: '0b9f2c52-3c1d-4b8e-8f4a-5a6b7c8d9e0f', eventType: 'SessionStarted', version: 1, url: 'http://127.0.0.1:9/v1', createdAt: Date.now() }, { attempts: 1, state: 'retrying', lastStatus: 500, nextAttemptAt: Date.now() + 1000 });
 
+const KNOWN_EVENT = '7d7c6f0e-2a53-4f6e-9d3c-1f0a2b3c4d5e';
 let fx: ApiFixture;
 let doc: Record<string, any>;
 let checker: SchemaChecker;
@@ -26,7 +27,8 @@ async function hit(method: string, template: string, path: string, body?: unknow
 }
 
 beforeAll(async () => {
-  fx = await startFixture({ deliveries: () => recent.list() });
+  // The outbox's replay is exercised for real in test/web/metrics.test.ts; here only the API's shapes matter.
+  fx = await startFixture({ deliveries: () => recent.list(), replayDelivery: async (id) => (id === KNOWN_EVENT ? { ok: false, status: 500, error: 'HTTP 500' } : null) });
   mkdirSync(join(fx.workDir, 'sub'));
   writeFileSync(join(fx.workDir, 'sub', 'a.flv'), 'FLV');
   doc = (await (await fetch(`${fx.url}/swagger/brec/swagger.json`)).json()) as Record<string, any>;
@@ -54,7 +56,9 @@ describe('the OpenAPI document', () => {
       'GET /api/version', 'GET /api/webhook/deliveries', 'POST /api/config/global', 'POST /api/misc/generatefilename', 'POST /api/room',
       'POST /api/room/{id}/config', 'POST /api/room/{id}/refresh', 'POST /api/room/{id}/split', 'POST /api/room/{id}/start',
       'POST /api/room/{id}/stop',
-    ]);
+      // liverec additions: the event stream and the web UI's webhook buttons.
+      'GET /api/events', 'POST /api/webhook/replay', 'POST /api/webhook/test',
+    ].sort());
   });
 });
 
@@ -124,6 +128,24 @@ describe('every route answers as documented', () => {
 
     const deliveries = await hit('GET', '/api/webhook/deliveries', '/api/webhook/deliveries', undefined, 200);
     expect(deliveries.map((d: any) => d.eventType)).toEqual(['SessionStarted', 'FileClosed']);
+  });
+
+  it('event stream and webhook actions (liverec)', async () => {
+    const ac = new AbortController();
+    const res = await fetch(`${fx.url}/api/events`, { signal: ac.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const first = new TextDecoder().decode((await res.body!.getReader().read()).value);
+    expect(first).toContain('retry: 3000');
+    ac.abort();
+    covered.add('GET /api/events 200');
+    expect((await hit('GET', '/api/events', '/api/events?room=x', undefined, 400)).code).toBe(-10);
+
+    expect(await hit('POST', '/api/webhook/test', '/api/webhook/test', {}, 200)).toEqual([]);
+    const url = 'http://127.0.0.1:9/hook';
+    expect(await hit('POST', '/api/webhook/replay', '/api/webhook/replay', { eventId: KNOWN_EVENT, url }, 200)).toEqual({ url, ok: false, status: 500, error: 'HTTP 500' });
+    expect((await hit('POST', '/api/webhook/replay', '/api/webhook/replay', { eventId: '0b9f2c52-3c1d-4b8e-8f4a-5a6b7c8d9e0f', url }, 404)).code).toBe(-12);
+    expect((await hit('POST', '/api/webhook/replay', '/api/webhook/replay', { eventId: 'nope', url }, 400)).message).toContain('eventId');
   });
 
   it('covered every documented status of every operation', () => {
