@@ -2,6 +2,7 @@
 import { mkdirSync, existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { danmakuSettingsFromFlags } from '../danmaku/portable-flags.js';
 import { ConfigStore } from '../config/store.js';
 import { initLogger } from '../log/logger.js';
 import { startService, stopOnSignals } from '../service.js';
@@ -73,6 +74,7 @@ export function registerRecorderCommands(program: Command): void {
     .option('-c, --cookie <cookie>', 'cookie for the live API')
     .option('-f, --filename <template>', 'file name template (Liquid)')
     .option('--record-mode <mode>', 'Standard or RawData', 'Standard')
+    .option('-d, --danmaku <flags>', 'danmaku XML: None, Danmaku, SuperChat, Guard, Gift, RawData, All (comma-separated)', 'None')
     .action(async (outdir: string, roomIds: string[], flags: HttpFlags & Record<string, string | undefined>) => {
       initLogger({ level: flags.loglevel });
       const workDir = resolve(outdir);
@@ -84,6 +86,11 @@ export function registerRecorderCommands(program: Command): void {
       if (flags.filename) config.global.FileNameRecordTemplate = flags.filename;
       if (!/^(standard|rawdata|0|1)$/i.test(flags.recordMode ?? 'Standard')) fail(`--record-mode must be Standard or RawData`);
       config.global.RecordMode = /^(rawdata|1)$/i.test(flags.recordMode ?? '') ? 1 : 0;
+      try {
+        Object.assign(config.global, danmakuSettingsFromFlags(flags.danmaku));
+      } catch (err) {
+        fail((err as Error).message);
+      }
       for (const id of roomIds) {
         const roomId = Number(id);
         if (!Number.isSafeInteger(roomId) || roomId <= 0) fail(`room id must be a positive integer: ${id}`);

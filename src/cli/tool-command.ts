@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import type { ToolTask, ToolTaskResult } from '../../workers/tool.worker.js';
+import { registerDanmakuTools } from './tool/danmaku-commands.js';
 import { formatReport } from './tool/format-report.js';
 import { runJobs } from './tool/run-jobs.js';
 
@@ -76,4 +77,6 @@ export function registerToolCommand(program: Command): void {
     .action(async (input: string, output: string, o: JsonOption) => {
       await run('export', [{ command: 'export', input, output }], o.json ?? false);
     });
+
+  registerDanmakuTools(tool);
 }

@@ -1,0 +1,94 @@
+// `liverec tool danmaku-ass` and `danmaku-merge` as a real CLI process on real files.
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parse as parseAss } from 'ass-compiler';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigStore } from '../../src/config/store.js';
+import { DanmakuRecorder } from '../../src/danmaku/recorder.js';
+import { packageRoot } from '../../src/paths.js';
+import { comment, gift, guard, superChat } from './events.js';
+import { readDanmaku } from './helpers.js';
+
+const cli = join(packageRoot, 'dist/src/cli/main.js');
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'liverec-dm-tools-'));
+
+/** Records a file with the real writer: `counts` comments by mode, super chats, gifts and guards. */
+function record(video: string, n: { scroll: number; top: number; bottom: number; sc: number }, roomId: number, startTime?: string): void {
+  const config = new ConfigStore();
+  Object.assign(config.global, { RecordDanmaku: true, RecordDanmakuRaw: true, RecordDanmakuGift: true });
+  const settings = config.resolveRoom(config.addRoom(roomId, true));
+  const rec = new DanmakuRecorder({ settings: () => settings, info: () => ({ roomId, shortId: 0, name: 'n', title: 't', areaNameParent: 'p', areaNameChild: 'c' }), log: () => undefined });
+  rec.fileOpened(video);
+  let pos = 0;
+  const at = (): void => rec.mediaPosition((pos += 250));
+  at();
+  for (let i = 0; i < n.scroll; i++, at()) rec.offer(comment(`滚动弹幕 scrolling ${i} {\\b1}`, { color: i % 2 ? 0xfe0302 : 0xffffff }));
+  for (let i = 0; i < n.top; i++, at()) rec.offer(comment(`top ${i}`, { mode: 5 }));
+  for (let i = 0; i < n.bottom; i++, at()) rec.offer(comment(`bottom ${i}`, { mode: 4 }));
+  for (let i = 0; i < n.sc; i++, at()) rec.offer(superChat(`super chat ${i}`));
+  rec.offer(gift());
+  rec.offer(guard());
+  rec.close();
+  if (startTime) {
+    const path = video.replace(/\.flv$/, '.xml');
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/start_time="[^"]*"/, `start_time="${startTime}"`));
+  }
+}
+
+describe('danmaku tools', () => {
+  beforeAll(() => {
+    copyFileSync(join(packageRoot, 'src/simulator/clips/clip-360p.flv'), join(dir, 'rec.flv'));
+    record(join(dir, 'rec.flv'), { scroll: 40, top: 5, bottom: 4, sc: 3 }, 5);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('danmaku-ass renders every comment and super chat, sized for the sibling video', async () => {
+    const { stdout } = await run(process.execPath, [cli, 'tool', 'danmaku-ass', join(dir, 'rec.xml'), join(dir, 'out.ass'), '--json']);
+    const summary = JSON.parse(stdout);
+    expect(summary).toMatchObject({ width: 640, height: 360, events: { scroll: 40, top: 5, bottom: 4, superChat: 3 } });
+    const ass = parseAss(readFileSync(join(dir, 'out.ass'), 'utf8'));
+    expect(ass.info.PlayResX).toBe('640');
+    expect(ass.info.PlayResY).toBe('360');
+    const dialogues = ass.events.dialogue;
+    expect(dialogues).toHaveLength(52);
+    expect(dialogues.filter((d) => d.Style === 'SuperChat')).toHaveLength(3);
+    const texts = dialogues.map((d) => d.Text.combined);
+    expect(texts).toContain('top 0');
+    expect(texts.some((t) => t.startsWith('滚动弹幕 scrolling 0'))).toBe(true);
+    // Braces in comments are shown, never taken as override tags.
+    expect(dialogues.every((d) => d.Text.parsed.every((p) => p.tags.every((t) => !('b' in t))))).toBe(true);
+    expect(dialogues.find((d) => d.Text.combined === 'top 0')!.Start).toBeCloseTo(41 * 0.25, 2);
+  });
+
+  it('danmaku-ass fails clearly on a file that is not danmaku XML', async () => {
+    writeFileSync(join(dir, 'bad.xml'), '<i><d p="1');
+    const err = await run(process.execPath, [cli, 'tool', 'danmaku-ass', join(dir, 'bad.xml')]).catch((e: { code: number; stderr: string }) => e);
+    expect((err as { code: number }).code).toBe(1);
+    expect((err as { stderr: string }).stderr).toMatch(/not well-formed XML.*DANMAKU_BAD_INPUT/);
+  });
+
+  it('danmaku-merge shifts each file by its start_time and keeps the earliest record info', async () => {
+    record(join(dir, 'm1.flv'), { scroll: 3, top: 0, bottom: 0, sc: 1 }, 11, '2026-01-01T10:00:00.000+08:00');
+    record(join(dir, 'm2.flv'), { scroll: 2, top: 1, bottom: 0, sc: 0 }, 12, '2026-01-01T10:01:30.000+08:00');
+    const out = join(dir, 'merged.xml');
+    await run(process.execPath, [cli, 'tool', 'danmaku-merge', out, join(dir, 'm2.xml'), join(dir, 'm1.xml')]);
+    const { doc, text } = readDanmaku(out);
+    const info = (doc.i as Record<string, Record<string, string>>).BililiveRecorderRecordInfo!;
+    expect(info.roomid).toBe('11');
+    expect(info.start_time).toBe('2026-01-01T10:00:00.000+08:00');
+    const d = [...text.matchAll(/<d p="([\d.]+),/g)].map((m) => Number(m[1]));
+    expect(d).toEqual([0.25, 0.5, 0.75, 90.25, 90.5, 90.75]);
+    expect((text.match(/<sc /g) ?? []).length).toBe(1);
+    expect((text.match(/<gift /g) ?? []).length).toBe(2);
+    expect(text).toMatch(/<guard ts="91\.000" user="captain" uid="1" level="3" count="1" raw="\{/);
+
+    await run(process.execPath, [cli, 'tool', 'danmaku-merge', out, join(dir, 'm1.xml'), join(dir, 'm2.xml'), '--offsets', '0', '10']);
+    expect([...readFileSync(out, 'utf8').matchAll(/<d p="([\d.]+),/g)].map((m) => Number(m[1]))).toEqual([0.25, 0.5, 0.75, 10.25, 10.5, 10.75]);
+    const err = await run(process.execPath, [cli, 'tool', 'danmaku-merge', out, join(dir, 'm1.xml')]).catch((e: { stderr: string }) => e);
+    expect((err as { stderr: string }).stderr).toMatch(/at least two/);
+  });
+});
