@@ -26,10 +26,13 @@ export class DanmakuRecorder implements MediaTimeline {
   private readonly clock = new MediaClock();
   private counter = 0;
   private flushedAt = 0;
+  /** Messages waiting for the check phase (see `offer`). */
+  private queue: DanmakuEvent[] = [];
 
   constructor(private readonly host: DanmakuRecorderHost) {}
 
   fileOpened(path: string): void {
+    this.drain();
     this.closeFile();
     const now = performance.now();
     this.clock.reset(now);
@@ -47,6 +50,7 @@ export class DanmakuRecorder implements MediaTimeline {
   }
 
   fileClosed(path: string): void {
+    this.drain();
     if (this.file && path === this.videoPath) this.closeFile();
   }
 
@@ -56,10 +60,32 @@ export class DanmakuRecorder implements MediaTimeline {
     if (this.file && this.file.pendingCount > 0 && now - this.flushedAt >= FLUSH_AFTER_MS) this.flush(now);
   }
 
-  /** Offers a danmaku command; the four recorded kinds go into the open file (if any), the rest is ignored. */
+  /**
+   * Offers a danmaku command; the four recorded kinds go into the open file (if any), the rest is ignored. They are
+   * placed in the check phase of the event loop: stream data that became readable in the same poll round is taken
+   * in first, so a busy thread that serves the chat socket before the stream socket does not date the chat early.
+   */
   offer(ev: DanmakuEvent): void {
+    if (!this.file || !isRecordedCommand(ev)) return;
+    if (this.queue.push(ev) === 1) setImmediate(() => this.drain());
+  }
+
+  /** Closes the open file (session end, worker going down). */
+  close(): void {
+    this.drain();
+    this.closeFile();
+  }
+
+  private drain(): void {
+    const queue = this.queue;
+    if (queue.length === 0) return;
+    this.queue = [];
+    for (const ev of queue) this.write(ev);
+  }
+
+  private write(ev: DanmakuEvent): void {
     const file = this.file;
-    if (!file || !isRecordedCommand(ev)) return;
+    if (!file) return;
     const s = this.host.settings();
     const now = performance.now();
     const element = danmakuElement(ev, this.clock.at(now), {
@@ -71,11 +97,6 @@ export class DanmakuRecorder implements MediaTimeline {
       this.counter = 0;
       this.flush(now);
     }
-  }
-
-  /** Closes the open file (session end, worker going down). */
-  close(): void {
-    this.closeFile();
   }
 
   private flush(now: number): void {

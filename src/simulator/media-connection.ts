@@ -11,8 +11,8 @@ const LEAD_MS = 1000;
 /** A client this far behind gets nothing new until it catches up (the kernel buffer holds more). */
 const MAX_BACKLOG = 2 * 1024 * 1024;
 
-/** How far `mediaPosition` runs on past the last sent tag (two pacer ticks). */
-const POSITION_SLACK_MS = 80;
+/** How far `mediaPosition` runs on past the last sent tag (the simulator's own event loop may be late). */
+const POSITION_SLACK_MS = 1000;
 
 type Scheduled = ConnectionFault & { at: number };
 
@@ -34,6 +34,8 @@ export class MediaConnection {
   /** Media position (ms from this response's first tag, jumps excluded) of the last tag sent, and when it was sent. */
   private sentPosition: number | null = null;
   private sentAt = 0;
+  /** Pace of the last pump: 1 normally, below 1 while slow, 0 while stalled. */
+  private pace = 1;
   /** 1-based number of this response among the room's FLV responses. */
   readonly serial: number;
   closed = false;
@@ -98,17 +100,18 @@ export class MediaConnection {
       this.switchClip();
     }
     this.virtualNow += dt * rate;
+    this.pace = rate;
     if (rate === 0 || this.res.writableLength > MAX_BACKLOG) return;
     this.sendDue(this.virtualNow + (rate === 1 ? LEAD_MS : 0));
   }
 
   /**
-   * The media position the stream has reached at `now`: that of the last tag sent, plus the time since, up to one
-   * tick (data flows continuously between ticks; a stalled stream stays where it stopped).
+   * The media position the stream has reached at `now`: that of the last tag sent, plus the time since while the
+   * stream runs at full pace (the next tick sends exactly that; a stalled or slowed stream stays where it is).
    */
   mediaPosition(now: number): number | null {
     if (this.sentPosition === null) return null;
-    return Math.round(this.sentPosition + Math.min(Math.max(0, now - this.sentAt), POSITION_SLACK_MS));
+    return Math.round(this.sentPosition + (this.pace === 1 ? Math.min(Math.max(0, now - this.sentAt), POSITION_SLACK_MS) : 0));
   }
 
   /** Ends the response cleanly at a tag boundary (room went offline, room deleted, simulator closing). */

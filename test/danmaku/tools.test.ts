@@ -17,21 +17,26 @@ const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'liverec-dm-tools-'));
 
 /** Records a file with the real writer: `counts` comments by mode, super chats, gifts and guards. */
-function record(video: string, n: { scroll: number; top: number; bottom: number; sc: number }, roomId: number, startTime?: string): void {
+async function record(video: string, n: { scroll: number; top: number; bottom: number; sc: number }, roomId: number, startTime?: string): Promise<void> {
   const config = new ConfigStore();
   Object.assign(config.global, { RecordDanmaku: true, RecordDanmakuRaw: true, RecordDanmakuGift: true });
   const settings = config.resolveRoom(config.addRoom(roomId, true));
   const rec = new DanmakuRecorder({ settings: () => settings, info: () => ({ roomId, shortId: 0, name: 'n', title: 't', areaNameParent: 'p', areaNameChild: 'c' }), log: () => undefined });
   rec.fileOpened(video);
   let pos = 0;
-  const at = (): void => rec.mediaPosition((pos += 250));
-  at();
-  for (let i = 0; i < n.scroll; i++, at()) rec.offer(comment(`滚动弹幕 scrolling ${i} {\\b1}`, { color: i % 2 ? 0xfe0302 : 0xffffff }));
-  for (let i = 0; i < n.top; i++, at()) rec.offer(comment(`top ${i}`, { mode: 5 }));
-  for (let i = 0; i < n.bottom; i++, at()) rec.offer(comment(`bottom ${i}`, { mode: 4 }));
-  for (let i = 0; i < n.sc; i++, at()) rec.offer(superChat(`super chat ${i}`));
-  rec.offer(gift());
-  rec.offer(guard());
+  // One message per media position; offered messages are written in the check phase of the event loop.
+  const offer = async (ev: Parameters<DanmakuRecorder['offer']>[0], advance = true): Promise<void> => {
+    rec.offer(ev);
+    await new Promise((resolve) => setImmediate(resolve));
+    if (advance) rec.mediaPosition((pos += 250));
+  };
+  rec.mediaPosition((pos += 250));
+  for (let i = 0; i < n.scroll; i++) await offer(comment(`滚动弹幕 scrolling ${i} {\\b1}`, { color: i % 2 ? 0xfe0302 : 0xffffff }));
+  for (let i = 0; i < n.top; i++) await offer(comment(`top ${i}`, { mode: 5 }));
+  for (let i = 0; i < n.bottom; i++) await offer(comment(`bottom ${i}`, { mode: 4 }));
+  for (let i = 0; i < n.sc; i++) await offer(superChat(`super chat ${i}`));
+  await offer(gift(), false);
+  await offer(guard(), false);
   rec.close();
   if (startTime) {
     const path = video.replace(/\.flv$/, '.xml');
@@ -40,9 +45,9 @@ function record(video: string, n: { scroll: number; top: number; bottom: number;
 }
 
 describe('danmaku tools', () => {
-  beforeAll(() => {
+  beforeAll(async () => {
     copyFileSync(join(packageRoot, 'src/simulator/clips/clip-360p.flv'), join(dir, 'rec.flv'));
-    record(join(dir, 'rec.flv'), { scroll: 40, top: 5, bottom: 4, sc: 3 }, 5);
+    await record(join(dir, 'rec.flv'), { scroll: 40, top: 5, bottom: 4, sc: 3 }, 5);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -72,8 +77,8 @@ describe('danmaku tools', () => {
   });
 
   it('danmaku-merge shifts each file by its start_time and keeps the earliest record info', async () => {
-    record(join(dir, 'm1.flv'), { scroll: 3, top: 0, bottom: 0, sc: 1 }, 11, '2026-01-01T10:00:00.000+08:00');
-    record(join(dir, 'm2.flv'), { scroll: 2, top: 1, bottom: 0, sc: 0 }, 12, '2026-01-01T10:01:30.000+08:00');
+    await record(join(dir, 'm1.flv'), { scroll: 3, top: 0, bottom: 0, sc: 1 }, 11, '2026-01-01T10:00:00.000+08:00');
+    await record(join(dir, 'm2.flv'), { scroll: 2, top: 1, bottom: 0, sc: 0 }, 12, '2026-01-01T10:01:30.000+08:00');
     const out = join(dir, 'merged.xml');
     await run(process.execPath, [cli, 'tool', 'danmaku-merge', out, join(dir, 'm2.xml'), join(dir, 'm1.xml')]);
     const { doc, text } = readDanmaku(out);
