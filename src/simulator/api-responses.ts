@@ -91,6 +91,10 @@ export function playInfoData(room: SimRoom, addr: SimAddress, q: URLSearchParams
     if (codecs.has('1') && room.hevc) out.push(codecEntry(room, addr, 'hevc', format, qn));
     return out;
   };
+  const offered = new Set(room.formats);
+  if (!offered.has('flv')) formats.delete('0');
+  if (!offered.has('ts')) formats.delete('1');
+  if (!offered.has('fmp4')) formats.delete('2');
   const stream = [];
   if (protocols.has('0') && formats.has('0')) stream.push({ protocol_name: 'http_stream', format: [{ format_name: 'flv', codec: codecList('flv'), master_url: '' }] });
   if (protocols.has('1')) {

@@ -31,6 +31,14 @@ const ms = z.number().int().min(0).max(86_400_000);
  *   { kind: 'timestamp-jump', count?, afterMs? [500], jumpMs? [30000] }  later tags' timestamps jump (may be < 0)
  *   { kind: 'duplicate-chunk', count?, afterMs? [500] }   the last written chunk (whole tags) is sent again
  *
+ * HLS faults hit the room's live HLS streams (fMP4 and TS alike), from the next segment on:
+ *   { kind: 'segment-404', count? }      the next `count` segments stay 404 for good (a gap the client must count)
+ *   { kind: 'playlist-stale', count? }   the next `count` playlist URLs (by trid) stop advancing; a new URL from the API is fresh
+ *   { kind: 'init-change' }              the next segment comes from the other clip: new init section (fMP4), discontinuity
+ *   { kind: 'sequence-reset' }           media sequence numbers restart at 1; the last two segments are listed again
+ *   { kind: 'slow-segment', count?, delayMs? [3000] }  the next `count` segment answers come after delayMs
+ *   { kind: 'playlist-404', count? }     the next `count` playlist requests answer 404
+ *
  * Room faults:
  *   { kind: 'header-change', midStream? [false], afterMs? [0] }  the room switches clip (360p <-> 480p: new SPS,
  *        new resolution, new onMetaData) from the next connect; midStream also injects the new headers into
@@ -56,6 +64,12 @@ export const FaultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('slow'), count, afterMs: ms.default(0), kbps: z.number().positive().optional(), durationMs: ms.optional() }),
   z.object({ kind: z.literal('timestamp-jump'), count, afterMs: ms.default(500), jumpMs: z.number().int().default(30_000) }),
   z.object({ kind: z.literal('duplicate-chunk'), count, afterMs: ms.default(500) }),
+  z.object({ kind: z.literal('segment-404'), count }),
+  z.object({ kind: z.literal('playlist-stale'), count }),
+  z.object({ kind: z.literal('init-change') }),
+  z.object({ kind: z.literal('sequence-reset') }),
+  z.object({ kind: z.literal('slow-segment'), count, delayMs: ms.default(3000) }),
+  z.object({ kind: z.literal('playlist-404'), count }),
   z.object({ kind: z.literal('header-change'), midStream: z.boolean().default(false), afterMs: ms.default(0) }),
   z.object({ kind: z.literal('danmaku-drop'), mode: z.enum(['terminate', 'close']).default('terminate') }),
 ]);
@@ -74,6 +88,9 @@ export interface Armed<F> {
   /** Epoch ms; when set the fault hits every matching call until then, ignoring `remaining`. */
   until?: number;
 }
+
+export type HlsFault = Extract<Fault, { kind: 'segment-404' | 'playlist-stale' | 'init-change' | 'sequence-reset' | 'slow-segment' | 'playlist-404' }>;
+export const HLS_FAULTS = new Set<FaultKind>(['segment-404', 'playlist-stale', 'init-change', 'sequence-reset', 'slow-segment', 'playlist-404']);
 
 export const API_FAULTS = new Set<FaultKind>(['api412', 'api352', 'api-malformed', 'api-delay']);
 export const REQUEST_FAULTS = new Set<FaultKind>(['stream-404', 'stream-403', 'stream-delay', 'redirect']);

@@ -3,12 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { takeFault } from './faults.js';
 import { clientGone, sendText } from './http-util.js';
+import { handleHls, isHlsPath } from './hls/hls-routes.js';
 import { MediaConnection } from './media-connection.js';
 import type { Pacer } from './pacer.js';
 import { pushLog, type SimRoom } from './room.js';
 
 const FLV_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(?:_prohevc)?\.flv$/;
-const HLS_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(?:_prohevc)?(?:\.m3u8|\/index\.m3u8)$/;
 
 export interface MediaContext {
   findRoom(id: number, acceptsShortId: boolean): SimRoom | undefined;
@@ -17,15 +17,14 @@ export interface MediaContext {
 }
 
 export function isMediaPath(path: string): boolean {
-  return FLV_PATH.test(path) || HLS_PATH.test(path);
+  return FLV_PATH.test(path) || isHlsPath(path);
 }
 
 export async function handleMedia(ctx: MediaContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const flv = FLV_PATH.exec(url.pathname);
-  // HLS entries exist in play info for layout fidelity; the simulator serves only HTTP-FLV.
-  if (!flv) return sendText(res, 404, 'HLS is not simulated');
+  if (!flv) return handleHls((id) => ctx.findRoom(id, false), req, res, url);
   const room = ctx.findRoom(Number(flv[1]), false);
-  if (!room) return sendText(res, 404, 'Not Found');
+  if (!room || !room.formats.includes('flv')) return sendText(res, 404, 'Not Found');
   room.counters.streamRequests++;
   pushLog(room.streamLog, { at: Date.now(), path: url.pathname, query: url.search, headers: req.headers });
   const fault = takeFault(room.requestFaults, Date.now());

@@ -2,7 +2,8 @@
 import type { DanmakuHub } from './danmaku-hub.js';
 import { DanmakuGenerator, type GeneratorConfig } from './danmaku-generator.js';
 import { cutOffCommand, liveCommands, preparingCommand, roomChangeCommand } from './danmaku-messages.js';
-import { API_FAULTS, type ApiFault, CONNECTION_FAULTS, type ConnectionFault, type Fault, FaultSchema, REQUEST_FAULTS, type RequestFault } from './faults.js';
+import { API_FAULTS, type ApiFault, CONNECTION_FAULTS, type ConnectionFault, type Fault, FaultSchema, HLS_FAULTS, type HlsFault, REQUEST_FAULTS, type RequestFault } from './faults.js';
+import { applyHlsFault } from './hls/hls-faults.js';
 import { performance } from 'node:perf_hooks';
 import { SimRoom, type SimRoomInit } from './room.js';
 
@@ -153,6 +154,8 @@ export abstract class RoomOps {
       }
       result.pending = f.count - result.appliedToOpen;
       if (result.pending > 0) room.connectionFaults.push({ fault: f, remaining: result.pending });
+    } else if (HLS_FAULTS.has(fault.kind)) {
+      result.appliedToOpen = applyHlsFault(room, fault as HlsFault);
     } else if (fault.kind === 'header-change') {
       room.clipIndex = room.clipIndex === 0 ? 1 : 0;
       if (fault.midStream) {

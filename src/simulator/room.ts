@@ -3,6 +3,10 @@ import type { Clip } from './clips.js';
 import type { ApiFault, Armed, ConnectionFault, RequestFault } from './faults.js';
 import type { MediaConnection } from './media-connection.js';
 import type { DanmakuPeer } from './danmaku-hub.js';
+import type { HlsTimeline } from './hls/hls-timeline.js';
+
+/** Stream formats a room can offer: http_stream/flv, http_hls/ts, http_hls/fmp4. */
+export type SimFormat = 'flv' | 'ts' | 'fmp4';
 
 export interface SimRoomInit {
   roomId: number;
@@ -25,6 +29,8 @@ export interface SimRoomInit {
   hevc?: boolean;
   /** Hands out this stream host instead of the simulator's own (tests: a hostile CDN on loopback). */
   streamHost?: string;
+  /** Formats offered in play info and served (default all three: an FLV + HLS room). */
+  formats?: SimFormat[];
 }
 
 export interface RoomCounters {
@@ -42,6 +48,12 @@ export interface RoomCounters {
   danmakuAuths: number;
   heartbeats: number;
   danmakuMessagesSent: number;
+  hlsPlaylistRequests: number;
+  hlsSegmentRequests: number;
+  /** Segments answered 200 (retries and repeats included). */
+  hlsSegmentsServed: number;
+  /** Media milliseconds of the distinct segments served (EXTINF durations). */
+  hlsMediaMsServed: number;
 }
 
 export interface RequestRecord {
@@ -77,6 +89,9 @@ export class SimRoom {
   padWithFiller: boolean;
   /** The simulator's content clip nearest `bitrateKbps`; null = the committed 360p clip. */
   content: Clip | null = null;
+  formats: SimFormat[];
+  /** The live HLS timelines of the current live session, by format (see hls/hls-timeline.ts). */
+  hls: { session: number; fmp4?: HlsTimeline; ts?: HlsTimeline } = { session: 0 };
   /** 0 = the content clip (or committed 360p), 1 = the committed 480p clip: flips on every header-change. */
   clipIndex = 0;
   popularity = 1000;
@@ -85,6 +100,7 @@ export class SimRoom {
   readonly counters: RoomCounters = {
     apiHits: { total: 0, roomInit: 0, getInfoByRoom: 0, getRoomPlayInfo: 0, getDanmuInfo: 0 },
     streamRequests: 0, streamConnections: 0, bytesServed: 0, mediaMsServed: 0, danmakuConnections: 0, danmakuAuths: 0, heartbeats: 0, danmakuMessagesSent: 0,
+    hlsPlaylistRequests: 0, hlsSegmentRequests: 0, hlsSegmentsServed: 0, hlsMediaMsServed: 0,
   };
   readonly apiLog: RequestRecord[] = [];
   readonly streamLog: RequestRecord[] = [];
@@ -111,6 +127,7 @@ export class SimRoom {
     this.hevc = init.hevc ?? false;
     this.padWithFiller = init.padWithFiller ?? false;
     this.streamHost = init.streamHost ?? null;
+    this.formats = init.formats ?? ['flv', 'ts', 'fmp4'];
     this.liveStatus = init.live ? 1 : 0;
     this.liveStartTime = init.live ? Math.floor(Date.now() / 1000) : 0;
   }
@@ -124,7 +141,7 @@ export class SimRoom {
     return {
       roomId: this.roomId, shortId: this.shortId, uid: this.uid, name: this.name, title: this.title,
       areaNameParent: this.areaNameParent, areaNameChild: this.areaNameChild, live: this.live, liveStatus: this.liveStatus,
-      liveStartTime: this.liveStartTime, bitrateKbps: this.bitrateKbps, acceptQn: this.acceptQn, hevc: this.hevc,
+      liveStartTime: this.liveStartTime, bitrateKbps: this.bitrateKbps, acceptQn: this.acceptQn, hevc: this.hevc, formats: this.formats,
       padWithFiller: this.padWithFiller, content: this.content ? { name: this.content.name, kbps: Math.round(this.content.kbps) } : null,
       clip: this.clipIndex, counters: this.counters,
       openStreams: this.media.size, openDanmaku: this.danmaku.size,

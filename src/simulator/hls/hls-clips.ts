@@ -1,0 +1,76 @@
+// The committed HLS clips (fMP4: init + 4 fragments, TS: 4 segments), split into one loop of segments each.
+import { readFileSync } from 'node:fs';
+import { boxes, parseInit, parseMoof, type Mp4Init, type TrackRun } from '../../hls/mp4-boxes.js';
+import { TS_PACKET } from '../../hls/ts-packets.js';
+import { CLIP_FILES } from '../clip-files.js';
+import { clipPath } from '../clips.js';
+
+export type HlsFormat = 'fmp4' | 'ts';
+
+export interface HlsClipSegment {
+  bytes: Buffer;
+  /** Seconds (EXTINF). */
+  duration: number;
+  /** fMP4: the tfdt fields to shift per loop; the offsets are into `bytes`. */
+  runs: TrackRun[];
+}
+
+export interface HlsClip {
+  format: HlsFormat;
+  /** fMP4 init segment (ftyp + moov); null for TS. */
+  init: Buffer | null;
+  mp4: Mp4Init | null;
+  segments: HlsClipSegment[];
+  /** One loop, seconds: the FLV clip's period (3.84 s), so every track loops without drift. */
+  periodSec: number;
+}
+
+const PERIOD_SEC = 3.84;
+
+function loadFmp4(file: string): HlsClip {
+  const buf = readFileSync(clipPath(file));
+  const top = boxes(buf);
+  const moov = top.find((b) => b.type === 'moov');
+  if (!moov) throw new Error(`${file}: no moov`);
+  const init = buf.subarray(0, moov.end);
+  const mp4 = parseInit(init);
+  const segments: HlsClipSegment[] = [];
+  for (const [i, b] of top.entries()) {
+    if (b.type !== 'moof') continue;
+    const mdat = top[i + 1];
+    if (mdat?.type !== 'mdat') throw new Error(`${file}: moof without mdat`);
+    // Only moof + mdat: the hls muxer's styp/sidx index the muxer's own file, not a live edge.
+    const bytes = Buffer.concat([buf.subarray(b.start, b.end), buf.subarray(mdat.start, mdat.end)]);
+    const runs = parseMoof(bytes, { ...b, start: 0, body: b.body - b.start, end: b.end - b.start }, mp4);
+    const video = runs.find((r) => mp4?.tracks.find((t) => t.trackId === r.trackId)?.handler === 'vide') ?? runs[0]!;
+    const scale = mp4?.tracks.find((t) => t.trackId === video.trackId)?.timescale ?? 1000;
+    segments.push({ bytes, duration: video.duration / scale, runs });
+  }
+  return { format: 'fmp4', init: Buffer.from(init), mp4, segments, periodSec: PERIOD_SEC };
+}
+
+/** ffmpeg's hls muxer starts every TS segment with SDT (PID 0x11) + PAT + PMT: cut before each SDT. */
+function loadTs(file: string): HlsClip {
+  const buf = readFileSync(clipPath(file));
+  const starts: number[] = [];
+  for (let p = 0; p + TS_PACKET <= buf.length; p += TS_PACKET) {
+    const pid = ((buf[p + 1]! & 0x1f) << 8) | buf[p + 2]!;
+    if (pid === 0x11 && buf[p + 1]! & 0x40) starts.push(p);
+  }
+  starts.push(buf.length);
+  const count = starts.length - 1;
+  const segments = starts.slice(0, -1).map((s, i) => ({ bytes: Buffer.from(buf.subarray(s, starts[i + 1])), duration: PERIOD_SEC / count, runs: [] }));
+  return { format: 'ts', init: null, mp4: null, segments, periodSec: PERIOD_SEC };
+}
+
+const cache = new Map<HlsFormat, HlsClip[]>();
+
+/** Both clips (index 0: 360p, 1: 480p) in one format, loaded on first use. */
+export function hlsClips(format: HlsFormat): HlsClip[] {
+  let list = cache.get(format);
+  if (!list) {
+    list = CLIP_FILES.map((f) => (format === 'fmp4' ? loadFmp4(f.replace(/\.flv$/, '.fmp4')) : loadTs(f.replace(/\.flv$/, '.mpegts'))));
+    cache.set(format, list);
+  }
+  return list;
+}

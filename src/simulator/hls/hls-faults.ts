@@ -1,0 +1,27 @@
+// Arms the HLS faults on a room's live timelines (both formats it offers), effective from the next segment.
+import type { HlsFault } from '../faults.js';
+import type { SimRoom } from '../room.js';
+import type { HlsFormat } from './hls-clips.js';
+import { timelineOf } from './hls-timeline.js';
+
+/** Returns how many timelines the fault was applied to. */
+export function applyHlsFault(room: SimRoom, fault: HlsFault): number {
+  const formats = (['fmp4', 'ts'] as HlsFormat[]).filter((f) => room.formats.includes(f));
+  const now = Date.now();
+  for (const format of formats) {
+    const tl = timelineOf(room, format);
+    switch (fault.kind) {
+      case 'segment-404': {
+        const next = tl.liveIndex(now) + 1;
+        for (let i = 0; i < fault.count; i++) tl.missing.add(next + i);
+        break;
+      }
+      case 'playlist-stale': tl.staleArmed += fault.count; break;
+      case 'init-change': tl.switchClip(now); break;
+      case 'sequence-reset': tl.resetSequence(now); break;
+      case 'slow-segment': tl.slow.push({ remaining: fault.count, delayMs: fault.delayMs }); break;
+      case 'playlist-404': tl.playlist404 += fault.count; break;
+    }
+  }
+  return formats.length;
+}

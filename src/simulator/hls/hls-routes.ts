@@ -1,0 +1,58 @@
+// The HLS media path: live playlists, init sections and segments (fMP4 and TS) for rooms that offer them.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { clientGone, sendText } from '../http-util.js';
+import { pushLog, type SimRoom } from '../room.js';
+import type { HlsFormat } from './hls-clips.js';
+import { timelineOf } from './hls-timeline.js';
+
+// fMP4: …/live_<room>_<n>[_prohevc]/index.m3u8, …/<seq>.m4s, …/h<id>.m4s; TS: …/live_<room>_<n>.m3u8, …/live_<room>_<n>-<seq>.ts
+const FMP4_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(?:_prohevc)?\/(index\.m3u8|\d+\.m4s|h\d+\.m4s)$/;
+const TS_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(?:_prohevc)?(\.m3u8|-\d+\.ts)$/;
+
+export function isHlsPath(path: string): boolean {
+  return FMP4_PATH.test(path) || TS_PATH.test(path);
+}
+
+const HEADERS = { 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': 'https://live.bilibili.com', Server: 'Tengine' };
+
+function send(res: ServerResponse, type: string, body: Buffer | string): void {
+  res.writeHead(200, { ...HEADERS, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+export async function handleHls(findRoom: (id: number) => SimRoom | undefined, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const fm = FMP4_PATH.exec(url.pathname);
+  const tm = fm ? null : TS_PATH.exec(url.pathname);
+  const m = fm ?? tm;
+  if (!m) return sendText(res, 404, 'Not Found');
+  const format: HlsFormat = fm ? 'fmp4' : 'ts';
+  const room = findRoom(Number(m[1]));
+  if (!room || !room.live || !room.formats.includes(format)) return sendText(res, 404, 'Not Found');
+  const tl = timelineOf(room, format);
+  const name = m[2]!;
+  if (name.endsWith('.m3u8')) {
+    room.counters.hlsPlaylistRequests++;
+    pushLog(room.streamLog, { at: Date.now(), path: url.pathname, query: url.search, headers: req.headers });
+    if (tl.playlist404 > 0) {
+      tl.playlist404--;
+      return sendText(res, 404, 'Not Found');
+    }
+    return send(res, 'application/vnd.apple.mpegurl', tl.playlist(url.searchParams.get('trid') ?? ''));
+  }
+  if (name.startsWith('h')) {
+    const init = tl.initBytes(name);
+    return init ? send(res, 'video/mp4', init) : sendText(res, 404, 'Not Found');
+  }
+  room.counters.hlsSegmentRequests++;
+  const n = tl.indexOf(Number(/(\d+)\.(?:m4s|ts)$/.exec(name)![1]));
+  if (n === null || tl.missing.has(n)) return sendText(res, 404, 'Not Found');
+  const slow = tl.slow[0];
+  if (slow) {
+    if (--slow.remaining <= 0) tl.slow.shift();
+    await new Promise((r) => setTimeout(r, slow.delayMs));
+    if (clientGone(res)) return;
+  }
+  const seg = tl.segment(n);
+  tl.served(n);
+  send(res, format === 'fmp4' ? 'video/iso.segment' : 'video/mp2t', seg.bytes);
+}

@@ -1,0 +1,192 @@
+// One room's live HLS stream in one format: a real-time sliding window of segments cut from a looping clip, with faults.
+import { crc32 } from 'node:zlib';
+import { boxes, child, setDecodeTime } from '../../hls/mp4-boxes.js';
+import { TS_PACKET, payloadStart, pesTimes, writeTimestamp } from '../../hls/ts-packets.js';
+import type { SimRoom } from '../room.js';
+import { type HlsClip, type HlsFormat, hlsClips } from './hls-clips.js';
+
+/** Segments listed in the playlist (the sliding window). */
+export const WINDOW = 6;
+const SEQ_START = 1000;
+
+interface Built {
+  bytes: Buffer;
+  duration: number;
+  title: string;
+  clip: number;
+}
+
+export class HlsTimeline {
+  readonly segMs: number;
+  private readonly t0: number;
+  private seqOffset = SEQ_START;
+  /** After a sequence reset, the window starts at this content index. */
+  private floor = 0;
+  private readonly switches: { from: number; clip: number }[];
+  private readonly built = new Map<number, Built>();
+  private lastBuilt = -1;
+  private readonly cc = new Map<number, number>();
+  private readonly recentServed: number[] = [];
+  /** Content indices answered with 404 (segment-404). */
+  readonly missing = new Set<number>();
+  /** Playlist URLs (by their trid) that stay frozen, and how many fresh trids still get frozen (playlist-stale). */
+  private readonly frozen = new Map<string, string>();
+  staleArmed = 0;
+  playlist404 = 0;
+  readonly slow: { remaining: number; delayMs: number }[] = [];
+
+  constructor(readonly room: SimRoom, readonly format: HlsFormat, now = Date.now()) {
+    const clip = this.clips[0]!;
+    this.segMs = (clip.periodSec / clip.segments.length) * 1000;
+    // Start with a full window, as a stream that has been live for a while.
+    this.t0 = now - (WINDOW + 0.5) * this.segMs;
+    this.switches = [{ from: 0, clip: room.clipIndex }];
+  }
+
+  private get clips(): HlsClip[] {
+    return hlsClips(this.format);
+  }
+
+  /** The newest complete segment's content index. */
+  liveIndex(now = Date.now()): number {
+    return Math.floor((now - this.t0) / this.segMs) - 1;
+  }
+
+  clipAt(n: number): number {
+    let clip = this.switches[0]!.clip;
+    for (const s of this.switches) if (s.from <= n) clip = s.clip;
+    return clip;
+  }
+
+  /** init-change: the next segment comes from the other clip (new resolution, new init section). */
+  switchClip(now = Date.now()): void {
+    const from = this.liveIndex(now) + 1;
+    this.switches.push({ from, clip: this.clipAt(from) === 0 ? 1 : 0 });
+  }
+
+  /** sequence-reset: numbering restarts at 1 with the last two segments already served listed again under new numbers. */
+  resetSequence(now = Date.now()): void {
+    this.floor = Math.max(0, this.liveIndex(now) - 1);
+    this.seqOffset = 1 - this.floor;
+  }
+
+  initUri(clip: number): string {
+    return `h${Math.floor(this.t0 / 1000)}${clip}.m4s`;
+  }
+
+  initBytes(uri: string): Buffer | null {
+    for (const [i, c] of this.clips.entries()) if (uri === this.initUri(i)) return c.init;
+    return null;
+  }
+
+  segmentUri(seq: number): string {
+    const r = this.room;
+    return this.format === 'fmp4' ? `${seq}.m4s` : `live_${r.roomId}_${r.session}-${seq}.ts`;
+  }
+
+  /** The playlist text for a request carrying `trid` (a frozen one answers the same text again). */
+  playlist(trid: string, now = Date.now()): string {
+    const frozen = this.frozen.get(trid);
+    if (frozen !== undefined) return frozen;
+    const live = this.liveIndex(now);
+    const first = Math.max(this.floor, live - WINDOW + 1, 0);
+    const lines = ['#EXTM3U', `#EXT-X-VERSION:${this.format === 'fmp4' ? 7 : 3}`, '#EXT-X-TARGETDURATION:1', `#EXT-X-MEDIA-SEQUENCE:${first + this.seqOffset}`];
+    let prevClip = -1;
+    for (let n = first; n <= live; n++) {
+      const seg = this.segment(n);
+      if (seg.clip !== prevClip) {
+        if (prevClip >= 0) lines.push('#EXT-X-DISCONTINUITY');
+        if (this.format === 'fmp4') lines.push(`#EXT-X-MAP:URI="${this.initUri(seg.clip)}"`);
+        prevClip = seg.clip;
+      }
+      lines.push(`#EXTINF:${seg.duration.toFixed(3)},${seg.title}`, this.segmentUri(n + this.seqOffset));
+    }
+    const text = `${lines.join('\n')}\n`;
+    if (this.staleArmed > 0 && trid !== '') {
+      this.staleArmed--;
+      this.frozen.set(trid, text);
+    }
+    return text;
+  }
+
+  /** Content index of a listed sequence number, or null when it is not (or no longer, or not yet) in the stream. */
+  indexOf(seq: number, now = Date.now()): number | null {
+    const n = seq - this.seqOffset;
+    return n >= this.floor && n >= 0 && n <= this.liveIndex(now) && n > this.liveIndex(now) - 4 * WINDOW ? n : null;
+  }
+
+  /** Counts a served segment (once per content index) in the room's counters. */
+  served(n: number): void {
+    const c = this.room.counters;
+    c.hlsSegmentsServed++;
+    if (this.recentServed.includes(n)) return;
+    this.recentServed.push(n);
+    if (this.recentServed.length > 64) this.recentServed.shift();
+    c.hlsMediaMsServed += this.segment(n).duration * 1000;
+  }
+
+  /** Segment n, built once and in order (TS continuity counters run on across segments). */
+  segment(n: number): Built {
+    const hit = this.built.get(n);
+    if (hit) return hit;
+    if (n > this.lastBuilt + 1 && n - this.lastBuilt <= 4 * WINDOW) for (let k = this.lastBuilt + 1; k < n; k++) this.segment(k);
+    const clipIndex = this.clipAt(n);
+    const clip = this.clips[clipIndex]!;
+    const per = clip.segments.length;
+    const src = clip.segments[n % per]!;
+    const loop = Math.floor(n / per);
+    const bytes = Buffer.from(src.bytes);
+    if (this.format === 'fmp4') this.shiftFmp4(bytes, clip, src.runs, loop, n);
+    else this.shiftTs(bytes, Math.round(loop * clip.periodSec * 90_000));
+    const built = { bytes, duration: src.duration, title: `${bytes.length.toString(16)}|${crc32(bytes).toString(16)}`, clip: clipIndex };
+    this.built.set(n, built);
+    this.lastBuilt = Math.max(this.lastBuilt, n);
+    for (const k of this.built.keys()) if (k < n - 4 * WINDOW) this.built.delete(k);
+    return built;
+  }
+
+  private shiftFmp4(bytes: Buffer, clip: HlsClip, runs: HlsClip['segments'][number]['runs'], loop: number, n: number): void {
+    for (const run of runs) {
+      const scale = clip.mp4?.tracks.find((t) => t.trackId === run.trackId)?.timescale ?? 1000;
+      setDecodeTime(bytes, run, run.baseDecodeTime + loop * Math.round(clip.periodSec * scale));
+    }
+    const moof = boxes(bytes).find((b) => b.type === 'moof');
+    const mfhd = moof ? child(bytes, moof, 'mfhd') : undefined;
+    if (mfhd) bytes.writeUInt32BE((n + 1) >>> 0, mfhd.body + 4);
+  }
+
+  /** Adds the loop offset to PCR, PTS and DTS, and renumbers continuity counters so they run on from the last segment. */
+  private shiftTs(b: Buffer, offset: number): void {
+    for (let p = 0; p + TS_PACKET <= b.length; p += TS_PACKET) {
+      const pid = ((b[p + 1]! & 0x1f) << 8) | b[p + 2]!;
+      const afc = (b[p + 3]! >> 4) & 0x03;
+      if (afc & 0x01) {
+        const cc = this.cc.get(pid) ?? 0;
+        b[p + 3] = (b[p + 3]! & 0xf0) | cc;
+        this.cc.set(pid, (cc + 1) & 0x0f);
+      }
+      if (afc & 0x02 && b[p + 4]! >= 7 && b[p + 5]! & 0x10) {
+        const q = p + 6;
+        const base = b[q]! * 2 ** 25 + (b[q + 1]! << 17) + (b[q + 2]! << 9) + (b[q + 3]! << 1) + (b[q + 4]! >> 7);
+        const v = (base + offset) % 2 ** 33;
+        b[q] = Math.floor(v / 2 ** 25) & 0xff;
+        b[q + 1] = Math.floor(v / 2 ** 17) & 0xff;
+        b[q + 2] = Math.floor(v / 2 ** 9) & 0xff;
+        b[q + 3] = Math.floor(v / 2) & 0xff;
+        b[q + 4] = ((v & 1) << 7) | (b[q + 4]! & 0x7f);
+      }
+      const s = payloadStart(b, p);
+      if (s < 0 || !(b[p + 1]! & 0x40)) continue;
+      const t = pesTimes(b, s, p + TS_PACKET);
+      if (!t) continue;
+      writeTimestamp(b, s + 9, t.pts + offset);
+      if (b[s + 7]! >> 6 === 0x03) writeTimestamp(b, s + 14, t.dts + offset);
+    }
+  }
+}
+
+/** The room's timeline for `format`, created on first use and renewed with every new live session. */
+export function timelineOf(room: SimRoom, format: HlsFormat): HlsTimeline {
+  if (room.hls.session !== room.session) room.hls = { session: room.session };
+  return (room.hls[format] ??= new HlsTimeline(room, format));
+}
