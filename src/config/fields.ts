@@ -59,6 +59,8 @@ export const FIELDS = {
   NetworkTransportAllowedAddressFamily: { kind: 'enum', scope: 'G', default: 0, values: [-1, 0, 1, 2] },
   UserScript: { kind: 'string', scope: 'G', default: '', nullable: true },
   // liverec additions.
+  /** Ordered stream formats to record: flv, hls-fmp4, hls-ts (see src/bilibili/recording-protocol.ts). */
+  RecordingProtocol: { kind: 'string', scope: 'RG', default: 'flv,hls-fmp4,hls-ts', nullable: true, liverec: true },
   TimingApiBlockedPause: { kind: 'uint', scope: 'G', default: 120_000, liverec: true },
   TimingWebhookTimeout: { kind: 'uint', scope: 'G', default: 10_000, liverec: true },
   /** MiB one room's capture may hold in memory (Buffers included); over it the file is closed and the stream reconnected. */

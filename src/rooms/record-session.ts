@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { BilibiliApiClient } from '../bilibili/api-client.js';
 import { BiliErrorCode } from '../bilibili/errors.js';
 import { openStream } from '../bilibili/stream-download.js';
-import { resolveStreamUrl } from '../bilibili/stream-url.js';
+import { parseRecordingProtocol, type StreamFormat, tokenOf } from '../bilibili/recording-protocol.js';
+import { resolveStreamUrl, type StreamUrl } from '../bilibili/stream-url.js';
+import type { HlsResume } from '../hls/live-client.js';
 import type { RoomSettings } from '../config/fields.js';
 import { errorCode } from '../errors.js';
 import type { MediaTimeline } from '../danmaku/media-clock.js';
@@ -12,6 +14,7 @@ import { formatLocal } from '../time.js';
 import type { ActorOutbox } from './actor-outbox.js';
 import { RawCapture } from './capture-raw.js';
 import { type Capture, StandardCapture } from './capture-standard.js';
+import { HlsCapture } from './captures/hls-capture.js';
 import { RecordingFiles } from './recording-files.js';
 import type { StatsTracker } from './stats-tracker.js';
 
@@ -36,10 +39,16 @@ export interface SessionHost {
 
 /** A connection shorter than this that ends is treated as a failure and retried after TimingStreamRetry. */
 const HEALTHY_CONNECTION_MS = 5000;
+/** Failures in a row after which a protocol is passed over for the next one in RecordingProtocol (this session). */
+const FALLBACK_AFTER = 3;
 
 export class RecordSession {
   readonly id = randomUUID();
-  private capture: Capture | null = null;
+  private capture: Capture | HlsCapture | null = null;
+  /** Failures in a row per stream format, and each HLS format's media sequence across reconnects. */
+  private readonly failures = new Map<StreamFormat, number>();
+  private readonly resume = new Map<StreamFormat, HlsResume>();
+  private lastFormat: StreamFormat | null = null;
   private stopped = false;
   private wake: (() => void) | null = null;
   private qn = 0;
@@ -74,15 +83,21 @@ export class RecordSession {
     try {
       while (!this.stopped) {
         const settings = this.room.settings();
-        let download;
+        let download = null;
+        let url: StreamUrl | null = null;
         try {
-          const url = await resolveStreamUrl(this.room.api(), this.room.snapshot().RoomId);
+          url = await resolveStreamUrl(this.room.api(), this.room.snapshot().RoomId, undefined, this.formats(settings));
           if (url.currentQn !== url.qn) outbox.log('warn', 'service serves another quality than requested', { qn: url.qn, currentQn: url.currentQn });
           this.qn = url.qn;
-          download = await openStream(url.url, { ...this.room.api().options });
+          if (url.format !== this.lastFormat) {
+            outbox.log('info', `recording over ${tokenOf(url.format)}`, { protocol: tokenOf(url.format), previous: this.lastFormat && tokenOf(this.lastFormat) });
+            this.lastFormat = url.format;
+          }
+          if (url.format === 'flv') download = await openStream(url.url, { ...this.room.api().options });
         } catch (err) {
           if (this.stopped) break;
           const code = errorCode(err);
+          if (url) this.failed(url.format);
           outbox.log('warn', `cannot start the stream: ${(err as Error).message}`, { code });
           if (code === BiliErrorCode.ApiRoomEncrypted) break;
           await this.sleep(code === BiliErrorCode.NoMatchingQn ? settings.TimingStreamRetryNoQn * 1000 : settings.TimingStreamRetry);
@@ -97,14 +112,18 @@ export class RecordSession {
         } else {
           stats.newConnection();
         }
-        this.host = new URL(download.url).host;
-        const capture = settings.RecordMode === 1 ? new RawCapture({ settings: () => this.room.settings(), files, stats, outbox })
-          : new StandardCapture({ settings: () => this.room.settings(), files, stats, outbox });
+        this.host = new URL(download?.url ?? url.url).host;
+        const deps = { settings: () => this.room.settings(), files, stats, outbox };
+        const hls = url.format === 'flv' ? null : new HlsCapture({ ...deps, stream: url, http: this.room.api().options, resume: this.resumeOf(url.format) });
+        const capture = hls ?? (settings.RecordMode === 1 ? new RawCapture(deps) : new StandardCapture(deps));
         this.capture = capture;
         if (this.stopped) capture.stop();
-        const end = await capture.run(download);
+        const openedAt = download?.openedAt ?? Date.now();
+        const end = hls ? await hls.run() : await (capture as Capture).run(download!);
         this.capture = null;
-        const lasted = Date.now() - download.openedAt;
+        const lasted = Date.now() - openedAt;
+        if (lasted < HEALTHY_CONNECTION_MS || end.reason === 'error') this.failed(url.format);
+        else this.failures.delete(url.format);
         outbox.log(end.reason === 'error' ? 'warn' : 'info', `stream connection ended: ${end.reason}`, {
           code: end.error ? errorCode(end.error) : undefined, error: end.error ? String((end.error as Error).message ?? end.error) : undefined, bytes: end.bytes, lastedMs: lasted,
         });
@@ -124,6 +143,27 @@ export class RecordSession {
         outbox.event({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.room.snapshot(), SessionId: this.id } });
       }
     }
+  }
+
+  /** RecordingProtocol in order, without the formats that failed FALLBACK_AFTER times in a row (all of them when every one did). */
+  private formats(settings: RoomSettings): StreamFormat[] {
+    const all = parseRecordingProtocol(settings.RecordingProtocol);
+    const usable = all.filter((f) => (this.failures.get(f) ?? 0) < FALLBACK_AFTER);
+    if (usable.length > 0) return usable;
+    this.failures.clear();
+    return all;
+  }
+
+  private failed(format: StreamFormat): void {
+    const n = (this.failures.get(format) ?? 0) + 1;
+    this.failures.set(format, n);
+    if (n === FALLBACK_AFTER) this.room.outbox.log('warn', `${tokenOf(format)} failed ${n} times in a row; trying the next protocol of RecordingProtocol`, { protocol: tokenOf(format) });
+  }
+
+  private resumeOf(format: StreamFormat): HlsResume {
+    let r = this.resume.get(format);
+    if (!r) this.resume.set(format, (r = { lastSeq: null }));
+    return r;
   }
 
   /** A wait that `stop()` cuts short. */

@@ -38,7 +38,7 @@ export class RecordingFiles {
   constructor(private readonly facts: SessionFacts, private readonly outbox: ActorOutbox) {}
 
   /** Renders the next file's path (never an existing file), creates its folder and announces it. */
-  nextPath(): string {
+  nextPath(extension = '.flv'): string {
     const f = this.facts;
     const s = f.snapshot();
     const result = recordingPath(
@@ -46,7 +46,7 @@ export class RecordingFiles {
         roomId: s.RoomId, shortId: s.ShortId, name: s.Name, uid: f.uid(), title: s.Title, areaParent: s.AreaNameParent,
         areaChild: s.AreaNameChild, partIndex: ++this.partIndex, qn: f.qn(), json: f.roomInfoJson(),
       },
-      { template: f.template, workDir: f.workDir },
+      { template: f.template, workDir: f.workDir, extension },
     );
     if (result.errorMessage) this.outbox.log('warn', `file name template: ${result.errorMessage}`, { status: result.status });
     mkdirSync(dirname(result.fullPath), { recursive: true });

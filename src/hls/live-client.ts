@@ -1,0 +1,245 @@
+// The HLS live client: polls the media playlist, follows the media sequence, fetches each new segment once into a sink.
+import { crc32 } from 'node:zlib';
+import { LiverecError } from '../errors.js';
+import { fetchStreamed, fetchText, type HlsHttpOptions } from './http-fetch.js';
+import { type MediaPlaylist, type PlaylistSegment, parsePlaylist, segmentCheck } from './playlist.js';
+
+/** Where the segments go (the file writers). Chunks are views valid during the call only. */
+export interface HlsSink {
+  /** The init section (EXT-X-MAP) for the segments that follow. */
+  init(bytes: Buffer): void;
+  begin(segment: PlaylistSegment): void;
+  data(chunk: Uint8Array): void;
+  /** The segment arrived whole; false when its bytes do not form whole boxes/packets (it is dropped and fetched again). */
+  end(): boolean;
+  /** The fetch failed part way: whatever was written of this segment is removed. */
+  abort(): void;
+}
+
+/** Carried from one connection to the next of a session, so a reconnect neither repeats nor silently skips segments. */
+export interface HlsResume {
+  lastSeq: number | null;
+}
+
+export interface HlsClientOptions {
+  /** The same playlist on every host the service offered, most wanted first (host rotation goes down this list). */
+  playlistUrls: string[];
+  http: HlsHttpOptions;
+  sink: HlsSink;
+  resume: HlsResume;
+  /** Bytes received (playlists and segments), for ioStats. */
+  onNetwork(bytes: number): void;
+  log(level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>): void;
+  /** Attempts per segment before it is counted as a gap (default 3). */
+  segmentAttempts?: number;
+}
+
+export interface HlsEnd {
+  reason: 'eof' | 'stopped' | 'error';
+  error?: unknown;
+}
+
+export const HlsErrorCode = {
+  /** No new segment for 3 × target duration. */
+  Stalled: 'HLS_STALLED',
+  /** The playlist could not be fetched on any host for the watchdog time. */
+  Playlist: 'HLS_PLAYLIST',
+  /** A segment's size or CRC32 differs from its EXTINF title. */
+  Checksum: 'HLS_CHECKSUM',
+  /** A segment's bytes do not end on a box/packet boundary. */
+  Incomplete: 'HLS_INCOMPLETE',
+} as const;
+
+/** RFC 8216 §6.3.3: start no closer than three target durations from the end. */
+const START_SEGMENTS = 3;
+const STALL_TARGETS = 3;
+
+export class HlsLiveClient {
+  /** Segments written, segments missed (gaps), and playlist anomalies. */
+  segments = 0;
+  gaps = 0;
+  anomalies = 0;
+  private host = 0;
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private readonly abort = new AbortController();
+  private mapUri = '';
+  private targetMs = 1000;
+
+  constructor(private readonly o: HlsClientOptions) {
+    if (o.playlistUrls.length === 0) throw new LiverecError('NO_STREAM', 'No HLS playlist URL');
+  }
+
+  /** The host currently read from. */
+  get currentUrl(): string {
+    return this.o.playlistUrls[this.host % this.o.playlistUrls.length]!;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.abort.abort();
+    this.wake?.();
+  }
+
+  async run(): Promise<HlsEnd> {
+    let lastNew = Date.now();
+    let lastPlaylistOk = Date.now();
+    try {
+      while (!this.stopped) {
+        const polledAt = Date.now();
+        let list: MediaPlaylist;
+        let base: string;
+        try {
+          ({ list, base } = await this.fetchPlaylist());
+          lastPlaylistOk = Date.now();
+        } catch (err) {
+          if (this.stopped) break;
+          const watchdog = this.o.http.watchdogTimeoutMs ?? 10_000;
+          this.o.log('warn', `playlist: ${(err as Error).message}`, { code: (err as { code?: string }).code });
+          if (Date.now() - lastPlaylistOk >= watchdog) {
+            return { reason: 'error', error: new LiverecError(HlsErrorCode.Playlist, `No playlist for ${watchdog} ms`, { cause: err }) };
+          }
+          this.host++;
+          await this.sleep(Math.min(1000, this.targetMs / 2));
+          continue;
+        }
+        const changed = await this.takeNew(list, base);
+        if (changed) lastNew = Date.now();
+        if (list.endList) return { reason: 'eof' };
+        if (Date.now() - lastNew > STALL_TARGETS * this.targetMs) {
+          return { reason: 'error', error: new LiverecError(HlsErrorCode.Stalled, `No new segment for ${STALL_TARGETS} target durations (${STALL_TARGETS * this.targetMs} ms)`) };
+        }
+        // RFC 8216 §6.3.4: reload a target duration after the last request, half of one when nothing changed.
+        await this.sleep(Math.max(0, polledAt + (changed ? this.targetMs : this.targetMs / 2) - Date.now()));
+      }
+    } catch (err) {
+      if (!this.stopped) return { reason: 'error', error: err };
+    }
+    return { reason: 'stopped' };
+  }
+
+  private async fetchPlaylist(): Promise<{ list: MediaPlaylist; base: string }> {
+    let { text, url } = await fetchText(this.currentUrl, this.http());
+    this.o.onNetwork(Buffer.byteLength(text));
+    let parsed = parsePlaylist(text);
+    if (parsed.kind === 'master') {
+      // A master playlist: follow the variant with the highest bandwidth (as blrec does).
+      const best = [...parsed.variants].sort((a, b) => b.bandwidth - a.bandwidth)[0];
+      if (!best) throw new LiverecError(HlsErrorCode.Playlist, 'Master playlist without variants');
+      ({ text, url } = await fetchText(new URL(best.uri, url).href, this.http()));
+      this.o.onNetwork(Buffer.byteLength(text));
+      parsed = parsePlaylist(text);
+      if (parsed.kind !== 'media') throw new LiverecError(HlsErrorCode.Playlist, 'Variant is not a media playlist');
+    }
+    this.anomalies += parsed.anomalies;
+    if (parsed.targetDuration > 0) this.targetMs = parsed.targetDuration * 1000;
+    return { list: parsed, base: url };
+  }
+
+  /** Fetches the segments after the last one taken; returns whether any was new. */
+  private async takeNew(list: MediaPlaylist, base: string): Promise<boolean> {
+    const segs = list.segments;
+    if (segs.length === 0) return false;
+    const r = this.o.resume;
+    const last = segs.at(-1)!.seq;
+    if (r.lastSeq !== null && last < r.lastSeq) {
+      // A falling media sequence: the numbering restarted. The writers drop media they already have (by decode time).
+      this.o.log('warn', 'media sequence went back: numbering restarted', { lastSeq: r.lastSeq, playlistLast: last });
+      r.lastSeq = null;
+      this.anomalies++;
+    }
+    let from = r.lastSeq === null ? Math.max(0, segs.length - START_SEGMENTS) : segs.findIndex((s) => s.seq > r.lastSeq!);
+    if (from < 0) return false;
+    if (r.lastSeq !== null && segs[from]!.seq > r.lastSeq + 1) {
+      const missing = segs[from]!.seq - r.lastSeq - 1;
+      this.gaps += missing;
+      this.o.log('warn', `gap: ${missing} segment(s) left the playlist before they were fetched`, { after: r.lastSeq, next: segs[from]!.seq });
+    }
+    for (const seg of segs.slice(from)) {
+      if (this.stopped) break;
+      if (seg.map && seg.map !== this.mapUri) await this.fetchInit(seg.map, base);
+      const ok = await this.fetchSegment(seg, base);
+      r.lastSeq = seg.seq;
+      if (ok) this.segments++;
+      else {
+        this.gaps++;
+        this.o.log('warn', `gap: segment ${seg.seq} could not be fetched; going on with the next`, { seq: seg.seq });
+      }
+    }
+    return true;
+  }
+
+  private async fetchInit(uri: string, base: string): Promise<void> {
+    const attempts = this.o.segmentAttempts ?? 3;
+    for (let i = 0; ; i++) {
+      try {
+        const parts: Buffer[] = [];
+        await fetchStreamed(this.resolve(uri, base, i), this.http(), (c) => {
+          this.o.onNetwork(c.length);
+          parts.push(Buffer.from(c));
+        });
+        this.o.sink.init(Buffer.concat(parts));
+        this.mapUri = uri;
+        return;
+      } catch (err) {
+        if (this.stopped || i + 1 >= attempts) throw err;
+        this.o.log('warn', `init section: ${(err as Error).message}`, { code: (err as { code?: string }).code, attempt: i + 1 });
+      }
+    }
+  }
+
+  /** Up to `segmentAttempts` tries, each on the next host; false when all failed (a gap). */
+  private async fetchSegment(seg: PlaylistSegment, base: string): Promise<boolean> {
+    const attempts = this.o.segmentAttempts ?? 3;
+    const check = segmentCheck(seg.title);
+    const sink = this.o.sink;
+    for (let i = 0; i < attempts && !this.stopped; i++) {
+      let size = 0;
+      let crc = 0;
+      sink.begin(seg);
+      try {
+        await fetchStreamed(this.resolve(seg.uri, base, i), this.http(), (c) => {
+          this.o.onNetwork(c.length);
+          size += c.length;
+          if (check) crc = crc32(c, crc);
+          sink.data(c);
+        });
+        if (check && (size !== check.size || crc !== check.crc32)) {
+          throw new LiverecError(HlsErrorCode.Checksum, `segment ${seg.seq}: ${size} bytes, crc32 ${crc.toString(16)}; the playlist says ${check.size} bytes, crc32 ${check.crc32.toString(16)}`);
+        }
+        if (!sink.end()) throw new LiverecError(HlsErrorCode.Incomplete, `segment ${seg.seq} does not end on a box or packet boundary`);
+        return true;
+      } catch (err) {
+        sink.abort();
+        if (this.stopped) return false;
+        this.o.log('warn', `segment ${seg.seq}: ${(err as Error).message}`, { code: (err as { code?: string }).code, attempt: i + 1 });
+        if (i + 1 < attempts) await this.sleep(Math.min(500 * (i + 1), this.targetMs / 2));
+      }
+    }
+    return false;
+  }
+
+  /** A URI from the playlist at `base`; later attempts resolve it against the next hosts' playlist URLs. */
+  private resolve(uri: string, base: string, attempt: number): string {
+    if (attempt === 0) return new URL(uri, base).href;
+    const urls = this.o.playlistUrls;
+    return new URL(uri, urls[(this.host + attempt) % urls.length]!).href;
+  }
+
+  private http(): HlsHttpOptions {
+    return { ...this.o.http, signal: this.abort.signal };
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done(): void {
+        clearTimeout(timer);
+        self.wake = null;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}

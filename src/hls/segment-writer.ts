@@ -1,0 +1,126 @@
+// The file side shared by the fMP4 and TS writers: segments appended to one file, torn segments cut off, splits, stats.
+import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import type { RecordingStatsDelta } from '../flv/rules/stats.js';
+import type { FileClosedInfo } from '../flv/writer/output.js';
+import type { HlsSink } from './live-client.js';
+import type { PlaylistSegment } from './playlist.js';
+
+/** What a writer reports to its capture (RecordingFiles, StatsTracker and the cutting rules stand behind these). */
+export interface WriterHooks {
+  nextPath(): string;
+  opened(path: string): void;
+  closed(info: FileClosedInfo): void;
+  /** After every segment written (brec's per-group stats, one group = one segment). */
+  segment(delta: RecordingStatsDelta): void;
+  disk(bytes: number, ms: number): void;
+  log(level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>): void;
+}
+
+export interface SegmentMedia {
+  videoFrames: number;
+  audioFrames: number;
+  videoBytes: number;
+  audioBytes: number;
+  /** Media end of the file after this segment, ms from the file's first decode time. */
+  fileMaxMs: number;
+}
+
+/** How far back (ms) a segment may start and still count as a repeat rather than a restarted timeline. */
+export const REPEAT_WINDOW_MS = 60_000;
+
+export abstract class SegmentWriter implements HlsSink {
+  /** Segments dropped because their media was already written (sequence reset, reconnect overlap). */
+  repeats = 0;
+  anomalies = 0;
+  private fd: number | null = null;
+  private path = '';
+  protected size = 0;
+  private segStart = 0;
+  private splitRequested = false;
+  protected fileMaxMs = 0;
+  private closedMaxMs = 0;
+  private totals = { inV: 0, inA: 0, vFrames: 0, aFrames: 0, vBytes: 0, aBytes: 0 };
+
+  constructor(protected readonly hooks: WriterHooks) {}
+
+  abstract init(bytes: Buffer): void;
+  abstract begin(segment: PlaylistSegment): void;
+  abstract data(chunk: Uint8Array): void;
+  abstract end(): boolean;
+
+  /** The next segment starts a new file (manual split, cutting rules, title change). */
+  requestSplit(): void {
+    this.splitRequested = true;
+  }
+
+  get isOpen(): boolean {
+    return this.fd !== null;
+  }
+
+  /** Drops what was written of the current segment. */
+  abort(): void {
+    if (this.fd !== null && this.size > this.segStart) {
+      ftruncateSync(this.fd, this.segStart);
+      this.size = this.segStart;
+    }
+  }
+
+  /** Closes the file on its last whole segment. Safe to call at any time, also synchronously on the way down. */
+  close(): void {
+    if (this.fd === null) return;
+    this.abort();
+    const fd = this.fd;
+    this.fd = null;
+    closeSync(fd);
+    this.closedMaxMs += this.fileMaxMs;
+    this.hooks.closed({ path: this.path, size: this.size, duration: this.fileMaxMs / 1000 });
+    this.fileMaxMs = 0;
+  }
+
+  /** Called at a segment's first media: opens a new file when asked to (or when none is open); returns true if it did. */
+  protected startSegment(newFile: boolean, head: Uint8Array | null): boolean {
+    const open = newFile || this.splitRequested || this.fd === null;
+    if (open) {
+      this.close();
+      this.splitRequested = false;
+      this.path = this.hooks.nextPath();
+      this.fd = openSync(this.path, 'wx');
+      this.size = 0;
+      this.hooks.opened(this.path);
+      if (head) this.write(head);
+    }
+    this.segStart = this.size;
+    return open;
+  }
+
+  protected write(bytes: Uint8Array): void {
+    if (this.fd === null) return;
+    const t0 = performance.now();
+    let done = 0;
+    while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    this.size += bytes.length;
+    this.hooks.disk(bytes.length, performance.now() - t0);
+  }
+
+  /** The segment is on disk: it becomes part of the file for good, and its stats are published. */
+  protected commit(m: SegmentMedia): void {
+    this.segStart = this.size;
+    const added = Math.max(0, m.fileMaxMs - this.fileMaxMs);
+    this.fileMaxMs = Math.max(this.fileMaxMs, m.fileMaxMs);
+    const t = this.totals;
+    t.inV += m.videoBytes;
+    t.inA += m.audioBytes;
+    t.vFrames += m.videoFrames;
+    t.aFrames += m.audioFrames;
+    t.vBytes += m.videoBytes;
+    t.aBytes += m.audioBytes;
+    this.hooks.segment({
+      inputVideoBytes: m.videoBytes, inputAudioBytes: m.audioBytes, totalInputVideoBytes: t.inV, totalInputAudioBytes: t.inA,
+      totalInputBytes: t.inV + t.inA, outputVideoFrames: m.videoFrames, outputAudioFrames: m.audioFrames,
+      outputVideoBytes: m.videoBytes, outputAudioBytes: m.audioBytes, totalOutputVideoFrames: t.vFrames, totalOutputAudioFrames: t.aFrames,
+      totalOutputVideoBytes: t.vBytes, totalOutputAudioBytes: t.aBytes, totalOutputBytes: t.vBytes + t.aBytes,
+      addedDuration: added / 1000, currentFileSize: this.size, fileMaxTimestamp: this.fileMaxMs,
+      sessionMaxTimestamp: this.closedMaxMs + this.fileMaxMs,
+    });
+  }
+}

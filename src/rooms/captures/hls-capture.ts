@@ -1,0 +1,102 @@
+// One HLS connection (fMP4 → .mp4, TS → .ts): live playlist client → segment writer → files, with FLV's stats, events and cutting.
+import type { StreamUrl } from '../../bilibili/stream-url.js';
+import type { ClientOptions } from '../../bilibili/client-options.js';
+import { Fmp4Writer } from '../../hls/fmp4-writer.js';
+import { HlsLiveClient, type HlsResume } from '../../hls/live-client.js';
+import type { SegmentWriter } from '../../hls/segment-writer.js';
+import { TsWriter } from '../../hls/ts-writer.js';
+import type { RecordingStatsDelta } from '../../flv/rules/stats.js';
+import type { CaptureDeps, CaptureEnd } from '../capture-standard.js';
+
+const MIB = 1024 * 1024;
+const IO_TICK_MS = 2000;
+
+export interface HlsCaptureDeps extends CaptureDeps {
+  stream: StreamUrl;
+  http: Partial<ClientOptions>;
+  /** Shared by the session's HLS connections: the last media sequence taken. */
+  resume: HlsResume;
+}
+
+export class HlsCapture {
+  private readonly writer: SegmentWriter;
+  private readonly client: HlsLiveClient;
+  private bytes = 0;
+  private stopped = false;
+
+  constructor(private readonly deps: HlsCaptureDeps) {
+    const { files, stats, outbox } = deps;
+    const extension = deps.stream.format === 'ts' ? '.ts' : '.mp4';
+    const hooks = {
+      nextPath: () => files.nextPath(extension),
+      opened: (path: string) => files.opened(path),
+      closed: (info: { path: string; size: number; duration: number }) => files.closed(info),
+      segment: (delta: RecordingStatsDelta) => this.onStats(delta),
+      disk: (bytes: number, ms: number) => stats.disk(bytes, ms),
+      log: (level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => outbox.log(level, msg, fields),
+    };
+    this.writer = deps.stream.format === 'ts' ? new TsWriter(hooks) : new Fmp4Writer(hooks);
+    this.client = new HlsLiveClient({
+      playlistUrls: deps.stream.urls,
+      http: {
+        streamConnectTimeoutMs: deps.http.streamConnectTimeoutMs, watchdogTimeoutMs: deps.http.watchdogTimeoutMs,
+        userAgent: deps.http.userAgent, maxRedirects: deps.http.maxRedirects,
+      },
+      sink: this.writer,
+      resume: deps.resume,
+      onNetwork: (n) => {
+        this.bytes += n;
+        stats.network(n);
+      },
+      log: (level, msg, fields) => outbox.log(level, `hls: ${msg}`, fields),
+    });
+  }
+
+  /** Reads the live playlist until it ends, fails, stalls or `stop()` is called; always leaves every file closed. */
+  async run(): Promise<CaptureEnd> {
+    const { stats, outbox } = this.deps;
+    stats.startIo(new URL(this.deps.stream.url).host);
+    const tick = setInterval(() => outbox.stats(undefined, stats.tickIo()), IO_TICK_MS);
+    try {
+      const end = await this.client.run();
+      return { reason: this.stopped ? 'stopped' : end.reason, error: end.error, bytes: this.bytes };
+    } catch (error) {
+      return { reason: this.stopped ? 'stopped' : 'error', error, bytes: this.bytes };
+    } finally {
+      clearInterval(tick);
+      this.closeFiles();
+      stats.stopIo();
+      outbox.stats(undefined, stats.io);
+      const { segments, gaps, anomalies } = this.client;
+      outbox.log('info', 'hls connection summary', { segments, gaps, repeatsDropped: this.writer.repeats, anomalies: anomalies + this.writer.anomalies });
+    }
+  }
+
+  /** Counts for tests and logs: segments written, gaps, repeats dropped. */
+  get counts(): { segments: number; gaps: number; repeats: number } {
+    return { segments: this.client.segments, gaps: this.client.gaps, repeats: this.writer.repeats };
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.client.stop();
+  }
+
+  /** The next segment starts a new file. */
+  split(): void {
+    this.writer.requestSplit();
+  }
+
+  closeFiles(): void {
+    this.writer.close();
+  }
+
+  /** Publishes the segment's stats and applies brec's cutting rules, as the FLV capture does. */
+  private onStats(delta: RecordingStatsDelta): void {
+    const { stats, outbox, settings } = this.deps;
+    outbox.stats(stats.group(delta));
+    const s = settings();
+    if (s.CuttingMode === 1 && delta.fileMaxTimestamp > s.CuttingNumber * 60_000) this.split();
+    else if (s.CuttingMode === 2 && (delta.currentFileSize + delta.outputVideoBytes + delta.outputAudioBytes) / MIB > s.CuttingNumber) this.split();
+  }
+}
