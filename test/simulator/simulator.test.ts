@@ -77,7 +77,10 @@ describe('API answers', () => {
     const unknownQn = await get('protocol=0,1&format=0,1,2&codec=0&qn=400');
     expect(unknownQn[0].format[0].codec[0].current_qn).toBe(10000);
     expect(unknownQn[1].format.map((f: { format_name: string }) => f.format_name)).toEqual(['ts', 'fmp4']);
-    expect((await fetch(`${sim.url}${unknownQn[1].format[0].codec[0].base_url}x=1`)).status).toBe(404);
+    // HLS entries are served too (live playlists, see test/hls/).
+    const playlist = await fetch(`${sim.url}${unknownQn[1].format[0].codec[0].base_url}x=1`);
+    expect(playlist.status).toBe(200);
+    expect(await playlist.text()).toMatch(/^#EXTM3U/);
   });
 });
 
