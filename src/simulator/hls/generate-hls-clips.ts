@@ -2,15 +2,11 @@
 // Run: npx tsx src/simulator/hls/generate-hls-clips.ts
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ffmpegBin } from '../../media/ffmpeg-bin.js';
 import { clipPath } from '../clips.js';
 import { CLIP_FILES } from '../clip-files.js';
-
-// @ffmpeg-installer/ffmpeg is a dev dependency: only this script needs it, the simulator reads the committed files.
-const require = createRequire(import.meta.url);
-const ffmpegPath = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
 
 /**
  * Each FLV clip is one 3.84 s loop of four 0.96 s GOPs. The hls muxer cuts at every keyframe (hls_time below
@@ -20,7 +16,7 @@ const ffmpegPath = (require('@ffmpeg-installer/ffmpeg') as { path: string }).pat
 function generate(flv: string, format: 'fmp4' | 'mpegts'): void {
   const dir = mkdtempSync(join(tmpdir(), 'liverec-hls-gen-'));
   try {
-    execFileSync(ffmpegPath, [
+    execFileSync(ffmpegBin(), [
       '-hide_banner', '-loglevel', 'error', '-y', '-i', clipPath(flv), '-t', '3.84', '-c', 'copy',
       '-f', 'hls', '-hls_time', '0.9', '-hls_list_size', '0', '-hls_segment_type', format,
       '-hls_segment_filename', join(dir, `s%d.${format === 'fmp4' ? 'm4s' : 'ts'}`), join(dir, 'index.m3u8'),
