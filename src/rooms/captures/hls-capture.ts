@@ -93,7 +93,8 @@ export class HlsCapture {
 
   /** Publishes the segment's stats and applies brec's cutting rules, as the FLV capture does. */
   private onStats(delta: RecordingStatsDelta): void {
-    const { stats, outbox, settings } = this.deps;
+    const { stats, outbox, settings, files } = this.deps;
+    files.mediaPosition(delta.fileMaxTimestamp); // danmaku timing: media end on the open file's timeline
     outbox.stats(stats.group(delta));
     const s = settings();
     if (s.CuttingMode === 1 && delta.fileMaxTimestamp > s.CuttingNumber * 60_000) this.split();
