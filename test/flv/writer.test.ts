@@ -140,6 +140,33 @@ describe('FlvFileOutput', () => {
     expect(readFlv(`${s.prefix}-2.flv`).tags.find((t) => t.type === TagType.Video && t.flag === 2)!.timestamp).toBe(0);
   });
 
+  it('live outputs of one thread share a stager: interleaved recordings each get exactly their own bytes', () => {
+    const a = session();
+    const b = session();
+    const solo = session();
+    // Different chunkings, interleaved: every group of one is flushed before the other writes.
+    let pa = 0;
+    let pb = 0;
+    for (let k = 0; pa < fixture.length || pb < fixture.length; k++) {
+      const na = 4000 + ((k * 7919) % 30000);
+      const nb = 2500 + ((k * 104729) % 41000);
+      a.stream.push(fixture.subarray(pa, pa + na));
+      b.stream.push(fixture.subarray(pb, pb + nb));
+      pa += na;
+      pb += nb;
+    }
+    solo.stream.push(fixture);
+    for (const s of [a, b, solo]) {
+      s.stream.end();
+      s.writer.close();
+    }
+    const want = readFileSync(solo.closed[0]!.path);
+    for (const s of [a, b]) {
+      expect(s.closed).toHaveLength(1);
+      expect(readFileSync(s.closed[0]!.path).equals(want)).toBe(true);
+    }
+  });
+
   it('writes LogMessageWithLocation to the accompanying .txt (messages before a file opens go to the next one)', () => {
     const s = session();
     s.writer.write([{ kind: 'LogMessageWithLocation', message: 'early message' }]);
