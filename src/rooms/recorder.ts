@@ -7,8 +7,9 @@ import { withTimingFloors } from '../config/timing-floors.js';
 import { LiverecError } from '../errors.js';
 import { EventBus } from '../events/bus.js';
 import type { RoomEventSnapshot } from '../events/types.js';
-import { roomLogger } from '../log/logger.js';
+import { logger, roomLogger } from '../log/logger.js';
 import { formatLocal } from '../time.js';
+import { OpenJournal } from './open-journal.js';
 import { finalizeOrphanFlv } from './orphan-file.js';
 import { emptyIoStats, emptyRecordingStats, type RoomMessage } from './protocol.js';
 import { Room } from './room.js';
@@ -44,11 +45,14 @@ export class Recorder {
   private readonly sessions = new Map<number, string>();
   /** Room host workers that died (each is restarted with backoff); read by the metrics. */
   workerRestarts = 0;
+  /** The open files and sessions on disk, so a start after a crash can close and report them. */
+  private readonly journal: OpenJournal;
 
   constructor(private readonly options: RecorderOptions) {
     this.bus = options.bus ?? new EventBus();
     this.config = options.config;
     this.workDir = options.workDir;
+    this.journal = new OpenJournal(options.workDir);
     this.supervisor = new Supervisor({
       roomsPerWorker: options.roomsPerWorker,
       resourceLimits: options.resourceLimits ?? { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
@@ -63,6 +67,7 @@ export class Recorder {
 
   /** Starts an actor for every configured room. */
   async start(): Promise<void> {
+    this.journal.recover((e) => this.bus.emit(e), (fields, msg) => logger().warn(fields, msg));
     for (const entry of this.config.rooms) this.rooms.push(new Room(entry, this.supervisor));
     await Promise.all(this.rooms.map((room) => this.launch(room)));
   }
@@ -156,14 +161,25 @@ export class Recorder {
         room?.apply({ state: m.state });
         break;
       case 'event':
-        if (m.event.EventType === 'SessionStarted') this.sessions.set(m.roomId, m.event.EventData.SessionId);
-        if (m.event.EventType === 'SessionEnded') this.sessions.delete(m.roomId);
+        if (m.event.EventType === 'SessionStarted') {
+          this.sessions.set(m.roomId, m.event.EventData.SessionId);
+          this.journal.sessionStarted(m.roomId, m.event.EventData.SessionId, m.event.EventData);
+        }
+        if (m.event.EventType === 'SessionEnded') {
+          this.sessions.delete(m.roomId);
+          this.journal.sessionEnded(m.event.EventData.SessionId);
+        }
         this.bus.emit(m.event);
         break;
       case 'file': {
         const files = this.openFiles.get(m.roomId) ?? new Map<string, OpenFile>();
-        if (m.action === 'opened') files.set(m.path, { path: m.path, sessionId: m.sessionId, openTime: m.openTime });
-        else files.delete(m.path);
+        if (m.action === 'opened') {
+          files.set(m.path, { path: m.path, sessionId: m.sessionId, openTime: m.openTime });
+          if (room) this.journal.fileOpened(m.roomId, m.path, m.sessionId, m.openTime, this.snapshot(room));
+        } else {
+          files.delete(m.path);
+          this.journal.fileClosed(m.path);
+        }
         this.openFiles.set(m.roomId, files);
         break;
       }
@@ -192,6 +208,7 @@ export class Recorder {
     const room = this.rooms.find((r) => r.roomId === roomId);
     const files = this.openFiles.get(roomId);
     for (const file of files?.values() ?? []) {
+      this.journal.fileClosed(file.path);
       const done = finalizeOrphanFlv(file.path);
       if (!done) continue;
       log.warn({ path: file.path, truncatedBytes: done.truncatedBytes }, 'closed the file of a dead worker');
@@ -206,6 +223,7 @@ export class Recorder {
     room.ioStats = emptyIoStats();
     const sessionId = this.sessions.get(roomId);
     this.sessions.delete(roomId);
+    if (sessionId) this.journal.sessionEnded(sessionId);
     if (sessionId) this.bus.emit({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.snapshot(room), SessionId: sessionId } });
   }
 
