@@ -5,6 +5,7 @@ import type { ConfigStore } from './config/store.js';
 import { startApiServer, type ApiServer, type ApiServerOptions } from './api/server.js';
 import type { EventBus } from './events/bus.js';
 import { logger } from './log/logger.js';
+import { attachRoomEventLog } from './log/room-events.js';
 import { Recorder } from './rooms/recorder.js';
 import { WebhookOutbox } from './webhook/outbox.js';
 
@@ -44,6 +45,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   });
   await outbox.start();
   outbox.attach(recorder.bus);
+  attachRoomEventLog(recorder.bus);
   // brec rewrites the config at every start; liverec only writes a missing one, so config.backup.json keeps
   // the user's own file after the first save.
   if (config.path && !existsSync(config.path)) config.save();

@@ -10,6 +10,7 @@ import { describeZodError } from './errors.js';
 import { installFallbacks } from './fallback.js';
 import { registerFileDownloads } from './file-download.js';
 import { registerFileRoutes } from './file.js';
+import { registerGraphqlRoutes } from './graphql/route.js';
 import { openAccessGuard } from './guard.js';
 import { jsonResponse } from './json.js';
 import { registerLogRoutes } from './log.js';
@@ -77,6 +78,7 @@ export function createApiApp(options: ApiAppOptions): ApiAppParts {
   registerVersionRoutes(app);
   registerWebhookRoutes(app, options);
   registerWebhookActionRoutes(app, options);
+  registerGraphqlRoutes(app, options);
   registerFileDownloads(app, options);
   const events = new EventHub(options.recorder);
   registerEventRoutes(app, events);

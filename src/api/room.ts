@@ -93,15 +93,11 @@ export function registerRoomRoutes(app: ApiApp, deps: ApiDeps): void {
     return r.error ?? sendJson(c, ioStatsDto(r.room.ioStats), 200);
   });
 
-  // brec answers start/stop/split at once (the work is asynchronous); refresh waits for the room-info fetch.
-  const fireAndLog = (room: Room, action: string, p: Promise<void>): void => {
-    p.catch((err: unknown) => roomLogger(room.roomId).warn({ err, action }, 'room command failed'));
-  };
   for (const action of ['start', 'stop', 'split'] as const) {
     app.openapi(actions[action], (c) => {
       const r = lookupRoom(deps, c, c.req.valid('param').id);
       if (r.error) return r.error;
-      fireAndLog(r.room, action, r.room[action]());
+      runRoomAction(r.room, action);
       return sendJson(c, roomDto(r.room), 200);
     });
   }
@@ -109,15 +105,23 @@ export function registerRoomRoutes(app: ApiApp, deps: ApiDeps): void {
   app.openapi(actions.refresh, async (c) => {
     const r = lookupRoom(deps, c, c.req.valid('param').id);
     if (r.error) return r.error;
-    const room = r.room;
-    // Bounded by the API timeout plus slack, so a stuck worker cannot hold the request forever; errors are logged only.
-    const limit = recorder.config.effective('TimingApiTimeout', room.entry) + 5_000;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      room.refresh().catch((err: unknown) => roomLogger(room.roomId).warn({ err }, 'room refresh failed')),
-      new Promise<void>((resolve) => { timer = setTimeout(resolve, limit); }),
-    ]);
-    clearTimeout(timer);
-    return sendJson(c, roomDto(room), 200);
+    await refreshRoom(deps, r.room);
+    return sendJson(c, roomDto(r.room), 200);
   });
+}
+
+/** brec answers start/stop/split at once (the work is asynchronous); a failure is logged, never answered. */
+export function runRoomAction(room: Room, action: 'start' | 'stop' | 'split'): void {
+  room[action]().catch((err: unknown) => roomLogger(room.roomId).warn({ err, action }, 'room command failed'));
+}
+
+/** Waits for the room-info fetch, bounded by the API timeout plus slack so a stuck worker cannot hold a request. */
+export async function refreshRoom(deps: ApiDeps, room: Room): Promise<void> {
+  const limit = deps.recorder.config.effective('TimingApiTimeout', room.entry) + 5_000;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    room.refresh().catch((err: unknown) => roomLogger(room.roomId).warn({ err }, 'room refresh failed')),
+    new Promise<void>((resolve) => { timer = setTimeout(resolve, limit); }),
+  ]);
+  clearTimeout(timer);
 }

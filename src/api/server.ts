@@ -25,8 +25,8 @@ export interface ApiServerOptions {
   replayDelivery?: ApiDeps['replayDelivery'];
   /** brec's --enable-file-browser (default true). */
   fileBrowser?: boolean;
-  /** PEM key and certificate for an https:// bind (liverec does not self-sign). */
-  tls?: { key: string | Buffer; cert: string | Buffer };
+  /** For an https:// bind (liverec does not self-sign): a PEM key and certificate, or a PFX; passphrase for either. */
+  tls?: { key?: string | Buffer; cert?: string | Buffer; pfx?: Buffer; passphrase?: string };
   /** Where the BREC_HTTP_* fallbacks are read; defaults to process.env. */
   env?: NodeJS.ProcessEnv;
 }
@@ -72,7 +72,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   });
   const bind = parseBind(options.bind);
   if (bind.scheme === 'https' && !options.tls) {
-    throw new LiverecError('API_TLS_REQUIRED', 'an https:// bind needs a PEM key and certificate (liverec does not generate self-signed ones)');
+    throw new LiverecError('API_TLS_REQUIRED',
+      'an https:// bind needs a certificate: --cert-pem-path and --cert-key-path, or --cert-pfx-path (liverec does not generate self-signed ones)');
   }
 
   const { app, document, events, metrics, dispose } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, replayDelivery: options.replayDelivery, fileBrowser: options.fileBrowser, auth, openAccess, corsOrigins });
@@ -85,7 +86,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   // webhook sender's fetch/ky works with the swapped globals (the adapter's classes extend undici's); the
   // webhook end-to-end test runs with the API started in the same process to keep that true.
   const listener = getRequestListener(app.fetch, { overrideGlobalObjects: true });
-  const make = (): Server => (options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, listener) : createHttpServer(listener));
+  const make = (): Server => (bind.scheme === 'https' && options.tls ? createHttpsServer({ ...options.tls, minVersion: 'TLSv1.2' }, listener) : createHttpServer(listener));
 
   const servers: Server[] = [];
   let port = bind.port;

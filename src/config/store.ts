@@ -57,9 +57,8 @@ export class ConfigStore {
 
   constructor(private readonly options: ConfigStoreOptions = {}) {}
 
-  /** Loads `<workDir>/config.json` (missing = defaults). Invalid files throw ConfigError and are left untouched. */
-  static load(workDir: string): ConfigStore {
-    const path = join(workDir, 'config.json');
+  /** Loads `<workDir>/config.json` or another file (--config-override); missing = defaults. Invalid files throw ConfigError, untouched. */
+  static load(workDir: string, path = join(workDir, 'config.json')): ConfigStore {
     const store = new ConfigStore({ path });
     if (existsSync(path)) store.apply(parseConfigText(readFileSync(path, 'utf8'), path));
     return store;
