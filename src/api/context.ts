@@ -4,7 +4,8 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Recorder } from '../rooms/recorder.js';
 import type { WebhookDelivery } from '../webhook/deliveries-schema.js';
 
-export type ApiEnv = { Bindings: HttpBindings };
+/** `untrustedOrigin`: set by the cross-origin policy when it lets an untrusted origin through (auth is on). */
+export type ApiEnv = { Bindings: HttpBindings; Variables: { untrustedOrigin?: boolean } };
 export type ApiApp = OpenAPIHono<ApiEnv>;
 
 export interface ApiDeps {

@@ -76,6 +76,7 @@ export function cors(policy: CorsPolicy): MiddlewareHandler<ApiEnv> {
       const why = `origin ${origin} is not allowed (allow it with --http-cors-origin)`;
       if (!policy.auth) return refuse(`cross-origin request refused: ${why}`);
       if (method !== 'OPTIONS' && carriesSettings(c.req.path)) return refuse(`settings are not given to another origin: ${why}`);
+      c.set('untrustedOrigin', true); // /graphql has no settings path: it refuses the settings fields itself
     }
     const requestedMethod = c.req.header('access-control-request-method');
     if (method === 'OPTIONS' && requestedMethod) {

@@ -186,6 +186,39 @@ describe('GraphQL at /graphql', () => {
 });
 
 describe('GraphQL behind the API guards', () => {
+  it('follows the cross-origin policy: foreign origins refused without auth, JSON bodies only', async () => {
+    const fx = await startFixture({ rooms: [] });
+    try {
+      const query = JSON.stringify({ query: 'mutation { addRoom(roomId: 5, autoRecord: true) { objectId } }' });
+      expect((await fx.call('POST', '/graphql', query, { origin: 'http://evil.test' })).status).toBe(403);
+      const form = await fetch(`${fx.url}/graphql`, { method: 'POST', body: query, headers: { 'content-type': 'text/plain' } });
+      expect(form.status).toBe(415);
+      expect(fx.recorder.rooms).toHaveLength(0);
+    } finally {
+      await fx.close();
+    }
+  });
+
+  it('with auth, an untrusted origin reads rooms but not settings, like the REST settings paths', async () => {
+    const fx = await startFixture({ basicUser: 'u', basicPass: 'p', rooms: [{ roomId: 6, autoRecord: false }] });
+    try {
+      const headers = { authorization: `Basic ${Buffer.from('u:p').toString('base64')}`, origin: 'http://other.test' };
+      const rooms = await fx.call('POST', '/graphql', { query: SAME_ROOM.replace(' rc:roomConfig{a:autoRecord i:roomId}', '') }, headers);
+      expect(rooms.status).toBe(200);
+      for (const q of ['{ config { optionalCookie { value } } }', '{ rooms { roomConfig { optionalRecordMode { value } } } }',
+        'mutation { setConfig(config: { optionalCookie: { hasValue: true, value: "x" } }) { optionalCookie { value } } }']) {
+        const r = await fx.call('POST', '/graphql', { query: q }, headers);
+        expect(r.status, q).toBe(403);
+        expect(((await r.json()) as Json).errors[0].extensions.code).toBe('CROSS_ORIGIN_REFUSED');
+      }
+      expect(fx.recorder.config.global.Cookie).toBeUndefined();
+      const own = await fx.call('POST', '/graphql', { query: '{ config { optionalCookie { hasValue } } }' }, { authorization: headers.authorization });
+      expect(own.status).toBe(200);
+    } finally {
+      await fx.close();
+    }
+  });
+
   it('needs the same Basic auth as /api, and gets the same CORS headers', async () => {
     const fx = await startFixture({ basicUser: 'u', basicPass: 'p', rooms: [] });
     try {

@@ -1,11 +1,12 @@
 // /graphql over HTTP (POST and GET), behind the same middleware chain as /api; GET runs queries only, never mutations.
-import { execute, getOperationAST, parse, validate, type DocumentNode } from 'graphql';
+import { execute, getOperationAST, parse, specifiedRules, validate, type DocumentNode } from 'graphql';
 import type { Context } from 'hono';
-import type { ApiApp, ApiDeps } from '../context.js';
+import type { ApiApp, ApiDeps, ApiEnv } from '../context.js';
 import { ApiErrorCode } from '../errors.js';
 import { jsonResponse } from '../json.js';
 import { createRootValue } from './resolvers.js';
 import { brecSchema } from './schema.js';
+import { noSettingsForUntrustedOrigin } from './settings-rule.js';
 
 interface GraphqlRequest {
   query?: unknown;
@@ -27,9 +28,13 @@ function parseJson(text: string, what: string): { value?: unknown; error?: Respo
 }
 
 async function readPost(c: Context): Promise<{ request?: GraphqlRequest; error?: Response }> {
+  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  // Only types a foreign page cannot send without a CORS preflight: a form or text/plain POST could forge a mutation.
+  if (type !== 'application/json' && type !== 'application/graphql') {
+    return { error: jsonResponse({ code: ApiErrorCode.UnsupportedMediaType, message: `content-type ${type || '(none)'} is not accepted: send application/json`, errors: [{ message: 'send application/json' }] }, 415) };
+  }
   const text = await c.req.text();
-  const type = (c.req.header('content-type') ?? '').toLowerCase();
-  if (type.startsWith('application/graphql')) return { request: { query: text } };
+  if (type === 'application/graphql') return { request: { query: text } };
   if (text.trim() === '') return { error: badRequest('empty body: expected JSON {"query": …, "variables": …}') };
   const { value, error } = parseJson(text, 'body');
   if (error) return { error };
@@ -52,7 +57,7 @@ export function registerGraphqlRoutes(app: ApiApp, deps: ApiDeps): void {
   const schema = brecSchema();
   const rootValue = createRootValue(deps);
 
-  const run = async (c: Context, request: GraphqlRequest): Promise<Response> => {
+  const run = async (c: Context<ApiEnv>, request: GraphqlRequest): Promise<Response> => {
     const { query, variables, operationName } = request;
     if (typeof query !== 'string' || query.trim() === '') return badRequest('"query" must be a non-empty string');
     if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return badRequest('"variables" must be an object');
@@ -63,8 +68,12 @@ export function registerGraphqlRoutes(app: ApiApp, deps: ApiDeps): void {
     } catch (err) {
       return jsonResponse({ errors: [err] }, 400);
     }
-    const invalid = validate(schema, document);
-    if (invalid.length > 0) return jsonResponse({ errors: invalid }, 400);
+    const rules = c.get('untrustedOrigin') ? [...specifiedRules, noSettingsForUntrustedOrigin] : specifiedRules;
+    const invalid = validate(schema, document, rules);
+    if (invalid.length > 0) {
+      const refused = invalid.some((e) => e.extensions.code === 'CROSS_ORIGIN_REFUSED');
+      return jsonResponse(refused ? { code: ApiErrorCode.CrossOriginRefused, message: invalid[0]!.message, errors: invalid } : { errors: invalid }, refused ? 403 : 400);
+    }
     const operation = getOperationAST(document, operationName ?? undefined);
     if (!operation) return badRequest(operationName ? `no operation named "${operationName}"` : 'several operations: "operationName" is required');
     // Mutations change state: only POST, which passes the same guards as the REST API's POSTs.
