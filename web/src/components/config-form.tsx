@@ -63,6 +63,11 @@ export function ConfigForm({ values, inherited, defaults, onSave, extra, idPrefi
 
   return (
     <form class="config" onSubmit={save}>
+      <div class="form-actions">
+        <button type="submit" data-action="save" disabled={!dirty || saving}>{saving ? 'Saving…' : 'Save'}</button>
+        <button type="button" disabled={!dirty} onClick={() => setEdits({})}>Discard</button>
+        <span class="hint">{dirty ? `${Object.keys(edits).length} unsaved change(s)` : 'tick "override" to set a value at this level'}</span>
+      </div>
       <table>
         <thead><tr><th>setting</th><th>override</th><th>value</th><th>effective</th></tr></thead>
         <tbody>
@@ -87,10 +92,6 @@ export function ConfigForm({ values, inherited, defaults, onSave, extra, idPrefi
           })}
         </tbody>
       </table>
-      <div class="form-actions">
-        <button type="submit" data-action="save" disabled={!dirty || saving}>{saving ? 'Saving…' : 'Save'}</button>
-        <button type="button" disabled={!dirty} onClick={() => setEdits({})}>Discard</button>
-      </div>
     </form>
   );
 }

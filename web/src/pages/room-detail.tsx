@@ -107,7 +107,7 @@ export function RoomDetailPage({ roomId }: { roomId: number }) {
         <tbody>
           {filesOf(events).map((f) => (
             <tr key={f.path}>
-              <td><a href={apiUrl(`file/${f.path}`)} download>{f.path}</a></td>
+              <td><a href={apiUrl(`file/${f.path.split('/').map(encodeURIComponent).join('/')}`)} download>{f.path}</a></td>
               <td>{f.size === null ? `${bytes(Number(room.recordingStats.currentFileSize) || 0)} (open)` : bytes(f.size)}</td>
               <td>{f.duration === null ? `${duration(Number(room.recordingStats.fileMaxTimestamp) || 0)} (open)` : duration(f.duration * 1000)}</td>
               <td>{time(f.open)}</td>
