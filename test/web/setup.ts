@@ -7,6 +7,7 @@ import { EventBus } from '../../src/events/bus.js';
 import type { RecorderEvent } from '../../src/events/types.js';
 import { startService, type Service } from '../../src/service.js';
 import { Simulator, type SimRoomInit } from '../../src/simulator/index.js';
+import type { Overrides } from '../../src/config/store.js';
 import { FAST } from '../rooms/harness.js';
 
 export interface WebSetup {
@@ -23,14 +24,16 @@ export interface WebSetup {
 export const simRooms = (ids: number[], bitrateKbps = 600): SimRoomInit[] =>
   ids.map((roomId, i) => ({ roomId, name: `streamer${i + 1}`, title: `title ${roomId}`, live: true, bitrateKbps }));
 
-export async function startWebSetup(options: { rooms: SimRoomInit[]; record: number[]; user?: string; pass?: string }): Promise<WebSetup> {
+export async function startWebSetup(options: {
+  rooms: SimRoomInit[]; record: number[]; user?: string; pass?: string; roomConfig?: Record<number, Overrides>;
+}): Promise<WebSetup> {
   const sim = new Simulator();
   const running = await sim.start();
   for (const r of options.rooms) sim.createRoom(r);
   const workDir = mkdtempSync(join(tmpdir(), 'liverec-web-'));
   const config = ConfigStore.load(workDir);
   Object.assign(config.global, FAST, { LiveApiHost: running.url });
-  for (const id of options.record) config.addRoom(id, true);
+  for (const id of options.record) Object.assign(config.addRoom(id, true).overrides, options.roomConfig?.[id] ?? {});
   const bus = new EventBus();
   const events: RecorderEvent[] = [];
   bus.on((e) => events.push(e));

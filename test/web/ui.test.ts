@@ -43,7 +43,9 @@ describe('the web UI', () => {
       req.on('end', () => (hooks.push(body), res.end()));
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    s = await startWebSetup({ rooms: simRooms([...ROOMS, EXTRA], 500), record: ROOMS, user: USER, pass: PASS });
+    // The room that goes offline first records danmaku, so its closed file has a sibling XML for the player's overlay.
+    s = await startWebSetup({ rooms: simRooms([...ROOMS, EXTRA], 500), record: ROOMS, user: USER, pass: PASS, roomConfig: { [ROOMS[4]]: { RecordDanmaku: true } } });
+    s.sim.danmakuRate(ROOMS[4], { rate: 20 });
     await eventually('5 rooms recording', () => s.service.recorder.rooms.every((r) => r.state.recording && r.recordingStats.totalOutputBytes > 0), 60_000);
     browser = await puppeteer.launch({ args: chromium.args, executablePath: await chromium.executablePath(), headless: true });
     page = await browser.newPage();
@@ -146,7 +148,7 @@ describe('the web UI', () => {
     await shot('room-detail');
   });
 
-  it('plays a recorded FLV in the Files page', async () => {
+  it('plays a recorded FLV in the Files page with its danmaku overlaid', async () => {
     const room = s.service.recorder.findRoom(ROOMS[4])!;
     const closed = s.events.find((e) => e.EventType === 'FileClosed' && e.EventData.RoomId === room.roomId);
     expect(closed).toBeDefined();
@@ -158,6 +160,9 @@ describe('the web UI', () => {
     await page.waitForFunction(`(document.querySelector('.player video')?.currentTime ?? 0) > 0.5`, { timeout: 45_000, polling: 250 });
     const t = (await page.evaluate(`document.querySelector('.player video').currentTime`)) as number;
     expect(t).toBeGreaterThan(0.5);
+    // The sibling danmaku XML is overlaid on the video.
+    await page.waitForSelector('.player .danmaku span', { timeout: 30_000 });
+    expect(await page.$eval('.player .hint', (el) => el.textContent)).toMatch(/^\d+ danmaku from the sibling XML$/);
     await shot('files');
   });
 
