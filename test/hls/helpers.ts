@@ -46,7 +46,14 @@ export async function decode(path: string): Promise<Decoded> {
   return { codecs, duration: frames / fps, videoFrames: frames, resolution: res, errors };
 }
 
-/** Messages of room log lines seen so far whose text includes `part` (the main thread's log ring). */
-export function logLines(part: string, roomId?: number): Record<string, unknown>[] {
-  return logRing.fetch().logs.filter((l) => String(l['@mt']).includes(part) && (roomId === undefined || l.RoomId === roomId));
+
+/** Collects the main thread's log lines (room workers' logs included) from now on. */
+export function collectLogs(): { lines: Record<string, unknown>[]; match(part: string, roomId?: number): Record<string, unknown>[]; stop(): void } {
+  const lines: Record<string, unknown>[] = [];
+  const stop = logRing.onEntry((_id, log) => void lines.push(log));
+  return {
+    lines,
+    match: (part, roomId) => lines.filter((l) => String(l['@mt']).includes(part) && (roomId === undefined || l.RoomId === roomId)),
+    stop,
+  };
 }
