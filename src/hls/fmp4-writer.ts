@@ -9,7 +9,13 @@ const MAX_HELD_BOX = 16 * 1024 * 1024;
 /**
  * Every file is ftyp + moov (from the stream's init section) followed by whole fragments, so it plays while it is
  * written and after a kill -9 up to the last whole fragment. styp/sidx are dropped: they index a single segment,
- * and a file of many segments with many sidx boxes confuses players' duration and seeking. Decode times are moved
+ * and a file of many segments with many sidx boxes confuses players' duration and seeking.
+ *
+ * A fragment becomes visible only once it is whole: its moof is first written as a `free` box of the same size,
+ * the mdat streams in behind it, and the moof is written over the placeholder when the segment is complete. A
+ * kill -9 mid-segment leaves a free box and an mdat no moof points to, which players skip without an error.
+ *
+ * Decode times are moved
  * so that each file starts at 0 (as FLV files do), by one offset in seconds for all tracks, which keeps A/V sync.
  */
 export class Fmp4Writer extends SegmentWriter {
@@ -28,6 +34,8 @@ export class Fmp4Writer extends SegmentWriter {
   private passLeft = 0;
   private skip = false;
   private started = false;
+  /** moof boxes of this segment and where their placeholders are. */
+  private moofs: { position: number; box: Buffer }[] = [];
   private media = { videoFrames: 0, audioFrames: 0, videoBytes: 0, audioBytes: 0, ends: new Map<number, number>() };
 
   init(bytes: Buffer): void {
@@ -48,6 +56,7 @@ export class Fmp4Writer extends SegmentWriter {
     this.held = [];
     this.heldLeft = this.passLeft = 0;
     this.skip = this.started = false;
+    this.moofs = [];
     this.media = { videoFrames: 0, audioFrames: 0, videoBytes: 0, audioBytes: 0, ends: new Map() };
   }
 
@@ -79,6 +88,8 @@ export class Fmp4Writer extends SegmentWriter {
   end(): boolean {
     const whole = this.passLeft === 0 && this.heldLeft === 0 && this.head.length === 0;
     if (!whole || this.skip || !this.started) return whole;
+    for (const m of this.moofs) this.patch(m.position, m.box);
+    this.moofs = [];
     for (const [track, end] of this.media.ends) this.written.set(track, Math.max(this.written.get(track) ?? 0, end));
     this.commit({ ...this.media, fileMaxMs: this.endMs() });
     return true;
@@ -124,7 +135,11 @@ export class Fmp4Writer extends SegmentWriter {
       this.media.ends.set(r.trackId, Math.max(this.media.ends.get(r.trackId) ?? 0, r.baseDecodeTime + r.duration));
       setDecodeTime(box, r, Math.max(0, r.baseDecodeTime - Math.round(this.fileOffset * this.scale(r.trackId))));
     }
-    this.write(box);
+    this.moofs.push({ position: this.size, box });
+    const placeholder = Buffer.alloc(box.length);
+    placeholder.writeUInt32BE(box.length, 0);
+    placeholder.write('free', 4, 'latin1');
+    this.write(placeholder);
   }
 
   /** At a segment's first fragment: drop it if its media is already on disk; else pick the file it goes to. */

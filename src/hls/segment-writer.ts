@@ -93,6 +93,15 @@ export abstract class SegmentWriter implements HlsSink {
     return open;
   }
 
+  /** Overwrites bytes already written (same length) at `position`. */
+  protected patch(position: number, bytes: Uint8Array): void {
+    if (this.fd === null) return;
+    const t0 = performance.now();
+    let done = 0;
+    while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done, position + done);
+    this.hooks.disk(bytes.length, performance.now() - t0);
+  }
+
   protected write(bytes: Uint8Array): void {
     if (this.fd === null) return;
     const t0 = performance.now();

@@ -36,7 +36,7 @@ const ms = z.number().int().min(0).max(86_400_000);
  *   { kind: 'playlist-stale', count? }   the next `count` playlist URLs (by trid) stop advancing; a new URL from the API is fresh
  *   { kind: 'init-change' }              the next segment comes from the other clip: new init section (fMP4), discontinuity
  *   { kind: 'sequence-reset' }           media sequence numbers restart at 1; the last two segments are listed again
- *   { kind: 'slow-segment', count?, delayMs? [3000] }  the next `count` segment answers come after delayMs
+ *   { kind: 'slow-segment', count?, delayMs? [3000] }  the next `count` segments send half their bytes, then the rest after delayMs
  *   { kind: 'playlist-404', count? }     the next `count` playlist requests answer 404
  *
  * Room faults:

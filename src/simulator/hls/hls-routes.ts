@@ -46,13 +46,20 @@ export async function handleHls(findRoom: (id: number) => SimRoom | undefined, r
   room.counters.hlsSegmentRequests++;
   const n = tl.indexOf(Number(/(\d+)\.(?:m4s|ts)$/.exec(name)![1]));
   if (n === null || tl.missing.has(n)) return sendText(res, 404, 'Not Found');
+  const seg = tl.segment(n);
+  const type = format === 'fmp4' ? 'video/iso.segment' : 'video/mp2t';
   const slow = tl.slow[0];
   if (slow) {
+    // A slow CDN edge: half the segment at once, the rest after delayMs.
     if (--slow.remaining <= 0) tl.slow.shift();
+    res.writeHead(200, { ...HEADERS, 'Content-Type': type, 'Content-Length': seg.bytes.length });
+    const half = seg.bytes.length >> 1;
+    res.write(seg.bytes.subarray(0, half));
     await new Promise((r) => setTimeout(r, slow.delayMs));
     if (clientGone(res)) return;
+    tl.served(n);
+    return void res.end(seg.bytes.subarray(half));
   }
-  const seg = tl.segment(n);
   tl.served(n);
-  send(res, format === 'fmp4' ? 'video/iso.segment' : 'video/mp2t', seg.bytes);
+  send(res, type, seg.bytes);
 }
