@@ -10,6 +10,8 @@ export interface ToolTask {
   /** fix: output base; export: output path. */
   output?: string;
   splitOnScriptTag?: boolean;
+  /** `tool fix --keep-codec12`: HEVC stays codec id 12 instead of Enhanced FLV. */
+  keepCodec12?: boolean;
   /** Receives `{ done, total }` byte counts, at most every 100 ms. */
   progressPort?: MessagePort;
 }
@@ -34,6 +36,7 @@ export default function runToolTask(task: ToolTask, progress?: (done: number, to
       input: task.input,
       outputBase: task.command === 'fix' ? task.output ?? null : null,
       splitOnScriptTag: task.splitOnScriptTag ?? false,
+      hevcForm: task.keepCodec12 ? 'codec12' : 'enhanced',
       onProgress,
     });
   } finally {

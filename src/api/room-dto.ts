@@ -61,6 +61,7 @@ export const RoomSchema = z
     streaming: z.boolean(),
     danmakuConnected: z.boolean(),
     autoRecordForThisSession: z.boolean(),
+    recordingCodec: z.enum(['', 'avc', 'hevc']).openapi({ description: 'liverec: video codec of the file being written (from the quality token, then the stream itself); empty when not recording' }),
     recordingStats: RecordingStatsSchema,
     ioStats: IoStatsSchema,
   })
@@ -129,6 +130,7 @@ export function roomDto(room: Room): RoomDto {
     streaming: s.streaming,
     danmakuConnected: s.danmakuConnected,
     autoRecordForThisSession: s.autoRecordForThisSession,
+    recordingCodec: s.recordingCodec,
     recordingStats: recordingStatsDto(room.recordingStats),
     ioStats: ioStatsDto(room.ioStats),
   };

@@ -1,7 +1,7 @@
 // Settings of the live-service clients; the recorder maps brec config fields onto them (names in the comments).
 import { DEFAULT_USER_AGENT } from './headers.js';
+import { DEFAULT_RECORDING_QUALITY } from './quality.js';
 
-export type CodecPreference = 'avc' | 'hevc';
 export type DanmakuTransport = 'ws' | 'wss';
 
 export interface ClientOptions {
@@ -26,10 +26,8 @@ export interface ClientOptions {
   danmakuRetryMs: number;
   /** Danmaku heartbeat interval (ms); the service expects 30 s. */
   danmakuHeartbeatMs: number;
-  /** RecordingQuality: qn priority list, e.g. "10000, 400". */
+  /** RecordingQuality: quality tokens in priority order, e.g. "avc10000,hevc10000" (a bare qn is avc). */
   recordingQuality: string;
-  /** avc always works; hevc is preferred when configured and offered, avc otherwise. */
-  codec: CodecPreference;
   /** How long an HTTP 412 / -412 / -352 pauses all API calls (brec: 2 min). */
   riskPauseMs: number;
   userAgent: string;
@@ -49,8 +47,7 @@ export const DEFAULT_CLIENT_OPTIONS: Readonly<ClientOptions> = Object.freeze({
   watchdogTimeoutMs: 10_000,
   danmakuRetryMs: 9_000,
   danmakuHeartbeatMs: 30_000,
-  recordingQuality: '10000',
-  codec: 'avc',
+  recordingQuality: DEFAULT_RECORDING_QUALITY,
   riskPauseMs: 120_000,
   userAgent: DEFAULT_USER_AGENT,
   danmakuTransport: 'ws',

@@ -1,41 +1,31 @@
-// Stream URL choice as brec does it (http_stream/flv/<codec>, qn from the priority list, a random non-mcdn host), plus http_hls formats.
+// Stream URL choice as brec 2.15 does it (codec + qn from the quality tokens, a random non-mcdn host), plus http_hls formats.
 import type { BilibiliApiClient } from './api-client.js';
 import type { CodecEntry, PlayInfo, UrlInfo } from './api-models.js';
-import type { CodecPreference } from './client-options.js';
 import { BiliErrorCode, BilibiliError } from './errors.js';
-import { chooseQn, parseQualityList } from './quality.js';
+import { type StreamCodec, chooseQuality, qualityTokens } from './quality.js';
 import { protocolOf, type StreamFormat } from './recording-protocol.js';
 
-/** The codec entries to try, most wanted first: hevc falls back to avc, avc stands alone. */
-export function codecOrder(pref: CodecPreference): string[] {
-  return pref === 'hevc' ? ['hevc', 'avc'] : ['avc'];
-}
-
-/** The first http_stream → flv → codec entry for the first codec in `codecs` that is offered. */
-export function selectFlvCodec(play: PlayInfo, codecs: readonly string[]): CodecEntry {
-  return selectCodec(play, 'flv', codecs);
-}
-
-/** The first <protocol> → <format> → codec entry for the first codec in `codecs` that is offered. */
-export function selectCodec(play: PlayInfo, format: StreamFormat, codecs: readonly string[]): CodecEntry {
+/** The <protocol> → <format> codec entries by codec name (the first of each); PLAYURL_NULL when offline, else NO_STREAM when none. */
+export function codecEntries(play: PlayInfo, format: StreamFormat): Map<StreamCodec, CodecEntry> {
   if (!play.streams) {
     throw new BilibiliError(BiliErrorCode.PlayurlNull, `playurl is null (room ${play.roomId}, live_status ${play.liveStatus})`);
   }
   const protocol = protocolOf(format);
   const entries = play.streams.find((s) => s.protocolName === protocol)?.formats.find((f) => f.formatName === format);
-  for (const name of codecs) {
-    const entry = entries?.codecs.find((c) => c.codecName === name);
-    if (entry) return entry;
+  const out = new Map<StreamCodec, CodecEntry>();
+  for (const c of entries?.codecs ?? []) {
+    if ((c.codecName === 'avc' || c.codecName === 'hevc') && !out.has(c.codecName)) out.set(c.codecName, c);
   }
-  throw new BilibiliError(BiliErrorCode.NoStream, `No ${protocol}/${format} stream with codec ${codecs.join(' or ')} (room ${play.roomId})`);
+  if (out.size === 0) throw new BilibiliError(BiliErrorCode.NoStream, `No ${protocol}/${format} stream with codec avc or hevc (room ${play.roomId})`);
+  return out;
 }
 
 /** The first format of `formats` the room offers (NO_STREAM naming all of them when none is). */
-export function selectFormat(play: PlayInfo, formats: readonly StreamFormat[], codecs: readonly string[]): { format: StreamFormat; entry: CodecEntry } {
+export function selectFormat(play: PlayInfo, formats: readonly StreamFormat[]): { format: StreamFormat; entries: Map<StreamCodec, CodecEntry> } {
   let last: unknown = null;
   for (const format of formats) {
     try {
-      return { format, entry: selectCodec(play, format, codecs) };
+      return { format, entries: codecEntries(play, format) };
     } catch (err) {
       if ((err as BilibiliError).code !== BiliErrorCode.NoStream) throw err;
       last = err;
@@ -58,7 +48,8 @@ export interface StreamUrl {
   qn: number;
   /** The qn the service says it serves (a warning case when it differs from `qn`). */
   currentQn: number;
-  codec: string;
+  /** The codec of the chosen quality token. */
+  codec: StreamCodec;
   /** The chosen url_info host (scheme + host + port). */
   host: string;
   format: StreamFormat;
@@ -67,22 +58,24 @@ export interface StreamUrl {
 }
 
 /**
- * The brec flow: ask at qn 10000, choose the first wanted qn in accept_qn, ask again if it differs, then pick a host.
- * `formats` (default FLV only) are tried in order against what the room offers.
- * Throws PLAYURL_NULL, NO_STREAM, NO_MATCHING_QN or any API error.
+ * The brec 2.15 flow: ask at qn 10000, take the first quality token (codec + qn) that the entries offer, ask
+ * again if the qn differs, then pick a host. `formats` (default FLV only) are tried in order against what the
+ * room offers. Throws PLAYURL_NULL, NO_STREAM, NO_MATCHING_QN or any API error.
  */
 export async function resolveStreamUrl(
   api: BilibiliApiClient, roomId: number, signal?: AbortSignal, formats: readonly StreamFormat[] = ['flv'],
 ): Promise<StreamUrl> {
-  const codecs = codecOrder(api.options.codec);
-  const wanted = parseQualityList(api.options.recordingQuality);
-  const chosen = selectFormat(await api.getPlayInfo(roomId, 10000, signal), formats, codecs);
-  const format = chosen.format;
-  let entry = chosen.entry;
-  const qn = chooseQn(entry.acceptQn, wanted);
-  if (qn !== 10000) entry = selectCodec(await api.getPlayInfo(roomId, qn, signal), format, codecs);
+  const wanted = qualityTokens(api.options.recordingQuality);
+  const { format, entries } = selectFormat(await api.getPlayInfo(roomId, 10000, signal), formats);
+  const choice = chooseQuality(new Map([...entries].map(([codec, e]) => [codec, e.acceptQn])), wanted);
+  let entry = entries.get(choice.codec)!;
+  if (choice.qn !== 10000) {
+    const again = codecEntries(await api.getPlayInfo(roomId, choice.qn, signal), format).get(choice.codec);
+    if (!again) throw new BilibiliError(BiliErrorCode.NoStream, `The ${choice.codec} stream went away at qn ${choice.qn} (room ${roomId})`);
+    entry = again;
+  }
   const host = pickHost(entry.urlInfo);
   const rest = entry.urlInfo.filter((u) => u !== host).sort((a, b) => Number(a.host.includes('.mcdn.')) - Number(b.host.includes('.mcdn.')));
   const urls = [host, ...rest].map((u) => u.host + entry.baseUrl + u.extra);
-  return { url: urls[0]!, qn, currentQn: entry.currentQn, codec: entry.codecName, host: host.host, format, urls };
+  return { url: urls[0]!, qn: choice.qn, currentQn: entry.currentQn, codec: choice.codec, host: host.host, format, urls };
 }

@@ -7,7 +7,7 @@ import { registerDanmakuTools } from './tool/danmaku-commands.js';
 import { formatReport } from './tool/format-report.js';
 import { runJobs } from './tool/run-jobs.js';
 
-interface JsonOption { json?: boolean; splitOnScriptTag?: boolean }
+interface JsonOption { json?: boolean; splitOnScriptTag?: boolean; keepCodec12?: boolean }
 
 /** `dir/<input name without .flv/.xml/.gz>` as the output base of one input in --out-dir mode. */
 function baseIn(dir: string, input: string): string {
@@ -53,13 +53,15 @@ export function registerToolCommand(program: Command): void {
     .option('--out-dir <dir>', 'repair every input into this folder, in parallel')
     .option('--json', 'print one JSON object on stdout')
     .option('--split-on-script-tag', 'start a new file at every later onMetaData (as the recorder option)')
+    .option('--keep-codec12', 'write HEVC as codec id 12 (brec/Bilibili form) instead of Enhanced FLV (hvc1)')
     .action(async (paths: string[], o: JsonOption & { outDir?: string }) => {
+      const keepCodec12 = o.keepCodec12 ?? false;
       let tasks: Omit<ToolTask, 'progressPort'>[];
       if (o.outDir) {
         mkdirSync(o.outDir, { recursive: true });
-        tasks = paths.map((input) => ({ command: 'fix', input, output: baseIn(o.outDir!, input), splitOnScriptTag: o.splitOnScriptTag ?? false }));
+        tasks = paths.map((input) => ({ command: 'fix', input, output: baseIn(o.outDir!, input), splitOnScriptTag: o.splitOnScriptTag ?? false, keepCodec12 }));
       } else if (paths.length === 2) {
-        tasks = [{ command: 'fix', input: paths[0]!, output: paths[1]!, splitOnScriptTag: o.splitOnScriptTag ?? false }];
+        tasks = [{ command: 'fix', input: paths[0]!, output: paths[1]!, splitOnScriptTag: o.splitOnScriptTag ?? false, keepCodec12 }];
       } else {
         process.stderr.write('liverec tool fix: expected <input> <outputBase>, or inputs with --out-dir <dir>\n');
         process.exitCode = 2;

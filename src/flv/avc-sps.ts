@@ -1,46 +1,12 @@
 // Picture size from an AVC sequence header (the SPS inside its AVCDecoderConfigurationRecord).
-
-class BitReader {
-  private pos = 0;
-  constructor(private readonly b: Uint8Array) {}
-  bit(): number {
-    if (this.pos >= this.b.length * 8) throw new RangeError('SPS ends early');
-    const v = (this.b[this.pos >> 3]! >> (7 - (this.pos & 7))) & 1;
-    this.pos++;
-    return v;
-  }
-  bits(n: number): number {
-    let v = 0;
-    for (let i = 0; i < n; i++) v = v * 2 + this.bit();
-    return v;
-  }
-  ue(): number {
-    let zeros = 0;
-    while (this.bit() === 0) if (++zeros > 31) throw new RangeError('bad exp-Golomb code');
-    return 2 ** zeros - 1 + this.bits(zeros);
-  }
-  se(): number {
-    const k = this.ue();
-    return k & 1 ? (k + 1) / 2 : -(k / 2);
-  }
-}
-
-/** Removes emulation-prevention bytes (00 00 03 → 00 00). */
-function unescape(nal: Uint8Array): Uint8Array {
-  const out: number[] = [];
-  for (let i = 0; i < nal.length; i++) {
-    if (i >= 2 && nal[i] === 3 && nal[i - 1] === 0 && nal[i - 2] === 0) continue;
-    out.push(nal[i]!);
-  }
-  return Uint8Array.from(out);
-}
+import { BitReader, unescapeRbsp } from './codecs/bit-reader.js';
 
 const HIGH_PROFILES = new Set([100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135]);
 
 /** Width and height in pixels from an SPS NAL unit (with its header byte), or null if it cannot be read. */
 export function spsPictureSize(nal: Uint8Array): { width: number; height: number } | null {
   try {
-    const r = new BitReader(unescape(nal));
+    const r = new BitReader(unescapeRbsp(nal));
     r.bits(8);
     const profile = r.bits(8);
     r.bits(16);

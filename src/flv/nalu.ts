@@ -1,7 +1,8 @@
-// AVC NALU list of a video tag body (length-prefixed AVCC), parsed the tolerant way brec does.
+// NALU list of a video tag body (length-prefixed, AVC or HEVC), parsed the tolerant way brec does.
+import { fillerType, hevcNalus, nalType } from './codecs/nal.js';
 import type { FlvTag, Nalu } from './tag.js';
 
-/** nal_unit_type of H.264 filler data. */
+/** nal_unit_type of H.264 filler data (HEVC's is 38: see codecs/nal.ts). */
 export const NALU_FILLER_DATA = 12;
 
 /**
@@ -10,13 +11,14 @@ export const NALU_FILLER_DATA = 12;
  */
 export function parseNalus(body: Uint8Array): Nalu[] | null {
   const nalus: Nalu[] = [];
+  const hevc = hevcNalus(body);
   const len = body.length;
   let pos = 5;
   while (pos + 5 <= len) {
     const size = ((body[pos]! << 24) | (body[pos + 1]! << 16) | (body[pos + 2]! << 8) | body[pos + 3]!) >>> 0;
     const header = body[pos + 4]!;
     if (header & 0x80) return null;
-    nalus.push({ start: pos + 4, fullSize: size, type: header & 0x1f });
+    nalus.push({ start: pos + 4, fullSize: size, type: nalType(hevc, header) });
     pos += 4 + size;
   }
   return nalus;
@@ -37,9 +39,11 @@ export interface NaluSummary {
 /** The same walk as parseNalus, allocation-free (`out` is filled and returned). */
 export function scanNalus(body: Uint8Array, out: NaluSummary): NaluSummary {
   const len = body.length;
+  const hevc = hevcNalus(body);
+  const filler = fillerType(hevc);
   let pos = 5;
   let size5 = 5;
-  let filler = false;
+  let hasFiller = false;
   let tiles = true;
   while (pos + 5 <= len) {
     const size = ((body[pos]! << 24) | (body[pos + 1]! << 16) | (body[pos + 2]! << 8) | body[pos + 3]!) >>> 0;
@@ -51,14 +55,14 @@ export function scanNalus(body: Uint8Array, out: NaluSummary): NaluSummary {
       out.tiles = false;
       return out;
     }
-    if ((header & 0x1f) === NALU_FILLER_DATA) filler = true;
+    if (nalType(hevc, header) === filler) hasFiller = true;
     size5 += size + 4;
     pos += 4 + size;
   }
   if (pos !== len) tiles = false;
   out.ok = true;
   out.bodySize = size5;
-  out.filler = filler;
+  out.filler = hasFiller;
   out.tiles = tiles;
   return out;
 }
@@ -76,8 +80,9 @@ export function summarizeList(nalus: readonly Nalu[] | null, body: Uint8Array | 
   let filler = false;
   let expect = 9;
   let tiles = true;
+  const fillerNal = fillerType(hevcNalus(body));
   for (const n of nalus) {
-    if (n.type === NALU_FILLER_DATA) filler = true;
+    if (n.type === fillerNal) filler = true;
     if (n.start !== expect) tiles = false;
     size5 += n.fullSize + 4;
     expect = n.start + n.fullSize + 4;

@@ -1,6 +1,7 @@
 // The tag object the parser creates: a NALU list built only when someone reads it.
 import type { AmfValue } from './amf.js';
-import { type LazyNalus, NALU_FILLER_DATA, type NaluSummary, parseNalus, scanNalus, summarizeList } from './nalu.js';
+import { fillerType, hevcNalus, nalType } from './codecs/nal.js';
+import { type LazyNalus, type NaluSummary, parseNalus, scanNalus, summarizeList } from './nalu.js';
 import type { FlvTag, Nalu, TagExtra, TagType } from './tag.js';
 
 const scratch: NaluSummary = { ok: false, bodySize: 0, filler: false, tiles: false };
@@ -15,7 +16,7 @@ export class ParsedTag implements FlvTag, LazyNalus {
   dataHash: string | null = null;
   script: AmfValue[] | null | undefined = undefined;
   extra: TagExtra | undefined = undefined;
-  /** undefined = not built yet (AVC data only); null = none or unparsable. */
+  /** undefined = not built yet (video data only); null = none or unparsable. */
   private list: Nalu[] | null | undefined;
   /** The scan done at parse time, valid while the list is not built (kept as plain fields: no allocation). */
   private scanOk = false;
@@ -42,7 +43,7 @@ export class ParsedTag implements FlvTag, LazyNalus {
     }
   }
 
-  /** False when this AVC data tag's NALU list is unparsable (brec then keeps no list). */
+  /** False when this video data tag's NALU list is unparsable (brec then keeps no list). */
   get nalusOk(): boolean {
     return this.list === undefined ? this.scanOk : this.list !== null;
   }
@@ -58,7 +59,7 @@ export class ParsedTag implements FlvTag, LazyNalus {
 
   /**
    * Replaces the body with a private copy (its bytes live in a buffer that is about to be reused). With
-   * `stripFiller`, an AVC frame whose NALUs tile the body loses its filler NALUs on the way: RemoveFillerData would drop them
+   * `stripFiller`, a frame whose NALUs tile the body loses its filler NALUs on the way: RemoveFillerData would drop them
    * before writing anyway, and on padded CDN streams filler is most of the bytes, so copying it is waste.
    * The duplicate fingerprint skips filler, so it is the same before and after.
    */
@@ -71,10 +72,12 @@ export class ParsedTag implements FlvTag, LazyNalus {
     }
     const out = new Uint8Array(this.scanSize - fillerBytes(data));
     out.set(data.subarray(0, 5));
+    const hevc = hevcNalus(data);
+    const filler = fillerType(hevc);
     let w = 5;
     for (let pos = 5; pos + 5 <= data.length;) {
       const end = pos + 4 + (((data[pos]! << 24) | (data[pos + 1]! << 16) | (data[pos + 2]! << 8) | data[pos + 3]!) >>> 0);
-      if ((data[pos + 4]! & 0x1f) !== NALU_FILLER_DATA) {
+      if (nalType(hevc, data[pos + 4]!) !== filler) {
         out.set(data.subarray(pos, end), w);
         w += end - pos;
       }
@@ -98,9 +101,11 @@ export class ParsedTag implements FlvTag, LazyNalus {
 /** Bytes taken by filler NALUs (length fields included) in a body whose NALUs tile it. */
 function fillerBytes(data: Uint8Array): number {
   let n = 0;
+  const hevc = hevcNalus(data);
+  const filler = fillerType(hevc);
   for (let pos = 5; pos + 5 <= data.length;) {
     const len = 4 + (((data[pos]! << 24) | (data[pos + 1]! << 16) | (data[pos + 2]! << 8) | data[pos + 3]!) >>> 0);
-    if ((data[pos + 4]! & 0x1f) === NALU_FILLER_DATA) n += len;
+    if (nalType(hevc, data[pos + 4]!) === filler) n += len;
     pos += len;
   }
   return n;

@@ -1,5 +1,6 @@
 // Push parser for FLV byte streams: any chunk boundaries, zero-copy tag bodies, fatal problems as coded values.
 import { decodeAmf } from './amf.js';
+import { CODEC_ID, enhancedToLegacy, isEnhancedBody } from './codecs/video-format.js';
 import { FlvError } from './errors.js';
 import { ParsedTag } from './parsed-tag.js';
 import { type FlvTag, TagFlag, TagType } from './tag.js';
@@ -35,7 +36,10 @@ export function parseFileHeader(buf: Uint8Array): number | FlvError {
   return 9;
 }
 
-/** Derives the flag set exactly as brec does; returns an error for non-AVC video. */
+/**
+ * Derives the flag set as brec does (key = frame type 1, header = packet type 0, end = 2), for the internal
+ * video layout: codec id 7 (AVC) or 12 (HEVC); Enhanced FLV bodies are converted to it first (readTag).
+ */
 export function detectFlag(type: number, body: Uint8Array): number | FlvError {
   if (body.length <= 2) return TagFlag.None;
   if (type === TagType.Audio) {
@@ -43,8 +47,10 @@ export function detectFlag(type: number, body: Uint8Array): number | FlvError {
   }
   if (type === TagType.Video) {
     const codec = body[0]! & 0x0f;
-    if (codec !== 7) return new FlvError('UNSUPPORTED_CODEC', `Unsupported video codec id ${codec}; only H.264 (7) is supported.`);
-    let flag = body[0] === 0x17 ? TagFlag.Keyframe : TagFlag.None;
+    if (codec !== CODEC_ID.Avc && codec !== CODEC_ID.Hevc) {
+      return new FlvError('UNSUPPORTED_CODEC', `Unsupported video codec id ${codec}; H.264 (7) and HEVC (12, or Enhanced FLV hvc1) are supported.`);
+    }
+    let flag = body[0] === (0x10 | codec) ? TagFlag.Keyframe : TagFlag.None;
     if (body[1] === 0) flag |= TagFlag.Header;
     else if (body[1] === 2) flag |= TagFlag.End;
     return flag;
@@ -69,10 +75,18 @@ export function readTag(buf: Uint8Array, pos: number, index: number, maxSize = 0
   }
   const timestamp = (buf[pos + 8]! << 16) | (buf[pos + 9]! << 8) | buf[pos + 10]! | (buf[pos + 11]! << 24);
   // A direct view: Buffer#subarray would go through the species constructor (measurably slower per tag).
-  const data = new Uint8Array(buf.buffer, buf.byteOffset + pos + 15, size);
-  const flag = detectFlag(type, data);
+  let data = new Uint8Array(buf.buffer, buf.byteOffset + pos + 15, size);
+  let media = type === TagType.Video;
+  if (media && isEnhancedBody(data)) {
+    // Enhanced FLV: one copy into the legacy layout, so rules and writer see one model (size stays as read).
+    const legacy = enhancedToLegacy(data);
+    if (legacy instanceof FlvError) return legacy;
+    if (legacy) data = legacy;
+    else media = false; // Metadata and other packet types: kept as received, no NALU list
+  }
+  const flag = media || type !== TagType.Video ? detectFlag(type, data) : TagFlag.None;
   if (typeof flag !== 'number') return flag;
-  const tag = new ParsedTag(type, flag, size, timestamp, index, data, type === TagType.Video && (flag & TagFlag.Header) === 0);
+  const tag = new ParsedTag(type, flag, size, timestamp, index, data, media && (flag & TagFlag.Header) === 0);
   if (type === TagType.Script) {
     try {
       tag.script = decodeAmf(data);

@@ -1,6 +1,7 @@
 // Repair or analyse one input (FLV file/stream or brec XML tag list) into output files: the `tool` code path.
 import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import type { HevcOutputForm } from './codecs/video-format.js';
 import { FlvError } from './errors.js';
 import { COMMENT_TYPES, ISSUE_TYPES, type IssueType } from './pipeline/actions.js';
 import type { FlvStats } from './rules/tool-stats.js';
@@ -25,6 +26,8 @@ export interface ProcessFileOptions {
   onProgress?: (bytesDone: number, bytesTotal: number) => void;
   /** `'wx'` refuses to replace existing output files. Default `'w'`. */
   openFlags?: 'w' | 'wx';
+  /** HEVC output: Enhanced FLV (`hvc1`, default) or codec id 12 as in the input (`--keep-codec12`). */
+  hevcForm?: HevcOutputForm;
 }
 
 /** The result of one input; `status` is OK only when the whole input was read and written cleanly. */
@@ -145,6 +148,7 @@ function makeOutput(opts: ProcessFileOptions, xml: boolean, outputFiles: string[
     nextPath: ({ index }) => outputName(base, index, false),
     openFlags: opts.openFlags ?? 'w',
     offline: true,
+    hevcForm: opts.hevcForm ?? 'enhanced',
     onFileOpened: ({ path }) => outputFiles.push(path),
   });
 }

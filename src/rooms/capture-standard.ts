@@ -119,9 +119,10 @@ export class StandardCapture extends Capture {
     const output = this.output = new TimelineFileOutput({
       nextPath: () => files.nextPath(),
       beforeScriptWrite: (map) => files.decorate(map),
-      onFileOpened: ({ path }) => files.opened(path),
+      onFileOpened: ({ path, codec }) => files.opened(path, codec),
       onFileClosed: (info) => files.closed(info),
       openFlags: 'wx',
+      hevcForm: deps.settings().FlvKeepHevcCodec12 ? 'codec12' : 'enhanced',
     });
     this.writer = new FlvContextWriter(output, { allowMissingHeader: false });
     this.stream = new FlvStream({

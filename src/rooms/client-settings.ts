@@ -13,7 +13,7 @@ export function clientOptionsFrom(s: RoomSettings): Partial<ClientOptions> {
     streamConnectTimeoutMs: s.TimingStreamConnect,
     watchdogTimeoutMs: s.TimingWatchdogTimeout,
     danmakuRetryMs: s.TimingDanmakuRetry,
-    recordingQuality: s.RecordingQuality ?? '10000',
+    recordingQuality: s.RecordingQuality ?? '',
     riskPauseMs: s.TimingApiBlockedPause,
     danmakuTransport: TRANSPORT[s.DanmakuTransport] ?? 'wss',
   };

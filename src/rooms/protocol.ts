@@ -57,6 +57,8 @@ export interface RoomState extends RoomInfo {
   streaming: boolean;
   danmakuConnected: boolean;
   autoRecordForThisSession: boolean;
+  /** The video codec of the file being written ('' when not recording); liverec's addition to the room resource. */
+  recordingCodec: '' | 'avc' | 'hevc';
 }
 
 export const emptyRecordingStats = (): RecordingStats => ({
@@ -74,7 +76,7 @@ export const emptyIoStats = (): IoStats => ({
 
 export const initialRoomState = (): RoomState => ({
   shortId: 0, name: '', uid: 0, title: '', areaNameParent: '', areaNameChild: '',
-  recording: false, streaming: false, danmakuConnected: false, autoRecordForThisSession: true,
+  recording: false, streaming: false, danmakuConnected: false, autoRecordForThisSession: true, recordingCodec: '',
 });
 
 /** What a room actor needs to run; `settings` is the resolved room → global → default config. */

@@ -31,8 +31,6 @@ export interface SessionHost {
   setRecording(recording: boolean): void;
   /** Re-checks the room (API) and answers whether recording should go on. */
   shouldContinue(): Promise<boolean>;
-  /** The stream is not H.264: stop recording until the stream ends (brec calls StopRecord). */
-  unsupportedCodec(): void;
   /** Told about every file and the media progress on it (the danmaku recorder). */
   timeline?: MediaTimeline;
 }
@@ -53,6 +51,8 @@ export class RecordSession {
   private wake: (() => void) | null = null;
   private qn = 0;
   private host = '';
+  /** A stream the parser cannot read (a video codec other than AVC/HEVC): the rest of the session is raw. */
+  private rawFallback = false;
 
   constructor(private readonly room: SessionHost) {}
 
@@ -89,6 +89,7 @@ export class RecordSession {
           url = await resolveStreamUrl(this.room.api(), this.room.snapshot().RoomId, undefined, this.formats(settings));
           if (url.currentQn !== url.qn) outbox.log('warn', 'service serves another quality than requested', { qn: url.qn, currentQn: url.currentQn });
           this.qn = url.qn;
+          files.setCodec(url.codec, 'url');
           if (url.format !== this.lastFormat) {
             outbox.log('info', `recording over ${tokenOf(url.format)}`, { protocol: tokenOf(url.format), previous: this.lastFormat && tokenOf(this.lastFormat) });
             this.lastFormat = url.format;
@@ -115,7 +116,7 @@ export class RecordSession {
         this.host = new URL(download?.url ?? url.url).host;
         const deps = { settings: () => this.room.settings(), files, stats, outbox };
         const hls = url.format === 'flv' ? null : new HlsCapture({ ...deps, stream: url, http: this.room.api().options, resume: this.resumeOf(url.format) });
-        const capture = hls ?? (settings.RecordMode === 1 ? new RawCapture(deps) : new StandardCapture(deps));
+        const capture = hls ?? (settings.RecordMode === 1 || this.rawFallback ? new RawCapture(deps) : new StandardCapture(deps));
         this.capture = capture;
         if (this.stopped) capture.stop();
         const openedAt = download?.openedAt ?? Date.now();
@@ -128,9 +129,11 @@ export class RecordSession {
           code: end.error ? errorCode(end.error) : undefined, error: end.error ? String((end.error as Error).message ?? end.error) : undefined, bytes: end.bytes, lastedMs: lasted,
         });
         if (this.stopped || end.reason === 'stopped') break;
-        if (errorCode(end.error) === 'UNSUPPORTED_CODEC') {
-          this.room.unsupportedCodec();
-          break;
+        if (errorCode(end.error) === 'UNSUPPORTED_CODEC' && !this.rawFallback) {
+          // brec 2.13 did the same for non-H.264 streams: keep the bytes rather than stop recording.
+          this.rawFallback = true;
+          outbox.log('warn', 'the stream carries a video codec the repair cannot read; recording the rest of this session as RawData');
+          continue;
         }
         if (!(await this.room.shouldContinue())) break;
         if (lasted < HEALTHY_CONNECTION_MS) await this.sleep(settings.TimingStreamRetry);
@@ -138,6 +141,7 @@ export class RecordSession {
     } finally {
       if (started) {
         this.room.setRecording(false);
+        outbox.state({ recordingCodec: '' });
         stats.reset();
         outbox.stats(stats.recording, stats.io); // flushed ahead of the event: readers see the reset first
         outbox.event({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.room.snapshot(), SessionId: this.id } });

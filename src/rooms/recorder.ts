@@ -218,7 +218,7 @@ export class Recorder {
     }
     files?.clear();
     if (!room) return;
-    Object.assign(room.state, { recording: false, danmakuConnected: false });
+    Object.assign(room.state, { recording: false, danmakuConnected: false, recordingCodec: '' });
     room.recordingStats = emptyRecordingStats();
     room.ioStats = emptyIoStats();
     const sessionId = this.sessions.get(roomId);

@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AmfValue } from '../flv/amf.js';
+import type { VideoCodec } from '../flv/codecs/video-format.js';
 import type { AmfMap } from '../flv/metadata.js';
 import type { FileClosedInfo } from '../flv/writer/output.js';
 import type { RoomEventSnapshot } from '../events/types.js';
@@ -33,6 +34,7 @@ interface OpenEntry {
 
 export class RecordingFiles {
   private partIndex = 0;
+  private codec: VideoCodec | null = null;
   private readonly open = new Map<string, OpenEntry>();
 
   constructor(private readonly facts: SessionFacts, private readonly outbox: ActorOutbox) {}
@@ -59,10 +61,21 @@ export class RecordingFiles {
     return result.fullPath;
   }
 
-  opened(path: string): void {
+  /** `codec`: what the file's video header says, which can differ from the URL's codec (a switch mid-stream). */
+  opened(path: string, codec: VideoCodec | null = null): void {
     this.facts.timeline?.fileOpened(path);
     const entry = this.open.get(path);
     if (entry) this.outbox.file('opened', path, this.facts.sessionId, entry.openTime);
+    if (codec && codec !== this.codec) this.setCodec(codec, 'stream');
+  }
+
+  /** Announces the codec being recorded: room state and a log line, on the first file and on every change. */
+  setCodec(codec: VideoCodec, from: 'url' | 'stream'): void {
+    if (codec === this.codec) return;
+    const previous = this.codec;
+    this.codec = codec;
+    this.outbox.state({ recordingCodec: codec });
+    this.outbox.log('info', previous ? `video codec changed from ${previous} to ${codec}` : `recording ${codec}`, { codec, from });
   }
 
   closed(info: FileClosedInfo): void {

@@ -223,10 +223,6 @@ export class RoomActor {
         return !this.disposed && this.state.streaming && this.state.autoRecordForThisSession;
       },
       timeline: this.danmakuFiles,
-      unsupportedCodec: () => {
-        this.state.autoRecordForThisSession = false;
-        this.outbox.state({ autoRecordForThisSession: false });
-      },
     });
     const done = session.run().then(() => false, (err: unknown) => {
       this.outbox.error(err);

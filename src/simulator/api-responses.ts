@@ -87,7 +87,7 @@ export function playInfoData(room: SimRoom, addr: SimAddress, q: URLSearchParams
   const qn = room.acceptQn.includes(asked) ? asked : room.acceptQn.includes(10000) ? 10000 : room.acceptQn[0] ?? 10000;
   const codecList = (format: 'flv' | 'ts' | 'fmp4'): Record<string, unknown>[] => {
     const out = [];
-    if (codecs.has('0')) out.push(codecEntry(room, addr, 'avc', format, qn));
+    if (codecs.has('0') && !room.hevcOnly) out.push(codecEntry(room, addr, 'avc', format, qn));
     if (codecs.has('1') && room.hevc) out.push(codecEntry(room, addr, 'hevc', format, qn));
     return out;
   };

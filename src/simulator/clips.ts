@@ -1,12 +1,13 @@
-// Simulator clips: FLV files (committed, generated or the user's own) parsed once into loopable tag lists.
+// Simulator clips: FLV files (committed H.264 and HEVC, generated or the user's own) parsed once into loopable tag lists.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { encodeAmf } from '../flv/amf.js';
+import { videoHeaderInfo } from '../flv/codecs/video-header.js';
 import { getNumber, makeOnMetaData, onMetaDataMap } from '../flv/metadata.js';
 import { FlvParser } from '../flv/parser.js';
 import { TagFlag, TagType } from '../flv/tag.js';
 import { packageRoot } from '../paths.js';
-import { CLIP_FILES } from './clip-files.js';
+import { CLIP_FILES, HEVC_CLIP_FILES } from './clip-files.js';
 import { SEI_SIZE } from './flv-out.js';
 
 export interface ClipTag {
@@ -43,7 +44,7 @@ export function clipPath(name: string): string {
 
 /**
  * Parses an FLV file into one loop: data before the first video keyframe is dropped and timestamps start at 0.
- * Width and height come from onMetaData when present. The whole file is kept in memory.
+ * Width and height come from onMetaData when present, else from the video sequence header (AVC or HEVC). The whole file is kept in memory.
  */
 export function loadClipFile(path: string, size?: [number, number]): Clip {
   const name = basename(path);
@@ -65,7 +66,11 @@ export function loadClipFile(path: string, size?: [number, number]): Clip {
     .filter((t) => t.timestamp - t0 < periodMs)
     .map((t) => ({ type: t.type, ts: t.timestamp - t0, body: Buffer.from(t.data!), video: t.type === TagType.Video }));
   const source = onMetaDataMap(tags.find((t) => t.type === TagType.Script)?.script);
-  const [width, height] = size ?? [source ? (getNumber(source, 'width') ?? 0) : 0, source ? (getNumber(source, 'height') ?? 0) : 0];
+  const header = videoHeaderInfo(videoHeader.data);
+  const [width, height] = size ?? [
+    (source ? getNumber(source, 'width') : undefined) ?? header?.width ?? 0,
+    (source ? getNumber(source, 'height') : undefined) ?? header?.height ?? 0,
+  ];
   const meta = new Map([
     ['width', { type: 'Number' as const, value: width }],
     ['height', { type: 'Number' as const, value: height }],
@@ -96,15 +101,21 @@ export function loadClip(name: string): Clip {
 }
 
 let cache: Clip[] | null = null;
+let hevcCache: Clip[] | null = null;
 
-/** Both committed clips (index 0: 360p, 1: 480p), loaded on first use. */
-export function clips(): Clip[] {
+/** Both committed clips (index 0: 360p, 1: 480p), loaded on first use; `hevc` = the codec-12 HEVC pair. */
+export function clips(hevc = false): Clip[] {
+  if (hevc) return (hevcCache ??= HEVC_CLIP_FILES.map(loadClip));
   cache ??= CLIP_FILES.map(loadClip);
   return cache;
 }
 
-/** The clip a room sends now: its content clip (nearest its bitrate) or a committed one; index 1 after a header change. */
-export function roomClip(room: { clipIndex: number; content: Clip | null }): Clip {
+/**
+ * The clip a room sends now: its content clip (nearest its bitrate) or a committed one; index 1 after a header
+ * change. `hevc` (a `_prohevc` URL, or an avc URL after a codec switch): the committed HEVC clip of that index.
+ */
+export function roomClip(room: { clipIndex: number; content: Clip | null }, hevc = false): Clip {
+  if (hevc) return clips(true)[room.clipIndex]!;
   return room.clipIndex === 0 && room.content ? room.content : clips()[room.clipIndex]!;
 }
 

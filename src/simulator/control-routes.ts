@@ -12,6 +12,7 @@ const CreateRoom = z.object({
   bitrateKbps: z.number().positive().max(100_000).optional(), acceptQn: z.array(z.number().int()).min(1).optional(), hevc: z.boolean().optional(),
   padWithFiller: z.boolean().optional(),
   formats: z.array(z.enum(['flv', 'ts', 'fmp4'])).min(1).optional(),
+  hevcOnly: z.boolean().optional(),
 });
 const Live = z.object({ live: z.boolean(), round: z.boolean().optional() });
 const Title = z.object({ title: z.string(), areaNameParent: z.string().optional(), areaNameChild: z.string().optional() });

@@ -43,6 +43,10 @@ const ms = z.number().int().min(0).max(86_400_000);
  *   { kind: 'header-change', midStream? [false], afterMs? [0] }  the room switches clip (360p <-> 480p: new SPS,
  *        new resolution, new onMetaData) from the next connect; midStream also injects the new headers into
  *        open responses after afterMs
+ *        (on an HEVC URL the HEVC pair switches the same way)
+ *   { kind: 'codec-switch', midStream? [false], afterMs? [0] }  every URL of the room serves the other codec
+ *        (AVC <-> HEVC, same size) from the next connect; a second codec-switch switches back; midStream also
+ *        injects the other codec's headers and frames into open responses after afterMs
  *   { kind: 'danmaku-drop', mode? ['terminate'] }  open danmaku sockets of the room are dropped ('terminate' =
  *        TCP close without a close frame, 'close' = close frame 1011)
  */
@@ -71,6 +75,7 @@ export const FaultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('slow-segment'), count, delayMs: ms.default(3000) }),
   z.object({ kind: z.literal('playlist-404'), count }),
   z.object({ kind: z.literal('header-change'), midStream: z.boolean().default(false), afterMs: ms.default(0) }),
+  z.object({ kind: z.literal('codec-switch'), midStream: z.boolean().default(false), afterMs: ms.default(0) }),
   z.object({ kind: z.literal('danmaku-drop'), mode: z.enum(['terminate', 'close']).default('terminate') }),
 ]);
 

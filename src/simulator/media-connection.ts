@@ -31,6 +31,9 @@ export class MediaConnection {
   private lastSentTs: number | null = null;
   private faults: Scheduled[] = [];
   private headerSwitchAt: number | null = null;
+  private switchKind: 'size' | 'codec' = 'size';
+  /** The clip pair in use: HEVC on a `_prohevc` URL, flipped while the room's codec is swapped. */
+  private hevc: boolean;
   /** Media position (ms from this response's first tag, jumps excluded) of the last tag sent, and when it was sent. */
   private sentPosition: number | null = null;
   private sentAt = 0;
@@ -40,11 +43,12 @@ export class MediaConnection {
   readonly serial: number;
   closed = false;
 
-  constructor(readonly room: SimRoom, private readonly res: ServerResponse, now: number) {
+  constructor(readonly room: SimRoom, private readonly res: ServerResponse, now: number, hevcUrl = false) {
     this.connectedAt = now;
     this.lastPump = now;
     this.serial = room.counters.streamConnections + 1;
-    this.clip = roomClip(room);
+    this.hevc = hevcUrl !== room.codecSwapped;
+    this.clip = roomClip(room, this.hevc);
     this.filler = this.fillerOf(this.clip);
     this.write(Buffer.concat([FLV_FILE_HEADER, headerTags(this.clip, 0)]));
   }
@@ -62,9 +66,13 @@ export class MediaConnection {
     this.faults.push({ ...fault, at: now - this.connectedAt + afterMs });
   }
 
-  /** Injects the other clip's headers into this response after `afterMs` (header-change midStream). */
-  switchClipAt(afterMs: number, now: number): void {
+  /**
+   * Injects another clip's headers into this response after `afterMs`: the room's current clip (header-change
+   * midStream) or the same clip in the other codec (codec-switch midStream).
+   */
+  switchClipAt(afterMs: number, now: number, kind: 'size' | 'codec'): void {
     this.headerSwitchAt = now - this.connectedAt + afterMs;
+    this.switchKind = kind;
   }
 
   /** Writes every tag that is due; called by the shared pacer tick. */
@@ -159,7 +167,8 @@ export class MediaConnection {
   private switchClip(): void {
     const next = this.clip.tags[this.idx]!;
     const at = this.loopBase + next.ts;
-    this.clip = roomClip(this.room);
+    if (this.switchKind === 'codec') this.hevc = !this.hevc;
+    this.clip = roomClip(this.room, this.hevc);
     this.filler = this.fillerOf(this.clip);
     this.idx = 0;
     this.loopBase = at;

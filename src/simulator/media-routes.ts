@@ -8,7 +8,7 @@ import { MediaConnection } from './media-connection.js';
 import type { Pacer } from './pacer.js';
 import { pushLog, type SimRoom } from './room.js';
 
-const FLV_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(?:_prohevc)?\.flv$/;
+const FLV_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(_prohevc)?\.flv$/;
 
 export interface MediaContext {
   findRoom(id: number, acceptsShortId: boolean): SimRoom | undefined;
@@ -52,7 +52,7 @@ export async function handleMedia(ctx: MediaContext, req: IncomingMessage, res: 
   });
   res.flushHeaders();
   const now = performance.now();
-  const conn = new MediaConnection(room, res, now);
+  const conn = new MediaConnection(room, res, now, flv[2] !== undefined);
   room.counters.streamConnections++;
   for (let i = 0; i < room.connectionFaults.length; i++) {
     const armed = room.connectionFaults[i]!;

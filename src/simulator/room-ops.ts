@@ -160,7 +160,14 @@ export abstract class RoomOps {
       room.clipIndex = room.clipIndex === 0 ? 1 : 0;
       if (fault.midStream) {
         const now = performance.now();
-        for (const conn of room.media) conn.switchClipAt(fault.afterMs, now);
+        for (const conn of room.media) conn.switchClipAt(fault.afterMs, now, 'size');
+        result.appliedToOpen = room.media.size;
+      }
+    } else if (fault.kind === 'codec-switch') {
+      room.codecSwapped = !room.codecSwapped;
+      if (fault.midStream) {
+        const now = performance.now();
+        for (const conn of room.media) conn.switchClipAt(fault.afterMs, now, 'codec');
         result.appliedToOpen = room.media.size;
       }
     } else if (fault.kind === 'danmaku-drop') {

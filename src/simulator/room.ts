@@ -25,8 +25,10 @@ export interface SimRoomInit {
    * padded streams flatter them). Without it a room sends its clip at the clip's own bitrate.
    */
   padWithFiller?: boolean;
-  /** Also offer an hevc entry (served with the same H.264 bytes: the simulator has no HEVC clip). */
+  /** Also offer an hevc entry (`_prohevc` URLs, served as codec-12 HEVC FLV from the HEVC clips). */
   hevc?: boolean;
+  /** Offer only hevc entries (no avc), as rooms whose original quality exists only as HEVC; implies hevc. */
+  hevcOnly?: boolean;
   /** Hands out this stream host instead of the simulator's own (tests: a hostile CDN on loopback). */
   streamHost?: string;
   /** Formats offered in play info and served (default all three: an FLV + HLS room). */
@@ -87,6 +89,9 @@ export class SimRoom {
   hevc: boolean;
   streamHost: string | null;
   padWithFiller: boolean;
+  hevcOnly: boolean;
+  /** codec-switch: every URL serves the other codec (an avc URL carries HEVC and the other way round). */
+  codecSwapped = false;
   /** The simulator's content clip nearest `bitrateKbps`; null = the committed 360p clip. */
   content: Clip | null = null;
   formats: SimFormat[];
@@ -124,7 +129,8 @@ export class SimRoom {
     this.areaNameChild = init.areaNameChild ?? '虚拟日常';
     this.bitrateKbps = init.bitrateKbps ?? 2000;
     this.acceptQn = init.acceptQn ?? [10000, 400, 250, 150];
-    this.hevc = init.hevc ?? false;
+    this.hevcOnly = init.hevcOnly ?? false;
+    this.hevc = (init.hevc ?? false) || this.hevcOnly;
     this.padWithFiller = init.padWithFiller ?? false;
     this.streamHost = init.streamHost ?? null;
     this.formats = init.formats ?? ['flv', 'ts', 'fmp4'];
@@ -143,7 +149,7 @@ export class SimRoom {
       areaNameParent: this.areaNameParent, areaNameChild: this.areaNameChild, live: this.live, liveStatus: this.liveStatus,
       liveStartTime: this.liveStartTime, bitrateKbps: this.bitrateKbps, acceptQn: this.acceptQn, hevc: this.hevc, formats: this.formats,
       padWithFiller: this.padWithFiller, content: this.content ? { name: this.content.name, kbps: Math.round(this.content.kbps) } : null,
-      clip: this.clipIndex, counters: this.counters,
+      hevcOnly: this.hevcOnly, codecSwapped: this.codecSwapped, clip: this.clipIndex, counters: this.counters,
       openStreams: this.media.size, openDanmaku: this.danmaku.size,
       pendingFaults: [...this.apiFaults, ...this.requestFaults, ...this.connectionFaults].map((a) => ({ ...a.fault, remaining: a.remaining, until: a.until })),
       apiLog: this.apiLog, streamLog: this.streamLog, authLog: this.authLog, heartbeatTimes: this.heartbeatTimes,

@@ -70,9 +70,9 @@ describe('stream URL', () => {
     await expect(resolveStreamUrl(api({ recordingQuality: '30000, 20000' }), 8002)).rejects.toMatchObject({ code: 'NO_MATCHING_QN' });
   });
 
-  it('prefers hevc when configured and offered, else avc', async () => {
-    expect((await resolveStreamUrl(api({ codec: 'hevc' }), 8002)).codec).toBe('hevc');
-    expect((await resolveStreamUrl(api({ codec: 'hevc' }), 8001)).codec).toBe('avc');
+  it('takes hevc for an hevc token when offered, else the next token', async () => {
+    expect((await resolveStreamUrl(api({ recordingQuality: 'hevc10000,avc10000' }), 8002)).codec).toBe('hevc');
+    expect((await resolveStreamUrl(api({ recordingQuality: 'hevc10000,avc10000' }), 8001)).codec).toBe('avc');
   });
 
   it('an offline room is PLAYURL_NULL', async () => {

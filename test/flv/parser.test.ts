@@ -119,14 +119,16 @@ describe('typed errors and anomalies', () => {
     expect(r.tags).toHaveLength(3);
   });
 
-  it('UNSUPPORTED_CODEC for non-AVC video; non-AAC audio is accepted', () => {
+  it('UNSUPPORTED_CODEC for video other than AVC/HEVC; non-AAC audio is accepted', () => {
     const tag = (type: number, body: number[]): Buffer => Buffer.concat([Buffer.from([0, 0, 0, 0]), encodeTag(type, 0, Buffer.from(body)).subarray(0, -4)]);
     const mp3 = Buffer.concat([FLV_FILE_HEADER.subarray(0, 9), tag(8, [0x2f, 1, 2, 3])]);
     const r = parseInChunks(mp3, () => 100);
     expect(r.error).toBeNull();
     expect(r.tags[0]!.flag).toBe(TagFlag.None);
-    const hevc = Buffer.concat([FLV_FILE_HEADER.subarray(0, 9), tag(9, [0x1c, 1, 0, 0, 0])]);
-    expect(errorOf(hevc)?.code).toBe('UNSUPPORTED_CODEC');
+    const vp6 = Buffer.concat([FLV_FILE_HEADER.subarray(0, 9), tag(9, [0x14, 1, 0, 0, 0])]);
+    expect(errorOf(vp6)?.code).toBe('UNSUPPORTED_CODEC');
+    const av1 = Buffer.concat([FLV_FILE_HEADER.subarray(0, 9), tag(9, [0x91, 0x61, 0x76, 0x30, 0x31, 0, 0, 0])]);
+    expect(errorOf(av1)?.code).toBe('UNSUPPORTED_CODEC');
   });
 
   it('a cut trailing tag is dropped and counted; an empty stream is TRUNCATED', () => {

@@ -1,7 +1,7 @@
 // RemoveDuplicatedChunk rule: drops a data group the CDN sent again (same content as one of the last 16).
 import { Fingerprint64 } from '../fingerprint.js';
 import type { ProcessingContext, ProcessingRule } from '../pipeline/context.js';
-import { NALU_FILLER_DATA } from '../nalu.js';
+import { fillerType, hevcNalus, nalType } from '../codecs/nal.js';
 import { type FlvTag, TagFlag, TagType } from '../tag.js';
 
 export const MAX_HISTORY = 16;
@@ -36,12 +36,14 @@ class History {
 function absorbAvcBody(fp: Fingerprint64, body: Uint8Array): void {
   const len = body.length;
   fp.addBytes(body.subarray(0, 5));
+  const hevc = hevcNalus(body);
+  const filler = fillerType(hevc);
   let pos = 5;
   while (pos + 5 <= len) {
     const size = ((body[pos]! << 24) | (body[pos + 1]! << 16) | (body[pos + 2]! << 8) | body[pos + 3]!) >>> 0;
-    const type = body[pos + 4]! & 0x1f;
+    const type = nalType(hevc, body[pos + 4]!);
     if (body[pos + 4]! & 0x80) break;
-    if (type !== NALU_FILLER_DATA) fp.addBytes(body.subarray(pos, Math.min(len, pos + 4 + size)));
+    if (type !== filler) fp.addBytes(body.subarray(pos, Math.min(len, pos + 4 + size)));
     pos += 4 + size;
   }
   if (pos < len) fp.addBytes(body.subarray(pos));

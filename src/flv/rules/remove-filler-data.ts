@@ -1,4 +1,5 @@
-// RemoveFillerData rule: drops H.264 filler NALUs (type 12) from video tags; the written body shrinks.
+// RemoveFillerData rule: drops filler NALUs (H.264 type 12, HEVC type 38) from video tags; the written body shrinks.
+import { fillerType, hevcNalus } from '../codecs/nal.js';
 import { NALU_FILLER_DATA, type NaluSummary, naluSummary } from '../nalu.js';
 import type { ProcessingContext, ProcessingRule } from '../pipeline/context.js';
 import { TagType } from '../tag.js';
@@ -13,7 +14,8 @@ export class RemoveFillerDataRule implements ProcessingRule {
       if (action.kind !== 'Data') continue;
       for (const tag of action.tags) {
         if (tag.type !== TagType.Video || !naluSummary(tag, summary).filler) continue;
-        tag.nalus = tag.nalus!.filter((n) => n.type !== NALU_FILLER_DATA);
+        const filler = fillerType(hevcNalus(tag.data));
+        tag.nalus = tag.nalus!.filter((n) => n.type !== filler);
       }
     }
   }

@@ -1,6 +1,7 @@
 // Real FLV files: lazy open, streamed tag writes, onMetaData (duration, size, frame rate, keyframes) kept current in place.
 import * as nodeFs from 'node:fs';
-import { avcHeaderPictureSize } from '../avc-sps.js';
+import { metadataCodecId, videoHeaderInfo } from '../codecs/video-header.js';
+import { type HevcOutputForm, type VideoCodec, legacyToEnhanced, videoCodecOf } from '../codecs/video-format.js';
 import { FlvError } from '../errors.js';
 import { VERSION } from '../../version.js';
 import type { AmfMap } from '../metadata.js';
@@ -36,7 +37,8 @@ export interface FlvFileOutputOptions {
   nextPath: (info: NextFileInfo) => string;
   /** Adds fields to a new file's onMetaData before its first write (keys are appended after `keyframes`). */
   beforeScriptWrite?: (metadata: AmfMap, info: { path: string; index: number }) => void;
-  onFileOpened?: (info: { path: string; index: number }) => void;
+  /** `codec`: the video codec of the file's sequence header, null without one. */
+  onFileOpened?: (info: { path: string; index: number; codec: VideoCodec | null }) => void;
   onFileClosed?: (info: FileClosedInfo) => void;
   /** Keyframe index entries reserved in onMetaData (default 6300, as brec). */
   keyframeCapacity?: number;
@@ -51,6 +53,8 @@ export interface FlvFileOutputOptions {
    * file closes. Faster, but a killed process loses the batch and the index; recordings keep the default.
    */
   offline?: boolean;
+  /** HEVC as Enhanced FLV (`hvc1`, default: what ffmpeg ≥ 6.1 and current players read) or codec id 12 as received. */
+  hevcForm?: HevcOutputForm;
 }
 
 /** Media time between in-place rewrites of duration/filesize/framerate, and of the keyframe index. */
@@ -134,11 +138,11 @@ export class FlvFileOutput implements FlvOutput {
     const log = new TextLog(path, this.options.textLogTitle ?? `liverec ${VERSION}`);
     this.file = { fd, path, index, size: 0, torn: false, layout, lastTs: 0, videoFrames: 0, firstVideoTs: 0, lastVideoTs: 0, numbersAt: 0, indexAt: 0, log };
     const parts: Uint8Array[] = [FLV_FILE_HEADER, encodeTag(TagType.Script, 0, layout.body)];
-    if (videoHeader?.data) parts.push(encodeTag(TagType.Video, 0, videoHeader.data));
+    if (videoHeader?.data) parts.push(encodeTag(TagType.Video, 0, this.videoBody(videoHeader.data)));
     if (audioHeader?.data) parts.push(encodeTag(TagType.Audio, 0, audioHeader.data));
     this.tagCounts.push(parts.length - 1);
     this.append(Buffer.concat(parts));
-    this.options.onFileOpened?.({ path, index });
+    this.options.onFileOpened?.({ path, index, codec: videoCodecOf(videoHeader?.data ?? null) });
     for (const l of this.pendingLogs) log.write(l.message, l.duration, this.file.size);
     this.pendingLogs = [];
   }
@@ -150,7 +154,8 @@ export class FlvFileOutput implements FlvOutput {
       for (const t of tags) {
         // Rebuilt from the NALU list only when that changes the bytes (filler removed, stray trailing bytes).
         const n = t.type === TagType.Video ? naluSummary(t, summary) : null;
-        this.stage(t.type, t.timestamp, n && n.ok && !n.tiles ? encodeTagBody(t) : (t.data ?? EMPTY));
+        const body = n && n.ok && !n.tiles ? encodeTagBody(t) : (t.data ?? EMPTY);
+        this.stage(t.type, t.timestamp, t.type === TagType.Video ? this.videoBody(body) : body);
         if (t.type === TagType.Video) {
           if (f.videoFrames++ === 0) f.firstVideoTs = t.timestamp;
           f.lastVideoTs = t.timestamp;
@@ -178,7 +183,8 @@ export class FlvFileOutput implements FlvOutput {
 
   writeEnd(tag: FlvTag): void {
     this.requireFile();
-    this.stage(tag.type, tag.timestamp, tag.data ?? new Uint8Array(0));
+    const body = tag.data ?? new Uint8Array(0);
+    this.stage(tag.type, tag.timestamp, tag.type === TagType.Video ? this.videoBody(body) : body);
     this.flushStage();
     this.tagCounts[this.tagCounts.length - 1]!++;
   }
@@ -217,15 +223,29 @@ export class FlvFileOutput implements FlvOutput {
   private buildMetadata(source: AmfMap, videoHeader: FlvTag | null): AmfMap {
     const map: AmfMap = new Map(source);
     map.set('duration', { type: 'Number', value: 0 });
-    const size = avcHeaderPictureSize(videoHeader?.data ?? null);
-    if (size) {
-      map.set('width', { type: 'Number', value: size.width });
-      map.set('height', { type: 'Number', value: size.height });
+    const video = videoHeaderInfo(videoHeader?.data ?? null);
+    if (video) {
+      map.set('width', { type: 'Number', value: video.width });
+      map.set('height', { type: 'Number', value: video.height });
+      // AVC keeps the source's fields untouched unless they name another codec (a switch mid-session).
+      const id = metadataCodecId(video.codec, this.hevcForm);
+      const old = map.get('videocodecid');
+      if (video.codec === 'hevc' || (old !== undefined && (old.type !== 'Number' || old.value !== id))) map.set('videocodecid', { type: 'Number', value: id });
+      if (video.fps > 0 && map.get('framerate')?.type !== 'Number') map.set('framerate', { type: 'Number', value: video.fps });
     }
     if (map.get('framerate')?.type !== 'Number') map.set('framerate', { type: 'Number', value: 0 });
     map.set('filesize', { type: 'Number', value: 0 });
     map.set('keyframes', KEYFRAMES_PLACEHOLDER);
     return map;
+  }
+
+  private get hevcForm(): HevcOutputForm {
+    return this.options.hevcForm ?? 'enhanced';
+  }
+
+  /** A video body as written: HEVC in the chosen form (bodies are held in the codec-12 layout internally). */
+  private videoBody(body: Uint8Array): Uint8Array {
+    return this.hevcForm === 'enhanced' ? legacyToEnhanced(body) : body;
   }
 
   private flushNumbers(f: OpenFile): void {

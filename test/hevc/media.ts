@@ -1,0 +1,64 @@
+// HEVC test helpers: a full decode with ffprobe (-count_frames), the onMetaData of a written file, the video codec byte.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { AmfValue } from '../../src/flv/amf.js';
+import { onMetaDataMap } from '../../src/flv/metadata.js';
+import { FlvParser } from '../../src/flv/parser.js';
+import { TagType } from '../../src/flv/tag.js';
+import { ffprobeBin } from '../support/media-tools.js';
+
+export interface Decoded {
+  /** ffprobe's stderr at -v error over a full decode (empty = clean). */
+  errors: string;
+  codecs: string[];
+  /** Decoded video frames. */
+  videoFrames: number;
+  duration: number;
+  resolution: string;
+}
+
+/** Decodes every frame (`-count_frames`): a file that only demuxes is not enough. */
+export function decode(path: string): Promise<Decoded> {
+  const args = ['-v', 'error', '-count_frames', '-show_entries', 'stream=codec_name,codec_type,width,height,nb_read_frames:format=duration', '-of', 'json', path];
+  return new Promise((resolve, reject) => {
+    execFile(ffprobeBin(), args, { maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      if (err && !stdout) return reject(new Error(`ffprobe failed on ${path}: ${stderr || err.message}`));
+      const info = JSON.parse(stdout) as { streams?: { codec_name: string; codec_type: string; width?: number; height?: number; nb_read_frames?: string }[]; format?: { duration?: string } };
+      const video = info.streams?.find((s) => s.codec_type === 'video');
+      resolve({
+        errors: stderr.trim(),
+        codecs: (info.streams ?? []).map((s) => s.codec_name).sort(),
+        videoFrames: Number(video?.nb_read_frames ?? 0),
+        duration: Number(info.format?.duration ?? Number.NaN),
+        resolution: video ? `${video.width}x${video.height}` : '',
+      });
+    });
+  });
+}
+
+/** The onMetaData map of a file's first script tag. */
+export function metadataOf(path: string): Map<string, AmfValue> {
+  const { tags } = new FlvParser().push(readFileSync(path));
+  const map = onMetaDataMap(tags.find((t) => t.type === TagType.Script)?.script);
+  if (!map) throw new Error(`${path} has no onMetaData`);
+  return map;
+}
+
+/** Keyframe times of the onMetaData index (brec's `keyframes.times`). */
+export function keyframeTimes(path: string): number[] {
+  const kf = metadataOf(path).get('keyframes');
+  if (!kf || (kf.type !== 'Object' && kf.type !== 'EcmaArray')) return [];
+  const times = kf.value.get('times');
+  return times?.type === 'StrictArray' ? times.value.map((v) => (v.type === 'Number' ? v.value : Number.NaN)) : [];
+}
+
+/** Byte 0 of the first video tag body in the raw file (0x1c codec 12 key, 0x90 Enhanced SequenceStart key). */
+export function firstVideoByte(path: string): number {
+  const buf = readFileSync(path);
+  for (let pos = 13; pos + 11 < buf.length;) {
+    const size = buf.readUIntBE(pos + 1, 3);
+    if (buf[pos] === TagType.Video) return buf[pos + 11]!;
+    pos += 11 + size + 4;
+  }
+  return -1;
+}
