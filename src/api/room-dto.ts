@@ -61,9 +61,9 @@ export const RoomSchema = z
     streaming: z.boolean(),
     danmakuConnected: z.boolean(),
     autoRecordForThisSession: z.boolean(),
-    recordingCodec: z.enum(['', 'avc', 'hevc']).openapi({ description: 'liverec: video codec of the file being written (from the quality token, then the stream itself); empty when not recording' }),
     recordingStats: RecordingStatsSchema,
     ioStats: IoStatsSchema,
+    recordingCodec: z.enum(['', 'avc', 'hevc']).openapi({ description: 'liverec addition: video codec of the file being written (from the quality token, then the stream itself); empty when not recording' }),
   })
   .openapi('RoomDto');
 
@@ -130,8 +130,8 @@ export function roomDto(room: Room): RoomDto {
     streaming: s.streaming,
     danmakuConnected: s.danmakuConnected,
     autoRecordForThisSession: s.autoRecordForThisSession,
-    recordingCodec: s.recordingCodec,
     recordingStats: recordingStatsDto(room.recordingStats),
     ioStats: ioStatsDto(room.ioStats),
+    recordingCodec: s.recordingCodec,
   };
 }

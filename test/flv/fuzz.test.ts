@@ -1,4 +1,4 @@
-// Fuzz: 10,000+ mutated/truncated real FLV inputs in random chunk sizes through parser, rules and writer.
+// Fuzz: 10,000+ mutated/truncated real FLV inputs (AVC; HEVC codec-12 and Enhanced) in random chunk sizes through parser, rules and writer.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,8 @@ import { FlvParser } from '../../src/flv/parser.js';
 import { FlvStream, type StreamStep } from '../../src/flv/stream.js';
 import { FlvContextWriter } from '../../src/flv/writer/context-writer.js';
 import { FlvFileOutput, type FlvFileSystem } from '../../src/flv/writer/file-output.js';
+import { clipPath } from '../../src/simulator/clips.js';
+import { toEnhancedRaw } from '../hevc/media.js';
 import { fixtureFlv, sampleFlv } from './helpers.js';
 
 /** Files in memory, with the positioned-write semantics of the real calls (capacity doubles as they grow). */
@@ -68,6 +70,9 @@ const bases = [
   fixture.subarray(0, 16_000),
   // A restart: data, an End tag, then the whole stream again (script and headers repeat).
   Buffer.concat([fixture.subarray(0, 9_000), endTag, fixture.subarray(9, 9_000)]),
+  // HEVC: Bilibili's codec-12 form and the same tags as Enhanced FLV (hvc1).
+  readFileSync(clipPath('clip-360p-hevc.flv')).subarray(0, 16_000),
+  toEnhancedRaw(readFileSync(clipPath('clip-360p-hevc.flv'))).subarray(0, 16_000),
 ];
 
 function mutate(base: Buffer, r: () => number): Buffer {

@@ -205,11 +205,11 @@ describe('bad input: one clear line on stderr, a non-OK status, a non-zero exit,
     expect((r.json.tagCounts as number[])[0]).toBeGreaterThan(300);
   });
 
-  it('non-AVC video → UnsupportedCodec', async () => {
-    const tags = fixtureTags.map((t, i) => (i === 200 && t.type === TagType.Video ? { ...t, data: Uint8Array.from([0x2c, ...t.data!.subarray(1)]) } : t));
-    const target = fixtureTags[200]!.type === TagType.Video ? tags : fixtureTags.map((t) => (t.type === TagType.Video && t.flag === 0 ? { ...t, data: Uint8Array.from([0x2c, ...t.data!.subarray(1)]) } : t));
+  it('video that is neither AVC nor HEVC (VP6, codec id 4) → UnsupportedCodec', async () => {
+    const tags = fixtureTags.map((t, i) => (i === 200 && t.type === TagType.Video ? { ...t, data: Uint8Array.from([0x24, ...t.data!.subarray(1)]) } : t));
+    const target = fixtureTags[200]!.type === TagType.Video ? tags : fixtureTags.map((t) => (t.type === TagType.Video && t.flag === 0 ? { ...t, data: Uint8Array.from([0x24, ...t.data!.subarray(1)]) } : t));
     const bytes = Buffer.concat([FLV_FILE_HEADER, ...target.map((t) => encodeTag(t.type, t.timestamp, t.data!))]);
-    await bad('hevc', bytes, 'UnsupportedCodec');
+    await bad('vp6', bytes, 'UnsupportedCodec');
   });
 
   it('truncated file → Error (TRUNCATED), the complete part is repaired and plays', async () => {

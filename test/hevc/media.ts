@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { AmfValue } from '../../src/flv/amf.js';
+import { legacyToEnhanced } from '../../src/flv/codecs/video-format.js';
 import { onMetaDataMap } from '../../src/flv/metadata.js';
 import { FlvParser } from '../../src/flv/parser.js';
 import { TagType } from '../../src/flv/tag.js';
@@ -61,4 +62,22 @@ export function firstVideoByte(path: string): number {
     pos += 11 + size + 4;
   }
   return -1;
+}
+
+/** The same FLV with every codec-12 video tag rewritten in Enhanced form, nothing else touched (no repair). */
+export function toEnhancedRaw(flv: Buffer): Buffer {
+  const parts: Buffer[] = [flv.subarray(0, 13)];
+  for (let pos = 13; pos + 11 <= flv.length;) {
+    const size = flv.readUIntBE(pos + 1, 3);
+    if (pos + 11 + size + 4 > flv.length) break;
+    const body = flv.subarray(pos + 11, pos + 11 + size);
+    const out = flv[pos] === TagType.Video ? Buffer.from(legacyToEnhanced(body)) : body;
+    const head = Buffer.from(flv.subarray(pos, pos + 11));
+    head.writeUIntBE(out.length, 1, 3);
+    const prev = Buffer.alloc(4);
+    prev.writeUInt32BE(out.length + 11);
+    parts.push(head, out, prev);
+    pos += 11 + size + 4;
+  }
+  return Buffer.concat(parts);
 }

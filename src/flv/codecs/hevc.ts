@@ -201,3 +201,11 @@ export function buildHvcc(vps: Uint8Array, sps: Uint8Array, pps: Uint8Array): Ui
   }
   return Buffer.concat(parts);
 }
+
+/** XML tag-list names of HEVC NAL unit types (brec's AVC names are H.264's; these follow H.265 Table 7-1). */
+export const HEVC_NALU_NAMES: Readonly<Record<number, string>> = {
+  0: 'HevcTrailN', 1: 'HevcTrailR', 2: 'HevcTsaN', 3: 'HevcTsaR', 4: 'HevcStsaN', 5: 'HevcStsaR', 6: 'HevcRadlN', 7: 'HevcRadlR',
+  8: 'HevcRaslN', 9: 'HevcRaslR', 16: 'HevcBlaWLp', 17: 'HevcBlaWRadl', 18: 'HevcBlaNLp', 19: 'HevcIdrWRadl', 20: 'HevcIdrNLp',
+  21: 'HevcCra', 32: 'HevcVps', 33: 'HevcSps', 34: 'HevcPps', 35: 'HevcAud', 36: 'HevcEndOfSequence', 37: 'HevcEndOfBitstream',
+  38: 'HevcFillerData', 39: 'HevcPrefixSei', 40: 'HevcSuffixSei',
+};

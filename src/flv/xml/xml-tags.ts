@@ -1,4 +1,5 @@
 // Names used by brec's XML tag-list format: tag types, flag sets, NALU types.
+import { HEVC_NALU_NAMES } from '../codecs/hevc.js';
 import { NaluTypeByName, NaluTypeName, TagFlag, TagType } from '../tag.js';
 
 export const TAG_TYPE_NAME: Record<number, string> = { [TagType.Audio]: 'Audio', [TagType.Video]: 'Video', [TagType.Script]: 'Script' };
@@ -23,12 +24,15 @@ export function parseFlagText(text: string | undefined): number {
   return flag;
 }
 
-export function naluTypeText(type: number): string {
-  return NaluTypeName[type] ?? String(type);
+/** `hevc`: the tag carries HEVC NAL units (codec id 12), named `Hevc…`. */
+export function naluTypeText(type: number, hevc = false): string {
+  return (hevc ? HEVC_NALU_NAMES[type] : NaluTypeName[type]) ?? String(type);
 }
 
+const HEVC_BY_NAME: Record<string, number> = Object.fromEntries(Object.entries(HEVC_NALU_NAMES).map(([k, v]) => [v, Number(k)]));
+
 export function parseNaluType(text: string): number {
-  const known = NaluTypeByName[text];
+  const known = NaluTypeByName[text] ?? HEVC_BY_NAME[text];
   if (known !== undefined) return known;
   const n = Number(text);
   return Number.isInteger(n) ? n : 0;

@@ -1,4 +1,5 @@
 // Writes brec's XML tag-list format, laid out the way brec's XmlSerializer output looks.
+import { isHevcBody } from '../codecs/video-format.js';
 import { amfToJson } from '../amf-json.js';
 import { type FlvTag, TagFlag } from '../tag.js';
 import type { XmlFlvMeta } from './xml-reader.js';
@@ -43,9 +44,10 @@ export function tagXml(t: FlvTag): string {
     children.push(`${e} />`);
   }
   if (t.nalus) {
+    const hevc = isHevcBody(t.data);
     for (const n of t.nalus) {
       const h = n.hash ? ` NaluHash="${escAttr(n.hash)}"` : '';
-      children.push(`      <Nalus StartPosition="${n.start}" FullSize="${n.fullSize}" Type="${naluTypeText(n.type)}"${h} />`);
+      children.push(`      <Nalus StartPosition="${n.start}" FullSize="${n.fullSize}" Type="${naluTypeText(n.type, hevc)}"${h} />`);
     }
   }
   if (t.flag & TagFlag.Header && t.data) children.push(`      <BinaryData>${hex(t.data)}</BinaryData>`);
