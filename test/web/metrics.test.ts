@@ -1,4 +1,5 @@
 // GET /metrics end to end: strict Prometheus text, counters that agree with the API, bounded cardinality, webhook outcomes.
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +110,15 @@ describe('GET /metrics', () => {
     expect(unknown.status).toBe(404);
     const tests = await api<{ url: string; ok: boolean }[]>('POST', '/api/webhook/test', {});
     expect(tests.map((t) => t.ok)).toEqual([true, true]);
+  });
+
+  it('serves every metric the Grafana dashboard in docs/ queries', async () => {
+    const dashboard = readFileSync(new URL('../../docs/grafana-liverec.json', import.meta.url), 'utf8');
+    const used = new Set(dashboard.match(/\b(?:liverec|process|nodejs)_[a-z0-9_]+/g));
+    expect(used.size).toBeGreaterThan(10);
+    const m = await scrape();
+    const names = new Set([...m.values()].flatMap((f) => [f.name, ...f.samples.map((x) => x.name)]));
+    expect([...used].filter((n) => !names.has(n))).toEqual([]);
   });
 
   it('drops a removed room\'s series (bounded cardinality)', async () => {
