@@ -55,6 +55,7 @@ export class DanmakuRecorder implements MediaTimeline {
   }
 
   mediaPosition(ms: number): void {
+    if (!this.file) return; // the clock only matters for an open file, and is reset when one opens
     const now = performance.now();
     this.clock.report(ms, now);
     if (this.file && this.file.pendingCount > 0 && now - this.flushedAt >= FLUSH_AFTER_MS) this.flush(now);

@@ -9,7 +9,7 @@ const FEW = 27002;
 const RAW = 27003;
 const RATE = 50;
 
-interface Sent { seq: number; cmd: string; connection: number | null; positionMs: number | null }
+interface Sent { seq: number; cmd: string; connection: number | null; positionMs: number | null; at: number }
 
 /** brec's attribute order per element (raw last, only with RecordDanmakuRaw). */
 const ORDER: Record<Element, string[]> = {
@@ -20,6 +20,7 @@ const PROLOGUE = ['chatserver', 'chatid', 'mission', 'maxlimit', 'state', 'real_
 describe('danmaku recording', () => {
   let h: Harness;
   const sent = new Map<number, Sent[]>();
+  let stall = { from: 0, to: 0 };
   beforeAll(async () => {
     h = await startHarness({
       rooms: [{ roomId: ALL, live: true, bitrateKbps: 500 }, { roomId: FEW, live: true, bitrateKbps: 500 }, { roomId: RAW, live: true, bitrateKbps: 500 }],
@@ -35,6 +36,8 @@ describe('danmaku recording', () => {
     await sleep(4000);
     h.sim.addFault(ALL, { kind: 'stream-cut', afterMs: 0 });
     await h.waitEvent('FileOpening', (e) => e.EventData.RoomId === ALL, 30_000, h.events.findLastIndex((e) => e.EventType === 'FileClosed') + 1);
+    h.sim.addFault(FEW, { kind: 'stall', afterMs: 0, durationMs: 1500 }); // shorter than the watchdog: same file
+    stall = { from: Date.now(), to: Date.now() + 1500 };
     await sleep(3000);
     h.sim.addFault(ALL, { kind: 'timestamp-jump', afterMs: 0, jumpMs: 30_000 });
     await sleep(4000);
@@ -102,7 +105,7 @@ describe('danmaku recording', () => {
     }
   });
 
-  it('places every element within 100 ms of the media position it was sent at, across the cut and the jump, and in RawData mode', () => {
+  it('places every element within 100 ms of the media position it was sent at, across the cut, the jump and a stall, and in RawData mode', () => {
     const errors: number[] = [];
     const files = xmlOf(ALL);
     files.forEach((path, index) => {
@@ -115,6 +118,23 @@ describe('danmaku recording', () => {
       }
     });
     for (const i of readDanmaku(xmlOf(RAW)[0]!).items) errors.push(Math.abs(i.tsMs - i.positionMs)); // RawData: the stream's own timestamps
+    // A stall: chat sent while no media flows is placed at most 1 s past the frozen picture (the clock stops);
+    // once media flows again, chat is aligned again (brec's stopwatch would stay 1.5 s off from here on).
+    const atOf = new Map(sent.get(FEW)!.map((m) => [m.seq, m.at]));
+    const stalled: number[] = [];
+    for (const path of xmlOf(FEW)) {
+      for (const i of readDanmaku(path).items.filter((x) => x.connection !== 0)) {
+        const at = atOf.get(i.seq)!;
+        if (at >= stall.from - 100 && at <= stall.to + 300) {
+          stalled.push(i.positionMs);
+          expect(Math.abs(i.tsMs - i.positionMs)).toBeLessThanOrEqual(1100);
+        } else {
+          errors.push(Math.abs(i.tsMs - i.positionMs));
+        }
+      }
+    }
+    expect(stalled.length).toBeGreaterThan(40);
+    expect(Math.max(...stalled) - Math.min(...stalled)).toBeLessThan(1000); // the media did stop (1.9 s of wall time)
     expect(errors.length).toBeGreaterThan(400);
     errors.sort((a, b) => a - b);
     const within = errors.filter((e) => e <= 100).length / errors.length;
