@@ -83,7 +83,8 @@ export class HlsLiveClient {
 
   async run(): Promise<HlsEnd> {
     let lastNew = Date.now();
-    let lastPlaylistOk = Date.now();
+    /** Since when every playlist request failed (null while they work). */
+    let failingSince: number | null = null;
     try {
       while (!this.stopped) {
         const polledAt = Date.now();
@@ -91,12 +92,13 @@ export class HlsLiveClient {
         let base: string;
         try {
           ({ list, base } = await this.fetchPlaylist());
-          lastPlaylistOk = Date.now();
+          failingSince = null;
         } catch (err) {
           if (this.stopped) break;
           const watchdog = this.o.http.watchdogTimeoutMs ?? 10_000;
           this.o.log('warn', `playlist: ${(err as Error).message}`, { code: (err as { code?: string }).code });
-          if (Date.now() - lastPlaylistOk >= watchdog) {
+          failingSince ??= polledAt;
+          if (Date.now() - failingSince >= watchdog) {
             return { reason: 'error', error: new LiverecError(HlsErrorCode.Playlist, `No playlist for ${watchdog} ms`, { cause: err }) };
           }
           this.host++;

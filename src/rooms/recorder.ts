@@ -10,6 +10,7 @@ import type { RoomEventSnapshot } from '../events/types.js';
 import { logger, roomLogger } from '../log/logger.js';
 import { formatLocal } from '../time.js';
 import { OpenJournal } from './open-journal.js';
+import { finalizeOrphanHls } from '../hls/orphan.js';
 import { finalizeOrphanFlv } from './orphan-file.js';
 import { emptyIoStats, emptyRecordingStats, type RoomMessage } from './protocol.js';
 import { Room } from './room.js';
@@ -209,7 +210,7 @@ export class Recorder {
     const files = this.openFiles.get(roomId);
     for (const file of files?.values() ?? []) {
       this.journal.fileClosed(file.path);
-      const done = finalizeOrphanFlv(file.path);
+      const done = finalizeOrphanFlv(file.path) ?? finalizeOrphanHls(file.path);
       if (!done) continue;
       log.warn({ path: file.path, truncatedBytes: done.truncatedBytes }, 'closed the file of a dead worker');
       if (room) this.bus.emit({ EventType: 'FileClosed', EventTimestamp: formatLocal(), EventData: {
