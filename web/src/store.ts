@@ -11,6 +11,11 @@ const MAX_LOGS = 2000;
 
 type Listener = () => void;
 
+function sameStats(a: StatsEntry, b: StatsEntry): boolean {
+  for (const k of Object.keys(b) as (keyof StatsEntry)[]) if (a[k] !== b[k]) return false;
+  return true;
+}
+
 class Store {
   rooms = new Map<string, RoomDto>();
   stats = new Map<string, StatsEntry>();
@@ -113,6 +118,9 @@ class Store {
   private applyStats(frame: { time: number; limiterPausedUntil: number; rooms: StatsEntry[] }): void {
     this.limiterPausedUntil = frame.limiterPausedUntil;
     for (const s of frame.rooms) {
+      const prev = this.stats.get(s.objectId);
+      // An unchanged entry keeps its identity, so the memoised card of an idle room is not redrawn every second.
+      if (prev && sameStats(prev, s)) continue;
       this.stats.set(s.objectId, s);
       const h = this.history.get(s.objectId) ?? [];
       h.push({ t: frame.time, mbps: num(s.networkMbps) || 0, pace: num(s.durationRatio) || 0 });
