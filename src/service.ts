@@ -48,7 +48,14 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   attachRoomEventLog(recorder.bus);
   // brec rewrites the config at every start; liverec only writes a missing one, so config.backup.json keeps
   // the user's own file after the first save.
-  if (config.path && !existsSync(config.path)) config.save();
+  if (config.path && !existsSync(config.path)) {
+    try {
+      config.save();
+    } catch (err) {
+      // A full disk must not stop the start; the file is written with the first change that can be saved.
+      logger().error({ err }, 'config.json could not be written at start');
+    }
+  }
   let api: ApiServer | null = null;
   try {
     if (options.api) api = await startApiServer({ ...options.api, recorder, deliveries: () => outbox.recentDeliveries(), replayDelivery: (id, url) => outbox.replay(id, url) });

@@ -52,8 +52,9 @@ export function registerConfigRoutes(app: ApiApp, deps: ApiDeps): void {
   app.openapi(getGlobal, (c) => sendJson(c, optionalsDto(config.global, GLOBAL_FIELDS), 200));
 
   app.openapi(setGlobal, (c) => {
-    applyOptionals(config.global, c.req.valid('json') as Record<string, unknown>, GLOBAL_FIELDS);
-    config.save();
+    const body = c.req.valid('json') as Record<string, unknown>;
+    // Saved before it is live: a failed save (507 on a full disk) leaves the running config unchanged.
+    config.commit(() => applyOptionals(config.global, body, GLOBAL_FIELDS));
     config.changed();
     recorder.pushSettings();
     return sendJson(c, optionalsDto(config.global, GLOBAL_FIELDS), 200);
@@ -71,9 +72,10 @@ export function registerConfigRoutes(app: ApiApp, deps: ApiDeps): void {
     if (r.error) return r.error;
     const body = c.req.valid('json') as Record<string, unknown>;
     const { room } = r;
-    if (typeof body.autoRecord === 'boolean') room.entry.autoRecord = body.autoRecord;
-    applyOptionals(room.entry.overrides, body, ROOM_FIELDS);
-    config.save();
+    config.commit(() => {
+      if (typeof body.autoRecord === 'boolean') room.entry.autoRecord = body.autoRecord;
+      applyOptionals(room.entry.overrides, body, ROOM_FIELDS);
+    });
     config.changed();
     recorder.pushSettings(room);
     return sendJson(c, roomDto(room.entry), 200);

@@ -1,6 +1,7 @@
 // What no route answers: 404 JSON for unknown paths, 405 (with Allow) for known paths, JSON for every error.
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { LiverecError } from '../errors.js';
 import { logger } from '../log/logger.js';
 import type { ApiApp } from './context.js';
 import { ApiErrorCode, errorResponse } from './errors.js';
@@ -42,6 +43,12 @@ export function installFallbacks(app: ApiApp): void {
   });
 
   app.onError((err, c) => {
+    // A save that failed was undone (ConfigStore.commit): the client learns why and nothing changed.
+    if (err instanceof LiverecError && err.code === 'CONFIG_DISK_FULL') {
+      logger().error({ err, method: c.req.method, path: c.req.path }, 'config not saved: disk full; the change was not applied');
+      return errorResponse(507, ApiErrorCode.InsufficientStorage, `${err.message}; the change was not applied`);
+    }
+    if (err instanceof LiverecError && err.code === 'ROOM_LIMIT') return errorResponse(409, ApiErrorCode.RoomLimitReached, err.message);
     if (err instanceof HTTPException && err.status < 500) {
       return errorResponse(err.status, CODES[err.status] ?? ApiErrorCode.InvalidRequest, err.message || 'bad request');
     }

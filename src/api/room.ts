@@ -42,9 +42,14 @@ const perRoom = <M extends 'get' | 'post' | 'delete', P extends string, S extend
 const list = createRoute({ method: 'get', path: '/api/room', summary: '列出所有直播间', tags: ['Room'], responses: { 200: json(z.array(RoomSchema), 'All rooms in list order') } });
 const add = createRoute({
   method: 'post', path: '/api/room', summary: '添加直播间', tags: ['Room'],
-  description: 'Adds a room and saves the config. An existing room (room id or short id) is returned with autoRecord updated, not saved.',
+  description: 'Adds a room and saves the config. An existing room (room id or short id) is returned with autoRecord updated, not saved. ' +
+    'A short id is resolved to the real room id first; adds are serialised. The answer does not wait for the room\'s thread.',
   request: { body: { content: { 'application/json': { schema: CreateRoomSchema } }, required: true } },
-  responses: { 200: json(RoomSchema, 'The added (or existing) room'), 400: { content: errorContent, description: 'roomId ≤ 0 (-2) or an invalid body (-10)' } },
+  responses: {
+    200: json(RoomSchema, 'The added (or existing) room'),
+    // Also (not per operation, like 413/415): 409 MaxRooms reached (-19), 507 disk full (-18, nothing added).
+    400: { content: errorContent, description: 'roomId ≤ 0 (-2) or an invalid body (-10)' },
+  },
 });
 const get = perRoom('get', '', '读取一个直播间', RoomSchema, 'The room');
 const remove = perRoom('delete', '', '删除直播间', RoomSchema, 'The removed room');
@@ -66,6 +71,7 @@ export function registerRoomRoutes(app: ApiApp, deps: ApiDeps): void {
     const body = c.req.valid('json');
     const roomId = body.roomId ?? 0;
     if (roomId <= 0) return roomIdOutOfRange(c);
+    // ROOM_LIMIT (409) and CONFIG_DISK_FULL (507) are thrown on to the app's error handler (fallback.ts).
     const room = await recorder.addRoom(roomId, body.autoRecord ?? false);
     return sendJson(c, roomDto(room), 200);
   });

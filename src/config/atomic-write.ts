@@ -1,5 +1,5 @@
 // Crash-safe file replacement: write a temp file, fsync, keep the old file as a backup, then rename over.
-import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -10,17 +10,24 @@ import { randomBytes } from 'node:crypto';
 export function atomicWriteFile(path: string, content: string, backupPath?: string): void {
   const suffix = randomBytes(4).toString('hex').toUpperCase().slice(0, 6);
   const tmp = join(dirname(path), `${basename(path, '.json')}.${suffix}.tmp`);
-  const fd = openSync(tmp, 'wx');
+  const backupTmp = `${backupPath}.${suffix}.tmp`;
   try {
-    writeSync(fd, content);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(tmp, 'wx');
+    try {
+      writeSync(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (backupPath && existsSync(path)) {
+      copyFileSync(path, backupTmp);
+      renameSync(backupTmp, backupPath);
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    // A full disk must not leave half-written temp files behind (they would fill it further).
+    rmSync(tmp, { force: true });
+    if (backupPath) rmSync(backupTmp, { force: true });
+    throw err;
   }
-  if (backupPath && existsSync(path)) {
-    const backupTmp = `${backupPath}.${suffix}.tmp`;
-    copyFileSync(path, backupTmp);
-    renameSync(backupTmp, backupPath);
-  }
-  renameSync(tmp, path);
 }

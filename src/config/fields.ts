@@ -68,6 +68,8 @@ export const FIELDS = {
   RecordMemoryBudgetMB: { kind: 'uint', scope: 'RG', default: 64, liverec: true },
   /** No new recording file is opened while the work directory's file system has less than this free (MiB). */
   MinFreeSpaceMB: { kind: 'uint', scope: 'G', default: 256, liverec: true },
+  /** Rooms the API may hold; adds beyond are refused (409). 0 = no limit. */
+  MaxRooms: { kind: 'uint', scope: 'G', default: 1000, liverec: true },
 } as const satisfies Record<string, FieldDef>;
 
 export type FieldName = keyof typeof FIELDS;

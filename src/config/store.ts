@@ -1,6 +1,7 @@
 // The live configuration: global and per-room overrides, room → global → default resolution, and atomic saves.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LiverecError } from '../errors.js';
 import { atomicWriteFile } from './atomic-write.js';
 import { FIELDS, FIELD_NAMES, ROOM_FIELDS, GLOBAL_FIELDS, typeDefault, type FieldName, type RoomSettings } from './fields.js';
 import { ConfigError, parseConfigText, type ConfigFile } from './schema.js';
@@ -144,6 +145,32 @@ export class ConfigStore {
   save(): void {
     const path = this.options.path;
     if (!path) return;
-    atomicWriteFile(path, `${JSON.stringify(this.toJSON(), null, 2)}\n`, join(path, '..', 'config.backup.json'));
+    try {
+      atomicWriteFile(path, `${JSON.stringify(this.toJSON(), null, 2)}\n`, join(path, '..', 'config.backup.json'));
+    } catch (err) {
+      const errno = (err as NodeJS.ErrnoException).code;
+      const full = errno === 'ENOSPC' || errno === 'EDQUOT';
+      throw new LiverecError(full ? 'CONFIG_DISK_FULL' : 'CONFIG_SAVE_FAILED', `cannot save ${path}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  /**
+   * Applies a change and saves it, or, when the save fails (a full disk), undoes the change and throws: what
+   * is live in memory never differs from config.json. Room entries keep their identity (rooms hold them).
+   */
+  commit<T>(change: () => T): T {
+    const global = structuredClone(this.global);
+    const rooms = [...this.rooms];
+    const entries = rooms.map((r) => ({ roomId: r.roomId, autoRecord: r.autoRecord, overrides: structuredClone(r.overrides) }));
+    try {
+      const result = change();
+      this.save();
+      return result;
+    } catch (err) {
+      this.global = global;
+      this.rooms = rooms;
+      rooms.forEach((r, i) => Object.assign(r, entries[i]));
+      throw err;
+    }
   }
 }

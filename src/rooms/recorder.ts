@@ -13,6 +13,7 @@ import { OpenJournal } from './open-journal.js';
 import { finalizeOrphanHls } from '../hls/orphan.js';
 import { finalizeOrphanFlv } from './orphan-file.js';
 import { emptyIoStats, emptyRecordingStats, type RoomMessage } from './protocol.js';
+import { roomIdResolver, type ResolveRoomId } from './resolve-room-id.js';
 import { Room } from './room.js';
 import { Supervisor } from './supervisor.js';
 
@@ -26,6 +27,8 @@ export interface RecorderOptions {
   limiter?: unknown;
   /** Enables the test-only crash commands (never set in production). */
   allowTestFaults?: boolean;
+  /** Short id → real id before a room is added; default: the live API's room_init, bounded. */
+  resolveRoomId?: ResolveRoomId;
 }
 
 interface OpenFile {
@@ -48,12 +51,16 @@ export class Recorder {
   workerRestarts = 0;
   /** The open files and sessions on disk, so a start after a crash can close and report them. */
   private readonly journal: OpenJournal;
+  /** Adds run one at a time, so two ids of one room can never both be inserted. */
+  private adding: Promise<unknown> = Promise.resolve();
+  private readonly resolveRoomId: ResolveRoomId;
 
   constructor(private readonly options: RecorderOptions) {
     this.bus = options.bus ?? new EventBus();
     this.config = options.config;
     this.workDir = options.workDir;
     this.journal = new OpenJournal(options.workDir);
+    this.resolveRoomId = options.resolveRoomId ?? roomIdResolver(options.config);
     this.supervisor = new Supervisor({
       roomsPerWorker: options.roomsPerWorker,
       resourceLimits: options.resourceLimits ?? { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
@@ -88,26 +95,64 @@ export class Recorder {
     return this.rooms.find((r) => r.matches(id));
   }
 
-  /** Adds a room (saving config), or updates autoRecord of an existing one without saving, as brec does. */
-  async addRoom(roomId: number, autoRecord: boolean): Promise<Room> {
-    const existing = this.findRoom(roomId);
+  /**
+   * Adds a room (saving config), or updates autoRecord of an existing one without saving, as brec does. Adds are
+   * serialised and a short id is resolved to the real id first, so one room is never listed twice. Resolves once
+   * the room is saved and listed; its thread starts in the background (an add never waits for a thread).
+   * Throws ROOM_LIMIT beyond MaxRooms and CONFIG_DISK_FULL when config.json cannot be saved (nothing is added).
+   */
+  addRoom(roomId: number, autoRecord: boolean): Promise<Room> {
+    const run = this.adding.then(() => this.admit(roomId, autoRecord));
+    this.adding = run.catch(() => undefined);
+    return run;
+  }
+
+  private async admit(id: number, autoRecord: boolean): Promise<Room> {
+    let roomId = id;
+    let existing = this.findRoom(roomId);
+    if (!existing) {
+      roomId = (await this.resolveRoomId(id)) ?? id;
+      existing = this.findRoom(roomId);
+    }
     if (existing) {
       if (existing.entry.autoRecord !== autoRecord) this.setAutoRecord(existing, autoRecord, false);
       return existing;
     }
-    const room = new Room(this.config.addRoom(roomId, autoRecord), this.supervisor);
+    const max = this.config.effective('MaxRooms');
+    if (max > 0 && this.rooms.length >= max) {
+      throw new LiverecError('ROOM_LIMIT', `MaxRooms is ${max}: remove a room or raise MaxRooms before adding room ${id}`);
+    }
+    const room = new Room(this.config.commit(() => this.config.addRoom(roomId, autoRecord)), this.supervisor);
     this.rooms.push(room);
-    this.config.save();
-    await this.launch(room);
+    void this.launch(room);
     return room;
   }
 
+  /** Removes the room from config (saved first: a failed save changes nothing) and ends its actor and stream. */
   async removeRoom(room: Room): Promise<void> {
+    this.config.commit(() => this.config.removeRoom(room.entry));
+    room.disposed = true;
+    this.rooms.splice(this.rooms.indexOf(room), 1);
+    await this.supervisor.remove(room.roomId);
+  }
+
+  /** A room configured by a short id turned out to be a room already listed: it is dropped, actor and all. */
+  private async dropDuplicate(room: Room, realRoomId: number): Promise<void> {
+    roomLogger(room.roomId).warn({ realRoomId }, 'this id is a short id of a room already listed; removing the duplicate');
     room.disposed = true;
     this.rooms.splice(this.rooms.indexOf(room), 1);
     this.config.removeRoom(room.entry);
-    this.config.save();
-    await this.supervisor.remove(room.roomId);
+    this.saveQuietly();
+    await this.supervisor.removeDuplicate(room.roomId, realRoomId);
+  }
+
+  /** Saves where no caller can be told (background renames, shutdown): a failure is logged, the next save retries. */
+  private saveQuietly(): void {
+    try {
+      this.config.save();
+    } catch (err) {
+      logger().error({ err }, 'config.json could not be saved; it will be saved with the next change');
+    }
   }
 
   setAutoRecord(room: Room, autoRecord: boolean, save = true): void {
@@ -144,7 +189,7 @@ export class Recorder {
   /** Graceful stop: every actor closes its files with final metadata; then the config is saved. */
   async close(graceMs?: number): Promise<void> {
     await this.supervisor.shutdown(graceMs);
-    this.config.save();
+    this.saveQuietly();
   }
 
   private byId(roomId: number): Room | undefined {
@@ -185,12 +230,14 @@ export class Recorder {
         break;
       }
       case 'roomId':
-        if (room) {
+        if (room && this.rooms.some((r) => r !== room && r.roomId === m.realRoomId)) {
+          void this.dropDuplicate(room, m.realRoomId);
+        } else if (room) {
           this.supervisor.rename(m.roomId, m.realRoomId);
           room.entry.roomId = m.realRoomId;
           this.openFiles.set(m.realRoomId, this.openFiles.get(m.roomId) ?? new Map());
           this.openFiles.delete(m.roomId);
-          this.config.save();
+          this.saveQuietly();
         }
         break;
       case 'log':

@@ -152,6 +152,7 @@ export class RoomActor {
       this.outbox.log('info', 'configured id is a short id; using the real room id', { realRoomId: info.roomId });
       this.onRealId(info.roomId);
       this.outbox.post({ type: 'roomId', roomId: this.roomId, realRoomId: info.roomId });
+      if (this.disposed) return; // a duplicate of a room this host already runs (room-host rekey)
       this.roomId = info.roomId;
       this.outbox.setRoomId(info.roomId);
       this.danmaku?.stop();

@@ -69,6 +69,11 @@ export class RoomHost {
     const actor = this.actors.get(oldId);
     if (!actor || oldId === newId) return;
     this.actors.delete(oldId);
+    if (this.actors.has(newId)) {
+      // A short id of a room this host already runs: never two actors of one room (the main thread drops the entry).
+      void actor.dispose();
+      return;
+    }
     this.actors.set(newId, actor);
   }
 }

@@ -19,6 +19,9 @@ export interface SupervisorOptions {
   onRoomsLost: (roomIds: number[], error: LiverecError) => void;
 }
 
+/** How long a room removed from a shared host may take to close its files before the request moves on. */
+const DISPOSE_WAIT_MS = 10_000;
+
 export class Supervisor implements RoomControl {
   private readonly slots: HostSlot[] = [];
   private readonly placement = new Map<number, HostSlot>();
@@ -31,13 +34,14 @@ export class Supervisor implements RoomControl {
     let slot = pickHost(this.slots, this.options.roomsPerWorker, this.options.maxWorkers ?? defaultMaxHosts());
     const fresh = !slot;
     if (!slot) {
-      slot = new HostSlot({
+      const created: HostSlot = new HostSlot({
         id: this.nextId++,
         resourceLimits: this.options.resourceLimits,
         limiter: this.options.limiter,
-        onMessage: this.options.onMessage,
+        onMessage: (m) => this.deliver(created, m),
         onDeath: (s, err) => this.options.onRoomsLost([...s.rooms.keys()], err),
       });
+      slot = created;
       this.slots.push(slot);
     }
     slot.rooms.set(init.roomId, init);
@@ -46,17 +50,58 @@ export class Supervisor implements RoomControl {
     else await slot.ensureAdded(init.roomId);
   }
 
+  /**
+   * Passes on what a host says. State and stats of a room placed on another host are a dropped duplicate's (see
+   * removeDuplicate) and would overwrite the real room's mirror; its events and files still count.
+   */
+  private deliver(slot: HostSlot, m: RoomMessage): void {
+    if (m.type === 'stats') {
+      const entries = m.entries.filter((e) => this.placement.get(e.roomId) === slot);
+      if (entries.length) this.options.onMessage(entries.length === m.entries.length ? m : { ...m, entries });
+      return;
+    }
+    const placed = this.placement.get(m.roomId);
+    if (m.type === 'state' && placed && placed !== slot) return;
+    this.options.onMessage(m);
+  }
+
   /** Disposes the room's actor; a host left empty is shut down. */
   async remove(roomId: number): Promise<void> {
     const slot = this.placement.get(roomId);
     if (!slot) return;
     this.placement.delete(roomId);
-    await slot.call((api) => api.command(roomId, 'dispose')).catch(() => undefined);
-    slot.forget(roomId);
+    await this.retire(slot, roomId, roomId);
+  }
+
+  /**
+   * The room `oldId` learned it is `realId`, a room already placed: its actor (known to its host as `realId` by
+   * now) is disposed, unless it shares the real room's host, which disposed it itself (room-host rekey).
+   */
+  async removeDuplicate(oldId: number, realId: number): Promise<void> {
+    const slot = this.placement.get(oldId);
+    if (!slot) return;
+    this.placement.delete(oldId);
+    if (this.placement.get(realId) === slot) slot.forget(oldId);
+    else await this.retire(slot, oldId, realId);
+  }
+
+  /**
+   * Ends one actor for good, bounded: a host left empty is shut down (graceful, then terminated), which ends its
+   * streams even when an actor's dispose hangs; on a shared host the dispose gets DISPOSE_WAIT_MS.
+   */
+  private async retire(slot: HostSlot, placedId: number, hostId: number): Promise<void> {
+    slot.forget(placedId);
     if (slot.rooms.size === 0) {
       this.slots.splice(this.slots.indexOf(slot), 1);
       await slot.close();
+      return;
     }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      slot.call((api) => api.command(hostId, 'dispose')).catch(() => undefined),
+      new Promise<void>((resolve) => { timer = setTimeout(resolve, DISPOSE_WAIT_MS); }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** A room learned its real id: re-key its placement. */

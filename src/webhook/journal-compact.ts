@@ -1,5 +1,5 @@
 // Journal compaction: folds attempt lines into their message lines and drops finished messages, streaming both passes.
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, rmSync, writeSync } from 'node:fs';
 import { LiverecError } from '../errors.js';
 import type { EventType } from '../events/types.js';
 import type { JournalFile } from './journal-file.js';
@@ -143,9 +143,13 @@ export function compactJournal(
     written += pendingBytes;
     flush();
     fsyncSync(out);
-  } finally {
+  } catch (err) {
+    // A full disk: the journal itself is untouched; the half-written copy must not take more space.
     closeSync(out);
+    rmSync(tmpPath, { force: true });
+    throw err;
   }
+  closeSync(out);
   while (nextCursor < order.length) mapped[order[nextCursor++].idx] = written;
   result.bytesAfter = written;
   journal.replaceWith(tmpPath);

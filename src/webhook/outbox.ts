@@ -139,11 +139,17 @@ export class WebhookOutbox {
     let result: CompactResult;
     try {
       this.lock.acquire();
-      result = this.runCompaction(true);
     } catch (err) {
       this.journal.close();
-      this.lock.release();
       throw err;
+    }
+    try {
+      result = this.runCompaction(true);
+    } catch (err) {
+      // Most likely a full disk: start anyway (new events are still sent); what is pending stays in the journal,
+      // untouched, and resumes at the next start that can compact it.
+      this.log.error({ err, journal: this.journalPath }, 'webhook journal could not be compacted at start; pending deliveries resume at the next start');
+      result = { kept: 0, dropped: 0, anomalies: 0, bytesBefore: this.journal.size, bytesAfter: this.journal.size, expired: [], urls: new Set(), cursors: [] };
     }
     this.abort = new AbortController();
     this.closed = false;
