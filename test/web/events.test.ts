@@ -1,6 +1,7 @@
 // GET /api/events end to end: lifecycle and room frames, Last-Event-ID resume without loss, reset past the buffer, 100 clients.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventBuffer } from '../../src/api/events/event-buffer.js';
+import { CLIENT_QUEUE_BYTES, EventClient } from '../../src/api/events/event-client.js';
 import { SseClient } from './sse-client.js';
 import { eventually, simRooms, startWebSetup, type WebSetup } from './setup.js';
 
@@ -15,6 +16,25 @@ describe('the event buffer', () => {
     expect(b.after(5)).toBeNull(); // 6 was evicted: replaying from 5 would lose it
     expect(b.after(11)).toBeNull(); // an id from another run
     expect(b.oldestId).toBe(7);
+  });
+});
+
+describe('an event-stream client', () => {
+  it('takes a whole replay even past its queue limit, then is dropped when live frames find it still behind', async () => {
+    let closed = false;
+    const client = new EventClient(null, () => (closed = true));
+    const stream = client.open();
+    const big = 'x'.repeat(64 * 1024);
+    const frames = Math.ceil((2 * CLIENT_QUEUE_BYTES) / big.length);
+    for (let i = 0; i < frames; i++) client.offer({ id: i + 1, frame: big, roomId: null }, true);
+    expect(closed).toBe(false);
+    client.offer({ id: 0, frame: 'live', roomId: null });
+    expect(closed).toBe(true);
+    // Everything queued before the drop is still delivered, so a resume starts after the last frame it got.
+    const reader = stream.getReader();
+    let n = 0;
+    for (let r = await reader.read(); !r.done; r = await reader.read()) n++;
+    expect(n).toBe(frames);
   });
 });
 

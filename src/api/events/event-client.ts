@@ -25,15 +25,19 @@ export class EventClient {
   }
 
   /** Sends a frame if it concerns this client's room (or every room). */
-  offer(frame: BufferedFrame): void {
+  offer(frame: BufferedFrame, replay = false): void {
     if (this.roomId !== null && frame.roomId !== null && frame.roomId !== this.roomId) return;
-    this.send(frame.frame);
+    this.send(frame.frame, replay);
   }
 
-  send(text: string): void {
+  /**
+   * `replay` frames are queued whatever the backlog: the replay is bounded by the buffer, and dropping a client
+   * in the middle of it would make its EventSource reconnect with the same id and replay again, forever.
+   */
+  send(text: string, replay = false): void {
     const c = this.controller;
     if (this.closed || !c) return;
-    if ((c.desiredSize ?? 0) <= 0) {
+    if (!replay && (c.desiredSize ?? 0) <= 0) {
       this.close();
       return;
     }

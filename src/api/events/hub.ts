@@ -69,7 +69,7 @@ export class EventHub {
     if (options.lastEventId !== null) {
       const missed = this.buffer.after(options.lastEventId);
       if (missed === null) client.send(sseFrame('reset', { reason: 'the requested events are no longer buffered', newestId: this.buffer.newestId }));
-      else for (const f of missed) client.offer(f);
+      else for (const f of missed) client.offer(f, true);
     }
     this.clients.add(client);
     if (options.roomId !== null) this.sendRoomStats(client);
