@@ -108,6 +108,15 @@ describe('HEVC recording', () => {
     expect(meta.get('height')).toEqual({ type: 'Number', value: 360 });
   });
 
+  it('the hevc10000,avc10000 room: its files hold the media served (within 2 %), each with a keyframe index', async () => {
+    const files = closedOf(h, HEVC_ROOM);
+    const total = files.reduce((n, f) => n + f.Duration, 0);
+    const served = h.sim.room(HEVC_ROOM).counters.mediaMsServed / 1000;
+    expect(served).toBeGreaterThan(5);
+    expect(Math.abs(total - served) / served).toBeLessThan(0.02);
+    for (const f of files) expect(keyframeTimes(`${h.workDir}/${f.RelativePath}`).length).toBeGreaterThan(0);
+  });
+
   it('webhook FileClosed events match the files on disk and the recorder events', async () => {
     const closed = h.events.filter((e) => e.EventType === 'FileClosed');
     await until(() => hooks.requests.filter((r) => JSON.parse(r.body).EventType === 'FileClosed').length >= closed.length, 20_000);
