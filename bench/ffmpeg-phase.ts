@@ -16,7 +16,8 @@ import { lowestPace, simSeries } from './pace.js';
 import { pssKiB } from './proc.js';
 import { phase } from './progress.js';
 import { sample } from './sampler.js';
-import type { SimulatorProcess } from './simulator-process.js';
+import { servedBytes, type SimulatorProcess } from './simulator-process.js';
+import { phaseTotals } from './output-bytes.js';
 
 const PACE_WINDOW_MS = 10_000;
 
@@ -40,6 +41,7 @@ export async function runFfmpegPhase(sim: SimulatorProcess, seconds: number, war
   try {
     phase(`ffmpeg: resolving ${ids.length} stream URLs and starting ${ids.length} ffmpeg -c copy processes`);
     const urls = await streamUrls(sim.url, ids);
+    const servedBefore = await servedBytes(sim);
     const bin = ffmpegBin();
     ids.forEach((id, i) => {
       const file = join(outDir, `${id}.flv`);
@@ -82,9 +84,16 @@ export async function runFfmpegPhase(sim: SimulatorProcess, seconds: number, war
     }
     const cpu = procFigures(s.procs);
     const input = inputFigures(s.simRooms, ids);
+    // SIGTERM: ffmpeg writes what it read and its trailer; then every stream is closed and counted.
+    await Promise.all(procs.map((p) => stopChild(p.child, 5000)));
+    await waitFor('the simulator to see every ffmpeg stream closed', 20_000, async () => {
+      const c = await sim.counters();
+      return [...c.values()].every((r) => r.openStreams === 0) ? true : undefined;
+    });
+    const totals = phaseTotals((await servedBytes(sim)) - servedBefore, written());
     const pssMiB = pss === null ? null : pss / 1024;
     return {
-      processes: ids.length, input, outMbps, cpu, cpuSecondsPerGb: cpuSecondsPerGb(cpu, input),
+      processes: ids.length, input, outMbps, totals, cpu, cpuSecondsPerGb: cpuSecondsPerGb(cpu, input),
       rssPeakMiB: cpu.rssPeakMiB, rssPerRoomMiB: cpu.rssPeakMiB / ids.length,
       pssMiB, pssPerRoomMiB: pssMiB === null ? null : pssMiB / ids.length,
       simPace: lowestPace(simSeries(s.simRooms, ids), PACE_WINDOW_MS),

@@ -9,13 +9,13 @@ import { removeDir, stopChild, tempDir, track } from './cleanup.js';
 import type { ApiLoadFigures, LiverecFigures } from './figures.js';
 import { waitFor } from './http-json.js';
 import { brecRatio, cpuSecondsPerGb, inputFigures, machineFigures, procFigures, recorderIo } from './metrics.js';
-import { outputBytes } from './output-bytes.js';
+import { outputBytes, phaseTotals } from './output-bytes.js';
 import { lowestPace, recorderSeries, simSeries } from './pace.js';
 import { pssKiB } from './proc.js';
 import { counter, phase } from './progress.js';
 import { startRecorder } from './recorder-process.js';
 import { concat, sample } from './sampler.js';
-import type { SimulatorProcess } from './simulator-process.js';
+import { servedBytes, type SimulatorProcess } from './simulator-process.js';
 
 export interface PhaseOptions {
   seconds: number;
@@ -56,13 +56,15 @@ export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): P
   const workers = o.roomsPerWorker === null ? Math.min(ids.length, defaultMaxHosts()) : Math.ceil(ids.length / o.roomsPerWorker);
   const placement = o.roomsPerWorker === null ? `default: ${workers} thread(s)` : `--rooms-per-worker ${o.roomsPerWorker}: ${workers} thread(s)`;
   phase(`liverec: starting (${ids.length} rooms, ${placement}, API load ${o.apiRps} req/s)`);
+  const servedBefore = await servedBytes(sim);
   const rec = await startRecorder(sim.url, ids, outDir, o.roomsPerWorker);
   let load: ReturnType<typeof startApiLoad> | null = null;
   try {
-    // The recorder's API limiter spaces live-API calls 100 ms apart (3-4 calls per room), so start-up grows with rooms.
+    // The recorder's API limiter spaces live-API calls 100 ms apart (3-4 calls per room), so start-up grows with rooms;
+    // on a loaded machine, connect timeouts and retries (TimingStreamRetry) stretch it further.
     let shown = -1;
     let shownAt = 0;
-    await rec.waitAllRecording(ids, 60_000 + ids.length * 1000, (n) => {
+    await rec.waitAllRecording(ids, 60_000 + ids.length * 3000, (n) => {
       counter(`liverec: ${n}/${ids.length} rooms recording`);
       if (n !== shown && (n === ids.length || performance.now() - shownAt > 5000)) {
         phase(`liverec: ${n}/${ids.length} rooms recording`);
@@ -101,8 +103,9 @@ export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): P
       const c = await sim.counters();
       return [...c.values()].every((r) => r.openStreams === 0) ? true : undefined;
     });
+    const totals = phaseTotals((await servedBytes(sim)) - servedBefore, outputBytes(outDir));
     return {
-      roomsPerWorker: o.roomsPerWorker, workers, placement, startupS, input, outMbps, cpu, cpuSecondsPerGb: cpuSecondsPerGb(cpu, input),
+      roomsPerWorker: o.roomsPerWorker, workers, placement, startupS, input, outMbps, totals, cpu, cpuSecondsPerGb: cpuSecondsPerGb(cpu, input),
       cpuUnderApiLoad: loaded ? procFigures(loaded.procs) : null,
       rssPeakMiB, rssPerRoomMiB: rssPeakMiB / ids.length, pssMiB: pss === null ? null : pss / 1024,
       pace: lowestPace(recorderSeries(all.apiRooms), PACE_WINDOW_MS),

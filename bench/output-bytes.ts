@@ -15,3 +15,16 @@ export function outputBytes(dir: string): number {
   }
   return sum;
 }
+
+/** Bytes in and out over a recorder's whole phase: out / in compares what the two recorders kept of the same streams. */
+export interface PhaseTotals {
+  /** Bytes the simulator served to this recorder's connections during its phase. */
+  inBytes: number;
+  /** Bytes in the recorder's output files once it stopped. */
+  outBytes: number;
+  outOverIn: number;
+}
+
+export function phaseTotals(inBytes: number, outBytes: number): PhaseTotals {
+  return { inBytes, outBytes, outOverIn: outBytes / Math.max(1, inBytes) };
+}

@@ -51,12 +51,11 @@ async function main(): Promise<number> {
   const machine = describeMachine();
   phase(`machine: ${machineLine(machine)}`);
   const runs: RunFigures[] = [];
-  for (const rooms of o.rooms) runs.push(await runOne(rooms, o));
-
   const date = new Date().toISOString().slice(0, 10);
   const outDir = o.outDir ?? join(packageRoot, 'bench', 'results');
   mkdirSync(outDir, { recursive: true });
-  const base = join(outDir, o.sweep ? `${date}-sweep-${o.rooms.join('-')}r` : `${date}-${o.rooms[0]}r`);
+  const placement = o.roomsPerWorker === null ? '' : `-rpw${o.roomsPerWorker}`;
+  const base = join(outDir, o.sweep ? `${date}-sweep-${o.rooms.join('-')}r${placement}` : `${date}-${o.rooms[0]}r${placement}`);
   const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
   const result = {
     benchmark: 'liverec multi-room recording vs ffmpeg -c copy',
@@ -67,6 +66,11 @@ async function main(): Promise<number> {
     definitions: DEFINITIONS,
     runs,
   };
+  for (const rooms of o.rooms) {
+    runs.push(await runOne(rooms, o));
+    // Saved after every room count, so a later failure keeps the finished ones.
+    writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  }
   writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
   const files = [`${base}.json`];
   if (o.sweep) {

@@ -35,6 +35,13 @@ export interface SimulatorProcess {
   stop(): Promise<void>;
 }
 
+/** Bytes served so far to all rooms (every connection, open or closed). */
+export async function servedBytes(sim: SimulatorProcess): Promise<number> {
+  let sum = 0;
+  for (const c of (await sim.counters()).values()) sum += c.bytesServed;
+  return sum;
+}
+
 export const simRoomIds = (rooms: number): number[] => Array.from({ length: rooms }, (_, i) => 10001 + i);
 
 /** What the simulated rooms send: a clip file, or the generated clip nearest the bitrate; filler only if asked. */
