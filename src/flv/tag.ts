@@ -12,7 +12,7 @@ export interface Nalu {
   start: number;
   /** The declared NALU length (may overrun the body; tolerated). */
   fullSize: number;
-  /** nal_unit_type (byte & 0x1f). */
+  /** nal_unit_type: AVC byte & 0x1f; HEVC (codec id 12) (byte >> 1) & 0x3f. */
   type: number;
   /** Hash of the NALU bytes, when computed or read from XML. */
   hash?: string;
