@@ -21,6 +21,7 @@ describe('the web UI', () => {
   let page: Page;
   let receiver: Server;
   const hooks: string[] = [];
+  let failing = true;
   const requests: string[] = [];
   const problems: string[] = [];
 
@@ -40,7 +41,11 @@ describe('the web UI', () => {
     receiver = createServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c));
-      req.on('end', () => (hooks.push(body), res.end()));
+      req.on('end', () => {
+        hooks.push(body);
+        res.statusCode = req.url === '/fail' && failing ? 500 : 200;
+        res.end();
+      });
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     // The room that goes offline first records danmaku, so its closed file has a sibling XML for the player's overlay.
@@ -120,7 +125,9 @@ describe('the web UI', () => {
     await goto('#/settings', 'tr[data-key="webHookUrlsV2"]');
     await page.waitForSelector('[data-preview]', { timeout: 20_000 });
     expect(await page.$eval('[data-preview] code', (el) => el.textContent)).toMatch(/\.flv$/);
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    // The second URL fails until the Webhooks page replays a delivery to it.
+    const url = `${base}/hook\n${base}/fail`;
     await page.click('[data-override="webHookUrlsV2"]');
     await page.type('#global-webHookUrlsV2', url);
     await page.click('[data-action="save"]');
@@ -166,11 +173,20 @@ describe('the web UI', () => {
     await shot('files');
   });
 
-  it('lists webhook deliveries and tails the log', async () => {
+  it('lists webhook deliveries, replays a failed one by clicking, and tails the log', async () => {
     s.sim.setLive(ROOMS[3], false);
     await goto('#/webhooks', 'main[data-page="webhooks"]');
-    await page.waitForSelector('table.list tbody tr', { timeout: 30_000 });
+    // Given up after 3 attempts (1 s + 2 s apart); the page refreshes on lifecycle events, so reload it by hand here.
+    await eventually('a given-up delivery listed', async () => {
+      await page.click('main[data-page="webhooks"] .toolbar button');
+      return page.$('tr.st-given-up [data-action="replay"]');
+    }, 30_000, 1000);
     await shot('webhooks');
+    failing = false;
+    const before = hooks.length;
+    await page.click('tr.st-given-up [data-action="replay"]');
+    await page.waitForFunction(`[...document.querySelectorAll('.notice')].some((n) => n.textContent.startsWith('replayed'))`, { timeout: 20_000 });
+    expect(hooks.length).toBe(before + 1);
     await goto('#/logs', 'table.logs tr');
     await shot('logs');
   });
