@@ -59,6 +59,8 @@ export interface RoomState extends RoomInfo {
   autoRecordForThisSession: boolean;
   /** The video codec of the file being written ('' when not recording); liverec's addition to the room resource. */
   recordingCodec: '' | 'avc' | 'hevc';
+  /** liverec: recording waits because free space is below MinFreeSpaceMB or the disk is full. */
+  waitingForDiskSpace: boolean;
 }
 
 export const emptyRecordingStats = (): RecordingStats => ({
@@ -77,6 +79,7 @@ export const emptyIoStats = (): IoStats => ({
 export const initialRoomState = (): RoomState => ({
   shortId: 0, name: '', uid: 0, title: '', areaNameParent: '', areaNameChild: '',
   recording: false, streaming: false, danmakuConnected: false, autoRecordForThisSession: true, recordingCodec: '',
+  waitingForDiskSpace: false,
 });
 
 /** What a room actor needs to run; `settings` is the resolved room → global → default config. */

@@ -15,6 +15,7 @@ import type { ActorOutbox } from './actor-outbox.js';
 import { RawCapture } from './capture-raw.js';
 import { type Capture, StandardCapture } from './capture-standard.js';
 import { HlsCapture } from './captures/hls-capture.js';
+import { DiskGuard, freeBytes, isDiskFull } from './disk-guard.js';
 import { RecordingFiles } from './recording-files.js';
 import type { StatsTracker } from './stats-tracker.js';
 
@@ -34,6 +35,9 @@ export interface SessionHost {
   /** Told about every file and the media progress on it (the danmaku recorder). */
   timeline?: MediaTimeline;
 }
+
+/** How often a session waiting for disk space looks again. */
+const DISK_POLL_MS = 2000;
 
 /** A connection shorter than this that ends is treated as a failure and retried after TimingStreamRetry. */
 const HEALTHY_CONNECTION_MS = 5000;
@@ -78,10 +82,16 @@ export class RecordSession {
       writeMetadata: this.room.settings().FlvWriteMetadata, snapshot: () => this.room.snapshot(), uid: () => this.room.uid(),
       roomInfoJson: () => this.room.roomInfoJson(), qn: () => this.qn, streamHost: () => this.host,
       timeline: this.room.timeline,
+      beforeNewFile: () => disk.assertRoom(),
     }, outbox);
+    const disk = new DiskGuard(this.room.workDir, () => this.room.settings().MinFreeSpaceMB);
     let started = false;
     try {
       while (!this.stopped) {
+        if (!disk.hasRoom()) {
+          await this.waitForDisk(disk, started);
+          continue;
+        }
         const settings = this.room.settings();
         let download = null;
         let url: StreamUrl | null = null;
@@ -129,6 +139,10 @@ export class RecordSession {
           code: end.error ? errorCode(end.error) : undefined, error: end.error ? String((end.error as Error).message ?? end.error) : undefined, bytes: end.bytes, lastedMs: lasted,
         });
         if (this.stopped || end.reason === 'stopped') break;
+        if (isDiskFull(end.error)) {
+          if (errorCode(end.error) !== 'DISK_FULL') disk.noteFull(); // ENOSPC: wait for more space than now
+          continue;
+        }
         if (errorCode(end.error) === 'UNSUPPORTED_CODEC' && !this.rawFallback) {
           // brec 2.13 did the same for non-H.264 streams: keep the bytes rather than stop recording.
           this.rawFallback = true;
@@ -168,6 +182,25 @@ export class RecordSession {
     let r = this.resume.get(format);
     if (!r) this.resume.set(format, (r = { lastSeq: null }));
     return r;
+  }
+
+  /**
+   * One disk-full episode: a log line and the room state when it starts and ends, no connection and no file
+   * in between (free space is checked every DISK_POLL_MS). Returns when there is room again or on stop().
+   */
+  private async waitForDisk(disk: DiskGuard, started: boolean): Promise<void> {
+    const { outbox } = this.room;
+    const free = freeBytes(this.room.workDir);
+    outbox.log('warn', 'not recording: the disk is full or below MinFreeSpaceMB; waiting for free space', {
+      code: 'DISK_SPACE_LOW', freeMiB: free === null ? null : Math.floor(free / 1024 / 1024), minFreeSpaceMB: this.room.settings().MinFreeSpaceMB,
+    });
+    outbox.state({ waitingForDiskSpace: true });
+    if (started) this.room.setRecording(false);
+    while (!this.stopped && !disk.hasRoom()) await this.sleep(DISK_POLL_MS);
+    outbox.state({ waitingForDiskSpace: false });
+    if (this.stopped) return;
+    if (started) this.room.setRecording(true);
+    outbox.log('info', 'free space is back; recording resumes', { code: 'DISK_SPACE_OK' });
   }
 
   /** A wait that `stop()` cuts short. */

@@ -11,6 +11,7 @@ import { logger, roomLogger } from '../log/logger.js';
 import { formatLocal } from '../time.js';
 import { OpenJournal } from './open-journal.js';
 import { finalizeOrphanHls } from '../hls/orphan.js';
+import { removeStaleTempFiles } from './stale-temp.js';
 import { finalizeOrphanFlv } from './orphan-file.js';
 import { emptyIoStats, emptyRecordingStats, type RoomMessage } from './protocol.js';
 import { roomIdResolver, type ResolveRoomId } from './resolve-room-id.js';
@@ -76,6 +77,8 @@ export class Recorder {
   /** Starts an actor for every configured room. */
   async start(): Promise<void> {
     this.journal.recover((e) => this.bus.emit(e), (fields, msg) => logger().warn(fields, msg));
+    const removed = removeStaleTempFiles(this.workDir);
+    if (removed.length > 0) logger().info({ removed }, 'removed temp files left by a previous run');
     for (const entry of this.config.rooms) this.rooms.push(new Room(entry, this.supervisor));
     await Promise.all(this.rooms.map((room) => this.launch(room)));
   }

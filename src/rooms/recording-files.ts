@@ -25,6 +25,8 @@ export interface SessionFacts {
   streamHost: () => string;
   /** Told about every file and the media progress on it (the danmaku recorder). */
   timeline?: MediaTimeline;
+  /** Throws (DISK_FULL) when no new file may be opened; called before FileOpening. */
+  beforeNewFile?: () => void;
 }
 
 interface OpenEntry {
@@ -42,6 +44,7 @@ export class RecordingFiles {
   /** Renders the next file's path (never an existing file), creates its folder and announces it. */
   nextPath(extension = '.flv'): string {
     const f = this.facts;
+    f.beforeNewFile?.();
     const s = f.snapshot();
     const result = recordingPath(
       {

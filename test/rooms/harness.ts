@@ -37,11 +37,13 @@ export async function startHarness(options: {
   allowTestFaults?: boolean;
   /** Also start the HTTP API (on a free loopback port) in this process. */
   api?: boolean;
+  /** Record into this (existing) directory instead of a new temporary one. */
+  workDir?: string;
 }): Promise<Harness> {
   const sim = new Simulator();
   const running = await sim.start();
   for (const r of options.rooms) sim.createRoom(r);
-  const workDir = mkdtempSync(join(tmpdir(), 'liverec-rec-'));
+  const workDir = options.workDir ?? mkdtempSync(join(tmpdir(), 'liverec-rec-'));
   const config = new ConfigStore();
   Object.assign(config.global, FAST, options.global ?? {}, { LiveApiHost: running.url });
   for (const id of options.record ?? options.rooms.map((r) => r.roomId)) {
