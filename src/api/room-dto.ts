@@ -61,10 +61,10 @@ export const RoomSchema = z
     streaming: z.boolean(),
     danmakuConnected: z.boolean(),
     autoRecordForThisSession: z.boolean(),
-    waitingForDiskSpace: z.boolean().openapi({ description: 'liverec: no new file is opened because free space is below MinFreeSpaceMB or the disk is full' }),
     recordingStats: RecordingStatsSchema,
     ioStats: IoStatsSchema,
     recordingCodec: z.enum(['', 'avc', 'hevc']).openapi({ description: 'liverec addition: video codec of the file being written (from the quality token, then the stream itself); empty when not recording' }),
+    waitingForDiskSpace: z.boolean().openapi({ description: 'liverec addition (after brec\'s fields): no new file is opened because free space is below MinFreeSpaceMB or the disk is full' }),
   })
   .openapi('RoomDto');
 
@@ -131,9 +131,9 @@ export function roomDto(room: Room): RoomDto {
     streaming: s.streaming,
     danmakuConnected: s.danmakuConnected,
     autoRecordForThisSession: s.autoRecordForThisSession,
-    waitingForDiskSpace: s.waitingForDiskSpace,
     recordingStats: recordingStatsDto(room.recordingStats),
     ioStats: ioStatsDto(room.ioStats),
     recordingCodec: s.recordingCodec,
+    waitingForDiskSpace: s.waitingForDiskSpace,
   };
 }
