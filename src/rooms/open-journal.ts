@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join, relative } from 'node:path';
 import type { RecorderEvent, RoomEventSnapshot } from '../events/types.js';
 import { formatLocal } from '../time.js';
+import { finalizeOrphanHls } from '../hls/orphan.js';
 import { finalizeOrphanFlv } from './orphan-file.js';
 
 interface FileEntry {
@@ -73,7 +74,7 @@ export class OpenJournal {
     const ended = (s: RoomEventSnapshot): RoomEventSnapshot => ({ ...s, Recording: false, DanmakuConnected: false });
     for (const f of entries) {
       if (f.kind !== 'file') continue;
-      const done = finalizeOrphanFlv(f.path);
+      const done = finalizeOrphanFlv(f.path) ?? finalizeOrphanHls(f.path);
       if (!done) continue;
       warn({ roomId: f.roomId, path: f.path, truncatedBytes: done.truncatedBytes }, 'closed a file left open by a previous run');
       emit({ EventType: 'FileClosed', EventTimestamp: now, EventData: {
