@@ -7,6 +7,7 @@ import type { RecorderEvent } from '../events/types.js';
 import { initLogger } from '../log/logger.js';
 import { startService } from '../service.js';
 import { Simulator } from '../simulator/index.js';
+import { realClips } from '../simulator/real-clips.js';
 import { probeFile } from './probe.js';
 
 export interface DemoOptions {
@@ -37,7 +38,14 @@ function describe(e: RecorderEvent): string {
 
 export async function runDemo(options: DemoOptions): Promise<void> {
   initLogger({ level: 'error' });
-  const sim = new Simulator();
+  // Real 1080p content at the rooms' bitrates (encoded by the ffmpeg devDependency on the first run, then
+  // cached); without ffmpeg, the small committed clips at their own ~0.4 Mbps.
+  out('preparing 1080p clips at 1.5, 3 and 6 Mbps (the first run encodes them with ffmpeg)');
+  const content = await realClips(ROOMS.map((r) => r.bitrateKbps)).catch((err: Error) => {
+    out(`no generated clips (${err.message}): using the small committed clips`);
+    return undefined;
+  });
+  const sim = new Simulator({ content });
   const running = await sim.start();
   for (const r of ROOMS) sim.createRoom({ ...r, live: true });
   mkdirSync(options.outDir, { recursive: true });
