@@ -1,6 +1,6 @@
 // POST /api/misc/generateFileName: renders a file-name template against given context values (not sanitised).
 import { createRoute, z } from '@hono/zod-openapi';
-import { generateFileName } from '../template/index.js';
+import { previewFileName } from '../template/preview-pool.js';
 import { caseInsensitive } from './body.js';
 import type { ApiApp } from './context.js';
 import { ApiErrorCode, errorContent } from './errors.js';
@@ -49,7 +49,7 @@ const route = createRoute({
 });
 
 export function registerMiscRoutes(app: ApiApp): void {
-  app.openapi(route, (c) => {
+  app.openapi(route, async (c) => {
     const { template, context: ctx } = c.req.valid('json');
     let json: unknown = null;
     if (ctx.json !== null && ctx.json !== undefined) {
@@ -62,12 +62,13 @@ export function registerMiscRoutes(app: ApiApp): void {
         return sendJson(c, { code: ApiErrorCode.InvalidRequest, message: 'invalid field context.json: expected a JSON object' }, 400);
       }
     }
-    const result = generateFileName(
+    // Off the main thread and time-boxed: a nested-loop template must not stall every other request.
+    const result = await previewFileName(
       {
         roomId: ctx.roomId ?? 0, shortId: ctx.shortId ?? 0, name: ctx.name ?? '', uid: ctx.uid ?? 0, title: ctx.title ?? '',
         areaParent: ctx.areaParent ?? '', areaChild: ctx.areaChild ?? '', partIndex: ctx.partIndex ?? 0, qn: ctx.qn ?? 0, json,
       },
-      { template, workDir: '/', sanitizeContext: false },
+      template,
     );
     return sendJson(c, result, 200);
   });

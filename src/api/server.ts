@@ -10,6 +10,7 @@ import { createApiApp } from './app.js';
 import { parseBind, type BindSpec } from './bind.js';
 import type { ApiApp, ApiDeps } from './context.js';
 import { normalizeOrigin } from './cors.js';
+import { closePreviewPool } from '../template/preview-pool.js';
 import type { OpenApiDocument } from './openapi.js';
 
 export interface ApiServerOptions {
@@ -124,6 +125,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     close: async () => {
       dispose();
       await Promise.all(servers.map(closeServer));
+      await closePreviewPool();
     },
   };
 }

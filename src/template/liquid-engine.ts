@@ -48,7 +48,8 @@ function createEngine(): Liquid {
     cache: false,
     ownPropertyOnly: true,
     parseLimit: 1_000_000,
-    renderLimit: 1_000,
+    // Wall time of one render: file names are tiny, so a template that needs more is a loop bomb.
+    renderLimit: 500,
     memoryLimit: 10_000_000,
   });
   engine.registerFilter('time_zone', (input: unknown, zone: unknown) => {
