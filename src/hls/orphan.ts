@@ -1,6 +1,6 @@
 // Closes an HLS recording (.mp4 / .ts) whose worker died mid-write: cuts a torn tail, reports size and duration.
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync } from 'node:fs';
-import type { FinalizedFile } from '../rooms/orphan-file.js';
+import { ftruncateSync, readSync } from 'node:fs';
+import { type FinalizedFile, withOpenFile } from '../rooms/orphan-file.js';
 import { parseInit, parseMoof } from './mp4-boxes.js';
 import { TS_PACKET, TsScanner } from './ts-packets.js';
 
@@ -59,16 +59,5 @@ function finalizeTs(fd: number, size: number): FinalizedFile | null {
 export function finalizeOrphanHls(path: string): FinalizedFile | null {
   const ext = path.slice(path.lastIndexOf('.')).toLowerCase();
   if (ext !== '.mp4' && ext !== '.ts') return null;
-  let fd: number;
-  try {
-    fd = openSync(path, 'r+');
-  } catch {
-    return null;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    return ext === '.mp4' ? finalizeMp4(fd, size) : finalizeTs(fd, size);
-  } finally {
-    closeSync(fd);
-  }
+  return withOpenFile(path, (fd, size) => (ext === '.mp4' ? finalizeMp4(fd, size) : finalizeTs(fd, size)));
 }

@@ -13,14 +13,7 @@ export interface FinalizedFile {
  * hours of recording take milliseconds. Returns null when the file is missing or not FLV.
  */
 export function finalizeOrphanFlv(path: string): FinalizedFile | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r+');
-  } catch {
-    return null;
-  }
-  try {
-    const size = fstatSync(fd).size;
+  return withOpenFile(path, (fd, size) => {
     const head = Buffer.alloc(13);
     if (readSync(fd, head, 0, 13, 0) < 13 || head.toString('latin1', 0, 3) !== 'FLV') return null;
     const tag = Buffer.alloc(11);
@@ -35,6 +28,19 @@ export function finalizeOrphanFlv(path: string): FinalizedFile | null {
     }
     if (pos < size) ftruncateSync(fd, pos);
     return { size: pos, duration: Math.max(0, lastTs) / 1000, truncatedBytes: size - pos };
+  });
+}
+
+/** Runs `fn` on the file opened for update (closed afterwards); null when it cannot be opened. */
+export function withOpenFile<T>(path: string, fn: (fd: number, size: number) => T | null): T | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r+');
+  } catch {
+    return null;
+  }
+  try {
+    return fn(fd, fstatSync(fd).size);
   } finally {
     closeSync(fd);
   }
