@@ -63,14 +63,19 @@ function loadTs(file: string): HlsClip {
   return { format: 'ts', init: null, mp4: null, segments, periodSec: PERIOD_SEC };
 }
 
-const cache = new Map<HlsFormat, HlsClip[]>();
+/** The one HEVC clip (360p, fMP4 only): `_prohevc` fMP4 streams serve it; TS hevc entries serve H.264. */
+export const HEVC_FMP4_CLIP = 'clip-360p-hevc.fmp4';
 
-/** Both clips (index 0: 360p, 1: 480p) in one format, loaded on first use. */
-export function hlsClips(format: HlsFormat): HlsClip[] {
-  let list = cache.get(format);
+const cache = new Map<string, HlsClip[]>();
+
+/** The clips of one format (index 0: 360p, 1: 480p; HEVC: the one 360p clip), loaded on first use. */
+export function hlsClips(format: HlsFormat, hevc = false): HlsClip[] {
+  const key = `${format}${hevc && format === 'fmp4' ? '-hevc' : ''}`;
+  let list = cache.get(key);
   if (!list) {
-    list = CLIP_FILES.map((f) => (format === 'fmp4' ? loadFmp4(f.replace(/\.flv$/, '.fmp4')) : loadTs(f.replace(/\.flv$/, '.mpegts'))));
-    cache.set(format, list);
+    list = key === 'fmp4-hevc' ? [loadFmp4(HEVC_FMP4_CLIP)]
+      : CLIP_FILES.map((f) => (format === 'fmp4' ? loadFmp4(f.replace(/\.flv$/, '.fmp4')) : loadTs(f.replace(/\.flv$/, '.mpegts'))));
+    cache.set(key, list);
   }
   return list;
 }

@@ -8,8 +8,9 @@ import { timelineOf } from './hls-timeline.js';
 export function applyHlsFault(room: SimRoom, fault: HlsFault): number {
   const formats = (['fmp4', 'ts'] as HlsFormat[]).filter((f) => room.formats.includes(f));
   const now = Date.now();
-  for (const format of formats) {
-    const tl = timelineOf(room, format);
+  const timelines = formats.map((f) => timelineOf(room, f));
+  if (room.hevc && formats.includes('fmp4')) timelines.push(timelineOf(room, 'fmp4', true));
+  for (const tl of timelines) {
     switch (fault.kind) {
       case 'segment-404': {
         const next = tl.liveIndex(now) + 1;
@@ -23,5 +24,5 @@ export function applyHlsFault(room: SimRoom, fault: HlsFault): number {
       case 'playlist-404': tl.playlist404 += fault.count; break;
     }
   }
-  return formats.length;
+  return timelines.length;
 }

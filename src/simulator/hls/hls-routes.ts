@@ -6,8 +6,8 @@ import type { HlsFormat } from './hls-clips.js';
 import { timelineOf } from './hls-timeline.js';
 
 // fMP4: …/live_<room>_<n>[_prohevc]/index.m3u8, …/<seq>.m4s, …/h<id>.m4s; TS: …/live_<room>_<n>.m3u8, …/live_<room>_<n>-<seq>.ts
-const FMP4_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(?:_prohevc)?\/(index\.m3u8|\d+\.m4s|h\d+\.m4s)$/;
-const TS_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(?:_prohevc)?(\.m3u8|-\d+\.ts)$/;
+const FMP4_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(_prohevc)?\/(index\.m3u8|\d+\.m4s|h\d+\.m4s)$/;
+const TS_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(_prohevc)?(\.m3u8|-\d+\.ts)$/;
 
 export function isHlsPath(path: string): boolean {
   return FMP4_PATH.test(path) || TS_PATH.test(path);
@@ -28,8 +28,8 @@ export async function handleHls(findRoom: (id: number) => SimRoom | undefined, r
   const format: HlsFormat = fm ? 'fmp4' : 'ts';
   const room = findRoom(Number(m[1]));
   if (!room || !room.live || !room.formats.includes(format)) return sendText(res, 404, 'Not Found');
-  const tl = timelineOf(room, format);
-  const name = m[2]!;
+  const tl = timelineOf(room, format, m[2] !== undefined && room.hevc);
+  const name = m[3]!;
   if (name.endsWith('.m3u8')) {
     room.counters.hlsPlaylistRequests++;
     pushLog(room.streamLog, { at: Date.now(), path: url.pathname, query: url.search, headers: req.headers });

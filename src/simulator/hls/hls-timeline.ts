@@ -35,7 +35,7 @@ export class HlsTimeline {
   playlist404 = 0;
   readonly slow: { remaining: number; delayMs: number }[] = [];
 
-  constructor(readonly room: SimRoom, readonly format: HlsFormat, now = Date.now()) {
+  constructor(readonly room: SimRoom, readonly format: HlsFormat, readonly hevc = false, now = Date.now()) {
     const clip = this.clips[0]!;
     this.segMs = (clip.periodSec / clip.segments.length) * 1000;
     // Start with a full window, as a stream that has been live for a while.
@@ -44,7 +44,7 @@ export class HlsTimeline {
   }
 
   private get clips(): HlsClip[] {
-    return hlsClips(this.format);
+    return hlsClips(this.format, this.hevc);
   }
 
   /** The newest complete segment's content index. */
@@ -75,7 +75,7 @@ export class HlsTimeline {
   }
 
   initBytes(uri: string): Buffer | null {
-    for (const [i, c] of this.clips.entries()) if (uri === this.initUri(i)) return c.init;
+    for (let i = 0; i < 2; i++) if (uri === this.initUri(i)) return this.clips[i % this.clips.length]!.init;
     return null;
   }
 
@@ -131,7 +131,7 @@ export class HlsTimeline {
     if (hit) return hit;
     if (n > this.lastBuilt + 1 && n - this.lastBuilt <= 4 * WINDOW) for (let k = this.lastBuilt + 1; k < n; k++) this.segment(k);
     const clipIndex = this.clipAt(n);
-    const clip = this.clips[clipIndex]!;
+    const clip = this.clips[clipIndex % this.clips.length]!;
     const per = clip.segments.length;
     const src = clip.segments[n % per]!;
     const loop = Math.floor(n / per);
@@ -185,8 +185,9 @@ export class HlsTimeline {
   }
 }
 
-/** The room's timeline for `format`, created on first use and renewed with every new live session. */
-export function timelineOf(room: SimRoom, format: HlsFormat): HlsTimeline {
+/** The room's timeline for `format` (HEVC fMP4 apart), created on first use and renewed with every new live session. */
+export function timelineOf(room: SimRoom, format: HlsFormat, hevc = false): HlsTimeline {
   if (room.hls.session !== room.session) room.hls = { session: room.session };
-  return (room.hls[format] ??= new HlsTimeline(room, format));
+  const key = format === 'fmp4' && hevc ? 'fmp4-hevc' : format;
+  return (room.hls[key] ??= new HlsTimeline(room, format, key === 'fmp4-hevc'));
 }
