@@ -70,6 +70,7 @@ export function createApiApp(options: ApiAppOptions): ApiAppParts {
   if (options.auth) app.use('*', basicAuth(options.auth.user, options.auth.pass));
   app.use('*', bodyLimit(MAX_BODY_BYTES));
 
+  options.cluster?.register(app, options);
   registerRoomRoutes(app, options);
   registerConfigRoutes(app, options);
   registerFileRoutes(app, options);

@@ -16,4 +16,6 @@ export interface ApiDeps {
   replayDelivery?: (eventId: string, url: string) => Promise<{ ok: boolean; status?: number; error?: string } | null>;
   /** brec's --enable-file-browser (default true): /api/file and /file/**. */
   fileBrowser?: boolean;
+  /** Cluster mode: routes that span every node, registered ahead of the single-node room routes. */
+  cluster?: { register(app: ApiApp, deps: ApiDeps): void };
 }

@@ -15,6 +15,8 @@ import type { OpenApiDocument } from './openapi.js';
 
 export interface ApiServerOptions {
   recorder: Recorder;
+  /** Cluster mode's cross-node routes (src/cluster). */
+  cluster?: ApiDeps['cluster'];
   /** brec's --bind: `2356`, `http://host:port`, `http://*:2356`; default http://localhost:2356. */
   bind?: string | number;
   basicUser?: string;
@@ -77,7 +79,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       'an https:// bind needs a certificate: --cert-pem-path and --cert-key-path, or --cert-pfx-path (liverec does not generate self-signed ones)');
   }
 
-  const { app, document, events, metrics, dispose } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, replayDelivery: options.replayDelivery, fileBrowser: options.fileBrowser, auth, openAccess, corsOrigins });
+  const { app, document, events, metrics, dispose } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, replayDelivery: options.replayDelivery, fileBrowser: options.fileBrowser, cluster: options.cluster, auth, openAccess, corsOrigins });
   // From the start, not the first request: resumable events and metric counters must not miss the first rooms' events.
   events.start();
   metrics.start();

@@ -10,8 +10,11 @@ program.name('liverec').description('A live-stream recorder for Bilibili live ro
 if (process.argv[2] === 'tool') {
   (await import('./tool-command.js')).registerToolCommand(program);
 } else {
-  const [recorder, simulate, tool] = await Promise.all([import('./recorder-commands.js'), import('./simulate-command.js'), import('./tool-command.js')]);
+  const [recorder, simulate, tool, cluster] = await Promise.all([
+    import('./recorder-commands.js'), import('./simulate-command.js'), import('./tool-command.js'), import('./cluster-command.js'),
+  ]);
   recorder.registerRecorderCommands(program);
+  cluster.registerClusterCommands(program);
   simulate.registerSimulateCommand(program);
   tool.registerToolCommand(program);
 }

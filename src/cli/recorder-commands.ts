@@ -6,15 +6,15 @@ import { ConfigStore } from '../config/store.js';
 import { danmakuSettingsFromFlags } from '../danmaku/portable-flags.js';
 import { logger } from '../log/logger.js';
 import { startService, stopOnSignals, type Service } from '../service.js';
+import { addClusterOptions, clusterSettings, type ClusterFlags } from './cluster-command.js';
 import { runDemo } from './demo.js';
 import { addServerOptions, apiOptions, fail, initCliLogger, positiveInt, type ServerFlags } from './server-flags.js';
 import { startupLines } from './startup-lines.js';
 
-async function serve(workDir: string, config: ConfigStore, flags: ServerFlags): Promise<void> {
-  const api = apiOptions(flags);
+async function serve(flags: ServerFlags, start: (api: ReturnType<typeof apiOptions>) => Promise<Service>): Promise<void> {
   let service: Service;
   try {
-    service = await startService({ workDir, config, api, roomsPerWorker: positiveInt(flags.roomsPerWorker) });
+    service = await start(apiOptions(flags));
   } catch (err) {
     logger().fatal({ err }, 'failed to start');
     fail((err as Error).message);
@@ -27,13 +27,18 @@ async function serve(workDir: string, config: ConfigStore, flags: ServerFlags): 
 }
 
 export function registerRecorderCommands(program: Command): void {
-  addServerOptions(program.command('run').alias('r').argument('<workdir>', 'work directory holding config.json and the recordings'))
-    .description('record the rooms of <workdir>/config.json (BililiveRecorder config v3)')
+  addClusterOptions(addServerOptions(program.command('run').alias('r').argument('<workdir>', 'work directory holding config.json and the recordings')))
+    .description('record the rooms of <workdir>/config.json (BililiveRecorder config v3), or a share of a cluster\'s rooms (--cluster)')
     .option('--config-override <file>', 'read and save the config from this file instead of <workdir>/config.json')
-    .action(async (workdir: string, flags: ServerFlags & { configOverride?: string }) => {
+    .action(async (workdir: string, flags: ServerFlags & ClusterFlags & { configOverride?: string }) => {
       const workDir = resolve(workdir);
       if (!existsSync(workDir) || !statSync(workDir).isDirectory()) fail(`work directory ${workDir} does not exist`);
       initCliLogger(flags, workDir);
+      const cluster = clusterSettings(flags);
+      if (cluster) {
+        const { startClusterService } = await import('../cluster/start.js');
+        return serve(flags, (api) => startClusterService({ workDir, api, roomsPerWorker: positiveInt(flags.roomsPerWorker), cluster }));
+      }
       const file = flags.configOverride === undefined ? undefined : resolve(flags.configOverride);
       if (file && !existsSync(file)) fail(`--config-override: ${file} does not exist`);
       let config: ConfigStore;
@@ -43,7 +48,7 @@ export function registerRecorderCommands(program: Command): void {
         fail(`refusing to start: ${(err as Error).message} (the file was left unchanged)`);
       }
       if (file) logger().info({ configOverride: file }, `Using config from ${file}`);
-      await serve(workDir, config, flags);
+      await serve(flags, (api) => startService({ workDir, config, api, roomsPerWorker: positiveInt(flags.roomsPerWorker) }));
     });
 
   addServerOptions(program.command('portable').alias('p').argument('<outdir>', 'where recordings go').argument('[roomIds...]', 'rooms to record'))
@@ -78,7 +83,7 @@ export function registerRecorderCommands(program: Command): void {
         if (!Number.isSafeInteger(roomId) || roomId <= 0) fail(`room id must be a positive integer: ${id}`);
         if (!config.findRoom(roomId)) config.addRoom(roomId, true);
       }
-      await serve(workDir, config, flags);
+      await serve(flags, (api) => startService({ workDir, config, api, roomsPerWorker: positiveInt(flags.roomsPerWorker) }));
     });
 
   program.command('demo')

@@ -65,6 +65,13 @@ export class ConfigStore {
     return store;
   }
 
+  /** An in-memory store from config text (the cluster keeps brec's JSON shape in its database). */
+  static fromText(text: string, source: string): ConfigStore {
+    const store = new ConfigStore();
+    store.apply(parseConfigText(text, source));
+    return store;
+  }
+
   get path(): string | undefined {
     return this.options.path;
   }

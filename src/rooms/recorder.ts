@@ -1,7 +1,7 @@
 // The recorder: rooms from config, one actor each (via the supervisor), the main-thread mirror, and events.
 import { relative } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
-import type { ConfigStore } from '../config/store.js';
+import type { ConfigStore, RoomConfigEntry } from '../config/store.js';
 import type { RoomSettings } from '../config/fields.js';
 import { withTimingFloors } from '../config/timing-floors.js';
 import { LiverecError } from '../errors.js';
@@ -128,6 +128,15 @@ export class Recorder {
     const room = new Room(this.config.commit(() => this.config.addRoom(roomId, autoRecord)), this.supervisor);
     this.rooms.push(room);
     void this.launch(room);
+    return room;
+  }
+
+  /** Cluster: runs a room whose settings are kept elsewhere (the database), so nothing is saved here. */
+  async adoptRoom(entry: RoomConfigEntry): Promise<Room> {
+    this.config.rooms.push(entry);
+    const room = new Room(entry, this.supervisor);
+    this.rooms.push(room);
+    await this.launch(room);
     return room;
   }
 

