@@ -21,8 +21,11 @@ export interface ClusterTimings {
 export const DEFAULT_TIMINGS: ClusterTimings = { ttlMs: 12_000, tickMs: 1000, joinMs: 3000 };
 
 export class ClusterNode {
-  /** Rooms this node runs: the fencing epoch of the lease and when the last successful claim/renewal covering it was sent. */
-  private readonly held = new Map<number, { epoch: number; sentAt: number }>();
+  /**
+   * Rooms this node runs: the lease's fencing epoch, when the last successful claim/renewal covering it was sent
+   * (fencing counts from there) and when the claim was confirmed (a renewal sent before that proves nothing).
+   */
+  private readonly held = new Map<number, { epoch: number; sentAt: number; confirmedAt: number }>();
   private recorder: Recorder | null = null;
   private sync: GlobalSync | null = null;
   private timers: NodeJS.Timeout[] = [];
@@ -83,7 +86,7 @@ export class ClusterNode {
     await heartbeat(this.leaseDb, this.identity, false);
     const renewed = await renewLeases(this.leaseDb, this.identity.nodeId, this.timings.ttlMs);
     // A room claimed after this renewal was sent is not in its answer, and is not lost.
-    const lost = [...this.held].filter(([id, h]) => !renewed.has(id) && h.sentAt < sent).map(([id]) => id);
+    const lost = [...this.held].filter(([id, h]) => !renewed.has(id) && h.confirmedAt < sent).map(([id]) => id);
     if (lost.length) await this.stopRooms(lost, 'lease lost');
     for (const [roomId, epoch] of renewed) {
       const h = this.held.get(roomId);
@@ -129,7 +132,10 @@ export class ClusterNode {
 
   /** Starts recording a leased room; the room's settings are read fresh from the database. */
   private startRoom(roomId: number, epoch: number, sentAt: number): void {
-    this.held.set(roomId, { epoch, sentAt });
+    // A claim and a renewal can both report the same new lease; the room starts once.
+    if (this.held.get(roomId)?.epoch === epoch) return;
+    if (this.held.has(roomId)) void this.stopRooms([roomId], 'lease replaced');
+    this.held.set(roomId, { epoch, sentAt, confirmedAt: performance.now() });
     void (async () => {
       const { rows } = await this.db.query<{ config: Record<string, unknown> }>('SELECT config FROM liverec_rooms WHERE room_id = $1', [roomId]);
       if (!rows[0] || this.held.get(roomId)?.epoch !== epoch) return;

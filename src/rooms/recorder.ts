@@ -142,17 +142,22 @@ export class Recorder {
 
   /** Removes the room from config (saved first: a failed save changes nothing) and ends its actor and stream. */
   async removeRoom(room: Room): Promise<void> {
+    const index = this.rooms.indexOf(room);
+    // A second removal of the same room must not splice(-1) away the last room's mirror.
+    if (index < 0) return;
     this.config.commit(() => this.config.removeRoom(room.entry));
     room.disposed = true;
-    this.rooms.splice(this.rooms.indexOf(room), 1);
+    this.rooms.splice(index, 1);
     await this.supervisor.remove(room.roomId);
   }
 
   /** A room configured by a short id turned out to be a room already listed: it is dropped, actor and all. */
   private async dropDuplicate(room: Room, realRoomId: number): Promise<void> {
     roomLogger(room.roomId).warn({ realRoomId }, 'this id is a short id of a room already listed; removing the duplicate');
+    const index = this.rooms.indexOf(room);
+    if (index < 0) return;
     room.disposed = true;
-    this.rooms.splice(this.rooms.indexOf(room), 1);
+    this.rooms.splice(index, 1);
     this.config.removeRoom(room.entry);
     this.saveQuietly();
     await this.supervisor.removeDuplicate(room.roomId, realRoomId);

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/paths.js';
 import { Simulator, type RunningSimulator } from '../../src/simulator/index.js';
 import { FAST } from '../rooms/harness.js';
@@ -26,8 +26,12 @@ describe('a liverec cluster of 3 nodes on PostgreSQL', () => {
   let watchGaps = false;
 
   const roomsOf = async (base: string): Promise<RoomView[]> => (await api(base, '/api/room')).json as RoomView[];
-  const allRecording = (rooms: RoomView[], owners: string[]) =>
-    rooms.length === ROOMS.length && rooms.every((r) => r.recording && r.ownerNode !== null && owners.includes(r.ownerNode)) ? rooms : undefined;
+  let mismatch: unknown = null;
+  const allRecording = (rooms: RoomView[], owners: string[]) => {
+    const off = rooms.filter((r) => !(r.recording && r.ownerNode !== null && owners.includes(r.ownerNode)));
+    mismatch = off.map((r) => ({ roomId: r.roomId, owner: r.ownerNode, recording: r.recording, streaming: r.streaming, open: sim.rooms.get(r.roomId)?.media.size }));
+    return rooms.length === ROOMS.length && off.length === 0 ? rooms : undefined;
+  };
   const maxOpen = () => Math.max(...ROOMS.map((id) => sim.rooms.get(id)!.counters.maxOpenStreams));
 
   beforeAll(async () => {
@@ -62,6 +66,10 @@ describe('a liverec cluster of 3 nodes on PostgreSQL', () => {
     const imported = spawnSync(process.execPath, [cli, 'cluster', 'import', file, '--cluster', pg.url], { encoding: 'utf8' });
     expect(imported.stdout).toContain('imported 30 room(s)');
   }, 120_000);
+
+  afterEach((ctx) => {
+    if (ctx.task.result?.state === 'fail') ctx.task.result.errors?.push({ message: `rooms not recording as expected: ${JSON.stringify(mismatch)}` } as never);
+  });
 
   afterAll(async () => {
     clearInterval(monitor);
