@@ -7,7 +7,13 @@ import { saveRoom } from './shared-config.js';
 
 type Json = Record<string, unknown>;
 
+/** One text form for comparing global settings: what the store writes, whatever key order the database returns. */
+function normalized(config: Json): string {
+  return JSON.stringify(ConfigStore.fromText(JSON.stringify({ version: 3, global: config }), 'cluster database').toJSON().global);
+}
+
 export class GlobalSync {
+  /** The global settings as last agreed with the database, normalised. */
   private globalText: string;
   /** Last JSON text of each local room as the database holds it. */
   private readonly roomText = new Map<number, string>();
@@ -30,8 +36,9 @@ export class GlobalSync {
   /** Applies another node's global edit; skipped while a local edit is still being written. */
   async pull(): Promise<void> {
     const { rows } = await this.db.query<{ config: Json }>('SELECT config FROM liverec_global WHERE id = 1');
-    const text = JSON.stringify(rows[0]?.config ?? {});
-    if (text === this.globalText || this.pendingWrites > 0) return;
+    if (this.pendingWrites > 0) return;
+    const text = normalized(rows[0]?.config ?? {});
+    if (text === this.globalText) return;
     this.globalText = text;
     this.recorder.config.global = ConfigStore.fromText(JSON.stringify({ version: 3, global: rows[0]?.config ?? {} }), 'cluster database').global;
     this.recorder.pushSettings();

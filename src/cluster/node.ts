@@ -35,6 +35,8 @@ export class ClusterNode {
   private readonly log;
 
   private readonly inFlight = new Set<Promise<void>>();
+  /** The latest queued local start/stop of each room. */
+  private readonly ops = new Map<number, Promise<void>>();
 
   /** `leaseDb` carries only heartbeats and renewals; `db` everything else. */
   constructor(readonly db: Db, private readonly leaseDb: Db, readonly identity: NodeIdentity, readonly timings: ClusterTimings = DEFAULT_TIMINGS) {
@@ -62,9 +64,10 @@ export class ClusterNode {
   async stop(): Promise<void> {
     this.stopped = true;
     this.timers.forEach((t) => clearTimeout(t));
-    await Promise.all([...this.inFlight]);
+    // A step stuck on a slow database must not eat the 5-s stop budget; anything it claims late is freed below or expires.
+    await Promise.race([Promise.all([...this.inFlight]), new Promise((r) => setTimeout(r, 1000))]);
     await this.stopRooms([...this.held.keys()], 'leaving the cluster');
-    await leaveCluster(this.db, this.identity.nodeId).catch((err: unknown) => this.log.warn({ err }, 'could not free leases; they expire'));
+    await leaveCluster(this.leaseDb, this.identity.nodeId).catch((err: unknown) => this.log.warn({ err }, 'could not free leases; they expire'));
   }
 
   private loop(step: () => Promise<void>): void {
@@ -130,36 +133,51 @@ export class ClusterNode {
     }
   }
 
-  /** Starts recording a leased room; the room's settings are read fresh from the database. */
+  /** Records a leased room from now on (idempotent: a claim and a renewal may both report the same lease). */
   private startRoom(roomId: number, epoch: number, sentAt: number): void {
-    // A claim and a renewal can both report the same new lease; the room starts once.
-    if (this.held.get(roomId)?.epoch === epoch) return;
-    if (this.held.has(roomId)) void this.stopRooms([roomId], 'lease replaced');
+    if (this.stopped || this.held.get(roomId)?.epoch === epoch) return;
     this.held.set(roomId, { epoch, sentAt, confirmedAt: performance.now() });
-    void (async () => {
-      const { rows } = await this.db.query<{ config: Record<string, unknown> }>('SELECT config FROM liverec_rooms WHERE room_id = $1', [roomId]);
-      if (!rows[0] || this.held.get(roomId)?.epoch !== epoch) return;
-      const entry = ConfigStore.fromText(JSON.stringify({ version: 3, rooms: [rows[0].config] }), `cluster room ${roomId}`).rooms[0]!;
-      this.sync!.track(roomId, rows[0].config);
-      this.log.info({ roomId, epoch }, 'room leased: recording it on this node');
-      const room = await this.recorder!.adoptRoom(entry);
-      // Fenced, lost or stopped while the room was starting: it must not go on recording.
-      if (this.held.get(roomId)?.epoch !== epoch) await this.recorder!.removeRoom(room);
-    })().catch((err: unknown) => {
-      this.log.warn({ roomId, err }, 'could not start a leased room; releasing it');
-      this.held.delete(roomId);
-      void releaseLease(this.db, this.identity.nodeId, roomId, epoch).catch(() => undefined);
-    });
+    this.syncRoom(roomId);
   }
 
   private async stopRooms(roomIds: number[], reason: string): Promise<void> {
-    await Promise.all(roomIds.map(async (roomId) => {
-      if (!this.held.delete(roomId)) return;
-      this.sync?.untrack(roomId);
+    await Promise.all(roomIds.map((roomId) => {
+      if (!this.held.delete(roomId)) return this.ops.get(roomId);
       this.log.info({ roomId, reason }, 'room released by this node');
-      const room = this.recorder?.rooms.find((r) => r.roomId === roomId);
-      if (room) await this.recorder!.removeRoom(room).catch((err: unknown) => this.log.warn({ roomId, err }, 'stopping the room failed'));
+      return this.syncRoom(roomId);
     }));
+  }
+
+  /**
+   * Brings the local recorder in line with `held` for one room. Calls for a room run one after another, so racing
+   * triggers (claim, renewal, fencing, loss) can never start two actors or remove the wrong one.
+   */
+  private syncRoom(roomId: number): Promise<void> {
+    const next = (this.ops.get(roomId) ?? Promise.resolve()).then(async () => {
+      const want = this.held.get(roomId);
+      const room = this.recorder!.rooms.find((r) => r.roomId === roomId);
+      if (!want && room) {
+        this.sync?.untrack(roomId);
+        await this.recorder!.removeRoom(room);
+      } else if (want && !room && !this.stopped) {
+        const { rows } = await this.db.query<{ config: Record<string, unknown> }>('SELECT config FROM liverec_rooms WHERE room_id = $1', [roomId]);
+        if (!rows[0] || this.held.get(roomId) !== want) return;
+        const entry = ConfigStore.fromText(JSON.stringify({ version: 3, rooms: [rows[0].config] }), `cluster room ${roomId}`).rooms[0]!;
+        this.sync!.track(roomId, rows[0].config);
+        this.log.info({ roomId, epoch: want.epoch }, 'room leased: recording it on this node');
+        await this.recorder!.adoptRoom(entry);
+      }
+    }).catch((err: unknown) => {
+      this.log.warn({ roomId, err }, 'could not bring the room in line with its lease');
+    }).finally(() => {
+      if (this.ops.get(roomId) === next) this.ops.delete(roomId);
+      // Fenced or lost while starting: run once more so the room does not keep recording.
+      const want = this.held.get(roomId);
+      const running = this.recorder!.rooms.some((r) => r.roomId === roomId);
+      if (Boolean(want) !== running && !(this.stopped && !running)) void this.syncRoom(roomId);
+    });
+    this.ops.set(roomId, next);
+    return next;
   }
 
   private statusEntries() {
