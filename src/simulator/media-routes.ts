@@ -64,6 +64,12 @@ export async function handleMedia(ctx: MediaContext, req: IncomingMessage, res: 
   res.on('close', () => {
     conn.closed = true;
     room.media.delete(conn);
+    // How long two responses of this room were both open: a reconnect overlaps for the instant before the old close
+    // is seen; two recorders holding the room overlap for as long as both stay connected.
+    const closedAt = performance.now();
+    for (const other of room.media) {
+      room.counters.maxStreamOverlapMs = Math.max(room.counters.maxStreamOverlapMs, Math.round(closedAt - Math.max(conn.connectedAt, other.connectedAt)));
+    }
     ctx.pacer.remove(conn);
   });
   ctx.pacer.add(conn);

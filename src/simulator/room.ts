@@ -58,6 +58,8 @@ export interface RoomCounters {
   hlsMediaMsServed: number;
   /** The most stream responses open at once (a cluster must never hold two for one room). */
   maxOpenStreams: number;
+  /** The longest time two stream responses of this room were open together (ms, counted when one closes). */
+  maxStreamOverlapMs: number;
 }
 
 export interface RequestRecord {
@@ -107,7 +109,7 @@ export class SimRoom {
   readonly counters: RoomCounters = {
     apiHits: { total: 0, roomInit: 0, getInfoByRoom: 0, getRoomPlayInfo: 0, getDanmuInfo: 0 },
     streamRequests: 0, streamConnections: 0, bytesServed: 0, mediaMsServed: 0, danmakuConnections: 0, danmakuAuths: 0, heartbeats: 0, danmakuMessagesSent: 0,
-    hlsPlaylistRequests: 0, hlsSegmentRequests: 0, hlsSegmentsServed: 0, hlsMediaMsServed: 0, maxOpenStreams: 0,
+    hlsPlaylistRequests: 0, hlsSegmentRequests: 0, hlsSegmentsServed: 0, hlsMediaMsServed: 0, maxOpenStreams: 0, maxStreamOverlapMs: 0,
   };
   readonly apiLog: RequestRecord[] = [];
   readonly streamLog: RequestRecord[] = [];
