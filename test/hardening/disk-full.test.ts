@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileClosedData } from '../../src/events/types.js';
 import { probe } from '../support/media-tools.js';
 import { type Harness, sleep, startHarness } from '../rooms/harness.js';
+import { until } from '../webhook/helpers.js';
 
 const ROOM = 35001;
 const MIB = 1024 * 1024;
@@ -33,14 +34,6 @@ function fillUp(path: string): void {
     if ((err as { code?: string }).code !== 'ENOSPC') throw err;
   } finally {
     closeSync(fd);
-  }
-}
-
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
   }
 }
 

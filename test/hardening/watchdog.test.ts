@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileClosedData } from '../../src/events/types.js';
 import { probe } from '../support/media-tools.js';
 import { type Harness, sleep, startHarness } from '../rooms/harness.js';
+import { until } from '../webhook/helpers.js';
 import { type HostileCdn, startHostileCdn } from './hostile-cdn.js';
 
 const DRIP = 31001;
@@ -12,14 +13,6 @@ const CHUNK_EXT = 31002;
 const TRAILER = 31003;
 const NO_HEADERS = 31004;
 const NOT_FOUND = 31005;
-
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
