@@ -9,6 +9,9 @@ import { attachRoomEventLog } from './log/room-events.js';
 import { Recorder } from './rooms/recorder.js';
 import { WebhookOutbox } from './webhook/outbox.js';
 
+/** How long a stop waits for pending webhook deliveries before journaling the rest (documented in docs/security.md). */
+export const WEBHOOK_STOP_GRACE_MS = 2000;
+
 export interface ServiceOptions {
   workDir: string;
   config: ConfigStore;
@@ -72,6 +75,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     close: () => (closing ??= (async () => {
       await recorder.close(3000);
       await api?.close();
+      // The stop's own FileClosed/SessionEnded were just published: give a healthy receiver the chance to get them.
+      await outbox.drain(WEBHOOK_STOP_GRACE_MS);
       await outbox.close();
       logger().info('liverec stopped');
     })()),
@@ -85,7 +90,8 @@ export function stopOnSignals(service: Pick<Service, 'close'>, onStop?: () => vo
     if (stopping) process.exit(130);
     stopping = true;
     logger().info({ signal }, 'stopping');
-    const hardExit = setTimeout(() => process.exit(1), 5000);
+    // Files (≤ 3 s) + webhook grace (≤ 2 s) + slack.
+    const hardExit = setTimeout(() => process.exit(1), 7000);
     hardExit.unref();
     service.close().then(async () => {
       await onStop?.();

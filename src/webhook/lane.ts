@@ -45,6 +45,10 @@ export class Lane {
   get idle(): boolean {
     return this.window.length === 0 && this.cursor === null && this.inFlight === 0;
   }
+  /** Something could still be sent now: an attempt in flight, a delivery due, or deliveries spilled to the journal. */
+  get busy(): boolean {
+    return this.inFlight > 0 || this.cursor !== null || this.window.some((d) => d.state !== 'waiting' || d.dueAt <= Date.now());
+  }
   hasLive(key: string): boolean {
     return this.keys.has(key);
   }

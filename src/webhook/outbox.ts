@@ -197,6 +197,17 @@ export class WebhookOutbox {
     return result;
   }
 
+  /**
+   * Lets pending deliveries go out for up to `graceMs` (a stop's last FileClosed/SessionEnded reach a healthy
+   * receiver); deliveries waiting for a retry are left to the journal. Resolves early once nothing is due.
+   */
+  async drain(graceMs: number): Promise<void> {
+    const end = Date.now() + graceMs;
+    while (this.started && Date.now() < end && [...this.lanes.values()].some((l) => l.busy)) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
   /** Stops timers, cuts in-flight attempts (they count; the next start resumes after them) and flushes the journal. */
   async close(): Promise<void> {
     for (const detach of [...this.detachers]) detach();
