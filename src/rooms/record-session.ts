@@ -3,9 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { BilibiliApiClient } from '../bilibili/api-client.js';
 import { BiliErrorCode } from '../bilibili/errors.js';
 import { openStream } from '../bilibili/stream-download.js';
-import { parseRecordingProtocol, type StreamFormat, tokenOf } from '../bilibili/recording-protocol.js';
 import { resolveStreamUrl, type StreamUrl } from '../bilibili/stream-url.js';
-import type { HlsResume } from '../hls/live-client.js';
 import type { RoomSettings } from '../config/fields.js';
 import { errorCode } from '../errors.js';
 import type { MediaTimeline } from '../danmaku/media-clock.js';
@@ -15,6 +13,7 @@ import type { ActorOutbox } from './actor-outbox.js';
 import { RawCapture } from './capture-raw.js';
 import { type Capture, StandardCapture } from './capture-standard.js';
 import { HlsCapture } from './captures/hls-capture.js';
+import { ProtocolChoice } from './captures/protocol-choice.js';
 import { DiskGuard, freeBytes, isDiskFull } from './disk-guard.js';
 import { RecordingFiles } from './recording-files.js';
 import type { StatsTracker } from './stats-tracker.js';
@@ -41,16 +40,11 @@ const DISK_POLL_MS = 2000;
 
 /** A connection shorter than this that ends is treated as a failure and retried after TimingStreamRetry. */
 const HEALTHY_CONNECTION_MS = 5000;
-/** Failures in a row after which a protocol is passed over for the next one in RecordingProtocol (this session). */
-const FALLBACK_AFTER = 3;
 
 export class RecordSession {
   readonly id = randomUUID();
   private capture: Capture | HlsCapture | null = null;
-  /** Failures in a row per stream format, and each HLS format's media sequence across reconnects. */
-  private readonly failures = new Map<StreamFormat, number>();
-  private readonly resume = new Map<StreamFormat, HlsResume>();
-  private lastFormat: StreamFormat | null = null;
+  private readonly protocol: ProtocolChoice;
   private stopped = false;
   private wake: (() => void) | null = null;
   private qn = 0;
@@ -58,7 +52,9 @@ export class RecordSession {
   /** A stream the parser cannot read (a video codec other than AVC/HEVC): the rest of the session is raw. */
   private rawFallback = false;
 
-  constructor(private readonly room: SessionHost) {}
+  constructor(private readonly room: SessionHost) {
+    this.protocol = new ProtocolChoice(room.outbox);
+  }
 
   stop(): void {
     this.stopped = true;
@@ -96,19 +92,16 @@ export class RecordSession {
         let download = null;
         let url: StreamUrl | null = null;
         try {
-          url = await resolveStreamUrl(this.room.api(), this.room.snapshot().RoomId, undefined, this.formats(settings));
+          url = await resolveStreamUrl(this.room.api(), this.room.snapshot().RoomId, undefined, this.protocol.formats(settings.RecordingProtocol));
           if (url.currentQn !== url.qn) outbox.log('warn', 'service serves another quality than requested', { qn: url.qn, currentQn: url.currentQn });
           this.qn = url.qn;
           files.setCodec(url.codec, 'url');
-          if (url.format !== this.lastFormat) {
-            outbox.log('info', `recording over ${tokenOf(url.format)}`, { protocol: tokenOf(url.format), previous: this.lastFormat && tokenOf(this.lastFormat) });
-            this.lastFormat = url.format;
-          }
+          this.protocol.using(url.format);
           if (url.format === 'flv') download = await openStream(url.url, { ...this.room.api().options });
         } catch (err) {
           if (this.stopped) break;
           const code = errorCode(err);
-          if (url) this.failed(url.format);
+          if (url) this.protocol.failed(url.format);
           outbox.log('warn', `cannot start the stream: ${(err as Error).message}`, { code });
           if (code === BiliErrorCode.ApiRoomEncrypted) break;
           await this.sleep(code === BiliErrorCode.NoMatchingQn ? settings.TimingStreamRetryNoQn * 1000 : settings.TimingStreamRetry);
@@ -125,7 +118,7 @@ export class RecordSession {
         }
         this.host = new URL(download?.url ?? url.url).host;
         const deps = { settings: () => this.room.settings(), files, stats, outbox };
-        const hls = url.format === 'flv' ? null : new HlsCapture({ ...deps, stream: url, http: this.room.api().options, resume: this.resumeOf(url.format) });
+        const hls = url.format === 'flv' ? null : new HlsCapture({ ...deps, stream: url, http: this.room.api().options, resume: this.protocol.resumeOf(url.format) });
         const capture = hls ?? (settings.RecordMode === 1 || this.rawFallback ? new RawCapture(deps) : new StandardCapture(deps));
         this.capture = capture;
         if (this.stopped) capture.stop();
@@ -133,8 +126,8 @@ export class RecordSession {
         const end = hls ? await hls.run() : await (capture as Capture).run(download!);
         this.capture = null;
         const lasted = Date.now() - openedAt;
-        if (lasted < HEALTHY_CONNECTION_MS || end.reason === 'error') this.failed(url.format);
-        else this.failures.delete(url.format);
+        if (lasted < HEALTHY_CONNECTION_MS || end.reason === 'error') this.protocol.failed(url.format);
+        else this.protocol.succeeded(url.format);
         outbox.log(end.reason === 'error' ? 'warn' : 'info', `stream connection ended: ${end.reason}`, {
           code: end.error ? errorCode(end.error) : undefined, error: end.error ? String((end.error as Error).message ?? end.error) : undefined, bytes: end.bytes, lastedMs: lasted,
         });
@@ -161,27 +154,6 @@ export class RecordSession {
         outbox.event({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.room.snapshot(), SessionId: this.id } });
       }
     }
-  }
-
-  /** RecordingProtocol in order, without the formats that failed FALLBACK_AFTER times in a row (all of them when every one did). */
-  private formats(settings: RoomSettings): StreamFormat[] {
-    const all = parseRecordingProtocol(settings.RecordingProtocol);
-    const usable = all.filter((f) => (this.failures.get(f) ?? 0) < FALLBACK_AFTER);
-    if (usable.length > 0) return usable;
-    this.failures.clear();
-    return all;
-  }
-
-  private failed(format: StreamFormat): void {
-    const n = (this.failures.get(format) ?? 0) + 1;
-    this.failures.set(format, n);
-    if (n === FALLBACK_AFTER) this.room.outbox.log('warn', `${tokenOf(format)} failed ${n} times in a row; trying the next protocol of RecordingProtocol`, { protocol: tokenOf(format) });
-  }
-
-  private resumeOf(format: StreamFormat): HlsResume {
-    let r = this.resume.get(format);
-    if (!r) this.resume.set(format, (r = { lastSeq: null }));
-    return r;
   }
 
   /**
