@@ -83,11 +83,10 @@ describe('generateFileName', () => {
     }
   });
 
-  it('stops runaway templates quickly', () => {
-    const started = Date.now();
+  it('stops runaway templates by liquidjs\' limits (render or memory), not by finishing them', () => {
     const r = gen('{% for i in (1..100000000) %}{{ i }}{% endfor %}');
     expect(r.status).toBe(FileNameStatus.TemplateError);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(r.errorMessage).toMatch(/limit exceeded/);
   });
 
   it('reports FileConflict when the file exists, with the default template\'s path', () => {
