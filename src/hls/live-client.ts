@@ -161,6 +161,7 @@ export class HlsLiveClient {
       if (this.stopped) break;
       if (seg.map && seg.map !== this.mapUri) await this.fetchInit(seg.map, base);
       const ok = await this.fetchSegment(seg, base);
+      if (this.stopped) break; // cut short by stop(): neither taken nor a gap
       r.lastSeq = seg.seq;
       if (ok) this.segments++;
       else {
