@@ -8,6 +8,7 @@ import { logger } from './log/logger.js';
 import { attachRoomEventLog } from './log/room-events.js';
 import { Recorder } from './rooms/recorder.js';
 import { WebhookOutbox } from './webhook/outbox.js';
+import type { GetWebhookSettings } from './webhook/settings.js';
 
 /** How long a stop waits for pending webhook deliveries before journaling the rest (documented in docs/security.md). */
 export const WEBHOOK_STOP_GRACE_MS = 2000;
@@ -21,11 +22,16 @@ export interface ServiceOptions {
   allowTestFaults?: boolean;
   /** Pass a bus to subscribe before the first room starts (no early event is missed). */
   bus?: EventBus;
+  /** Another outbox than the file journal under <workDir>/.liverec (the cluster's, in PostgreSQL). */
+  outbox?: (getSettings: GetWebhookSettings) => ServiceOutbox;
 }
+
+/** What the service needs of an outbox. */
+export type ServiceOutbox = Pick<WebhookOutbox, 'start' | 'attach' | 'close' | 'recentDeliveries' | 'replay'>;
 
 export interface Service {
   recorder: Recorder;
-  outbox: WebhookOutbox;
+  outbox: ServiceOutbox;
   api: ApiServer | null;
   /** Graceful stop: files closed with final metadata, SessionEnded journaled, config saved. */
   close(): Promise<void>;
@@ -38,14 +44,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   const recorder = new Recorder({
     workDir, config, bus: options.bus, limiter: limiter.toShared(), roomsPerWorker: options.roomsPerWorker, allowTestFaults: options.allowTestFaults,
   });
-  const outbox = new WebhookOutbox({
-    workDir,
-    getSettings: () => ({
-      webHookUrls: config.effective('WebHookUrls'),
-      webHookUrlsV2: config.effective('WebHookUrlsV2'),
-      timeoutMs: config.effective('TimingWebhookTimeout'),
-    }),
+  const getSettings: GetWebhookSettings = () => ({
+    webHookUrls: config.effective('WebHookUrls'),
+    webHookUrlsV2: config.effective('WebHookUrlsV2'),
+    timeoutMs: config.effective('TimingWebhookTimeout'),
   });
+  const outbox = options.outbox ? options.outbox(getSettings) : new WebhookOutbox({ workDir, getSettings });
   await outbox.start();
   outbox.attach(recorder.bus);
   attachRoomEventLog(recorder.bus);

@@ -18,6 +18,16 @@ const MIGRATIONS: readonly string[] = [
    CREATE TABLE liverec_events (
      id bigserial PRIMARY KEY, node_id text NOT NULL, room_id bigint, at timestamptz NOT NULL DEFAULT now(), event jsonb NOT NULL);
    INSERT INTO liverec_global (id, config) VALUES (1, '{}');`,
+  // 2: the cluster-wide webhook outbox (one row per event and target URL; see webhook-outbox.ts).
+  `CREATE TABLE liverec_webhook_deliveries (
+     id bigserial PRIMARY KEY,
+     event_id text NOT NULL, url_index int NOT NULL, version smallint NOT NULL, event_type text NOT NULL,
+     url text NOT NULL, body text NOT NULL, node_id text NOT NULL, created_at timestamptz NOT NULL DEFAULT now(),
+     attempts int NOT NULL DEFAULT 0, next_at timestamptz NOT NULL DEFAULT now(),
+     state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'given-up')),
+     claimed_by text, claim_expires timestamptz, last_status int, last_error text, finished_at timestamptz,
+     UNIQUE (event_id, url_index));
+   CREATE INDEX liverec_webhook_due ON liverec_webhook_deliveries (next_at) WHERE state = 'pending';`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

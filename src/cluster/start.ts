@@ -6,6 +6,8 @@ import { ClusterApi } from './api-routes.js';
 import { openDb } from './db.js';
 import { migrate } from './migrations.js';
 import { ClusterNode, DEFAULT_TIMINGS, type ClusterTimings } from './node.js';
+import { ClusterWebhookOutbox } from './webhook-outbox.js';
+import type { GetWebhookSettings } from '../webhook/settings.js';
 
 export interface ClusterOptions {
   url: string;
@@ -19,6 +21,7 @@ export interface ClusterOptions {
 export async function startClusterService(options: Omit<ServiceOptions, 'config'> & { cluster: ClusterOptions }): Promise<Service & { node: ClusterNode }> {
   const db = openDb({ url: options.cluster.url });
   const leaseDb = openDb({ url: options.cluster.url, max: 1 });
+  const pools = [db, leaseDb];
   try {
     await migrate(db);
     const { rows } = await db.query<{ config: Record<string, unknown> }>('SELECT config FROM liverec_global WHERE id = 1');
@@ -30,7 +33,10 @@ export async function startClusterService(options: Omit<ServiceOptions, 'config'
       maxRooms: options.cluster.maxRooms ?? 1000,
     }, { ...DEFAULT_TIMINGS, ...options.cluster.timings });
     const api = options.api ? { ...options.api, cluster: new ClusterApi(node) } : undefined;
-    const service = await startService({ ...options, config, api });
+    const outboxDb = openDb({ url: options.cluster.url, max: 2 });
+    pools.push(outboxDb);
+    const outbox = (getSettings: GetWebhookSettings) => new ClusterWebhookOutbox({ db: outboxDb, nodeId: node.identity.nodeId, getSettings });
+    const service = await startService({ ...options, config, api, outbox });
     node.identity.advertise ??= service.api?.url ?? null;
     await node.start(service.recorder);
     let closing: Promise<void> | null = null;
@@ -40,11 +46,11 @@ export async function startClusterService(options: Omit<ServiceOptions, 'config'
       close: () => (closing ??= (async () => {
         await node.stop();
         await service.close();
-        await Promise.all([db.end(), leaseDb.end()]);
+        await Promise.all(pools.map((p) => p.end()));
       })()),
     };
   } catch (err) {
-    await Promise.all([db.end(), leaseDb.end()]).catch(() => undefined);
+    await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
     throw err;
   }
 }

@@ -24,6 +24,8 @@ export interface FileOpeningData extends SessionData {
   RelativePath: string;
   /** DateTimeOffset string (local offset). */
   FileOpenTime: string;
+  /** Cluster mode only: the node whose disk holds the file. */
+  NodeId?: string;
 }
 
 export interface FileClosedData extends FileOpeningData {

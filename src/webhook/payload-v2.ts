@@ -29,8 +29,11 @@ function session(d: SessionData): Record<string, unknown> {
   return { SessionId: d.SessionId, ...room(d) };
 }
 
+/** Cluster mode only, after brec's fields: the node whose disk holds the file. */
+const node = (d: FileOpeningData): Record<string, unknown> => (d.NodeId === undefined ? {} : { NodeId: d.NodeId });
+
 function fileOpening(d: FileOpeningData): Record<string, unknown> {
-  return { SessionId: d.SessionId, RelativePath: d.RelativePath, FileOpenTime: d.FileOpenTime, ...room(d) };
+  return { SessionId: d.SessionId, RelativePath: d.RelativePath, FileOpenTime: d.FileOpenTime, ...room(d), ...node(d) };
 }
 
 function fileClosed(d: FileClosedData): Record<string, unknown> {
@@ -42,6 +45,7 @@ function fileClosed(d: FileClosedData): Record<string, unknown> {
     FileOpenTime: d.FileOpenTime,
     FileCloseTime: d.FileCloseTime,
     ...room(d),
+    ...node(d),
   };
 }
 
