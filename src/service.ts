@@ -27,7 +27,7 @@ export interface ServiceOptions {
 }
 
 /** What the service needs of an outbox. */
-export type ServiceOutbox = Pick<WebhookOutbox, 'start' | 'attach' | 'close' | 'recentDeliveries' | 'replay'>;
+export type ServiceOutbox = Pick<WebhookOutbox, 'start' | 'attach' | 'drain' | 'close' | 'recentDeliveries' | 'replay'>;
 
 export interface Service {
   recorder: Recorder;

@@ -137,6 +137,17 @@ export class ClusterWebhookOutbox {
     if (this.started) void this.poll();
   }
 
+  /** At a stop: journals the last events and lets attempts due now go out for up to `graceMs`; the rest stays for other nodes. */
+  async drain(graceMs: number): Promise<void> {
+    const end = Date.now() + graceMs;
+    await this.save();
+    while (this.started && Date.now() < end) {
+      await this.poll();
+      if (this.active.size === 0) return;
+      await Promise.race([Promise.all([...this.active]), new Promise((r) => setTimeout(r, Math.max(0, end - Date.now())))]);
+    }
+  }
+
   /** Journals what the last events left, cuts attempts in flight (they count) and releases their claims. */
   async close(): Promise<void> {
     for (const detach of [...this.detachers]) detach();
