@@ -1,8 +1,8 @@
 // The HLS live client: polls the media playlist, follows the media sequence, fetches each new segment once into a sink.
-import { crc32 } from 'node:zlib';
 import { LiverecError } from '../errors.js';
-import { fetchStreamed, fetchText, type HlsHttpOptions } from './http-fetch.js';
-import { type MediaPlaylist, type PlaylistSegment, parsePlaylist, segmentCheck } from './playlist.js';
+import { fetchText, type HlsHttpOptions } from './http-fetch.js';
+import { type MediaPlaylist, type PlaylistSegment, parsePlaylist } from './playlist.js';
+import { type FetchContext, fetchInitSection, fetchSegmentInto, HlsErrorCode } from './segment-fetch.js';
 
 /** Where the segments go (the file writers). Chunks are views valid during the call only. */
 export interface HlsSink {
@@ -39,16 +39,7 @@ export interface HlsEnd {
   error?: unknown;
 }
 
-export const HlsErrorCode = {
-  /** No new segment for 3 × target duration. */
-  Stalled: 'HLS_STALLED',
-  /** The playlist could not be fetched on any host for the watchdog time. */
-  Playlist: 'HLS_PLAYLIST',
-  /** A segment's size or CRC32 differs from its EXTINF title. */
-  Checksum: 'HLS_CHECKSUM',
-  /** A segment's bytes do not end on a box/packet boundary. */
-  Incomplete: 'HLS_INCOMPLETE',
-} as const;
+export { HlsErrorCode } from './segment-fetch.js';
 
 /** RFC 8216 §6.3.3: start no closer than three target durations from the end. */
 const START_SEGMENTS = 3;
@@ -173,53 +164,25 @@ export class HlsLiveClient {
   }
 
   private async fetchInit(uri: string, base: string): Promise<void> {
-    const attempts = this.o.segmentAttempts ?? 3;
-    for (let i = 0; ; i++) {
-      try {
-        const parts: Buffer[] = [];
-        await fetchStreamed(this.resolve(uri, base, i), this.http(), (c) => {
-          this.o.onNetwork(c.length);
-          parts.push(Buffer.from(c));
-        });
-        this.o.sink.init(Buffer.concat(parts));
-        this.mapUri = uri;
-        return;
-      } catch (err) {
-        if (this.stopped || i + 1 >= attempts) throw err;
-        this.o.log('warn', `init section: ${(err as Error).message}`, { code: (err as { code?: string }).code, attempt: i + 1 });
-      }
-    }
+    this.o.sink.init(await fetchInitSection(this.fetchContext(base), uri));
+    this.mapUri = uri;
   }
 
   /** Up to `segmentAttempts` tries, each on the next host; false when all failed (a gap). */
-  private async fetchSegment(seg: PlaylistSegment, base: string): Promise<boolean> {
-    const attempts = this.o.segmentAttempts ?? 3;
-    const check = segmentCheck(seg.title);
-    const sink = this.o.sink;
-    for (let i = 0; i < attempts && !this.stopped; i++) {
-      let size = 0;
-      let crc = 0;
-      sink.begin(seg);
-      try {
-        await fetchStreamed(this.resolve(seg.uri, base, i), this.http(), (c) => {
-          this.o.onNetwork(c.length);
-          size += c.length;
-          if (check) crc = crc32(c, crc);
-          sink.data(c);
-        });
-        if (check && (size !== check.size || crc !== check.crc32)) {
-          throw new LiverecError(HlsErrorCode.Checksum, `segment ${seg.seq}: ${size} bytes, crc32 ${crc.toString(16)}; the playlist says ${check.size} bytes, crc32 ${check.crc32.toString(16)}`);
-        }
-        if (!sink.end()) throw new LiverecError(HlsErrorCode.Incomplete, `segment ${seg.seq} does not end on a box or packet boundary`);
-        return true;
-      } catch (err) {
-        sink.abort();
-        if (this.stopped) return false;
-        this.o.log('warn', `segment ${seg.seq}: ${(err as Error).message}`, { code: (err as { code?: string }).code, attempt: i + 1 });
-        if (i + 1 < attempts) await this.sleep(Math.min(500 * (i + 1), this.targetMs / 2));
-      }
-    }
-    return false;
+  private fetchSegment(seg: PlaylistSegment, base: string): Promise<boolean> {
+    return fetchSegmentInto(this.fetchContext(base), this.o.sink, seg);
+  }
+
+  private fetchContext(base: string): FetchContext {
+    return {
+      attempts: this.o.segmentAttempts ?? 3,
+      url: (uri, attempt) => this.resolve(uri, base, attempt),
+      http: () => this.http(),
+      onNetwork: (n) => this.o.onNetwork(n),
+      log: (msg, fields) => this.o.log('warn', msg, fields),
+      stopped: () => this.stopped,
+      pause: (attempt) => this.sleep(Math.min(500 * attempt, this.targetMs / 2)),
+    };
   }
 
   /** A URI from the playlist at `base`; later attempts resolve it against the next hosts' playlist URLs. */

@@ -1,0 +1,76 @@
+// One segment or init section fetched over the offered hosts in turn: attempts, size/CRC32 check, whole-box check.
+import { crc32 } from 'node:zlib';
+import { LiverecError } from '../errors.js';
+import { fetchStreamed, type HlsHttpOptions } from './http-fetch.js';
+import type { HlsSink } from './live-client.js';
+import { type PlaylistSegment, segmentCheck } from './playlist.js';
+
+export const HlsErrorCode = {
+  /** No new segment for 3 × target duration. */
+  Stalled: 'HLS_STALLED',
+  /** The playlist could not be fetched on any host for the watchdog time. */
+  Playlist: 'HLS_PLAYLIST',
+  /** A segment's size or CRC32 differs from its EXTINF title. */
+  Checksum: 'HLS_CHECKSUM',
+  /** A segment's bytes do not end on a box/packet boundary. */
+  Incomplete: 'HLS_INCOMPLETE',
+} as const;
+
+/** What a fetch needs from its live client. */
+export interface FetchContext {
+  attempts: number;
+  /** The URI for attempt n (attempt 0: the playlist's host; later ones: the next hosts). */
+  url(uri: string, attempt: number): string;
+  http(): HlsHttpOptions;
+  onNetwork(bytes: number): void;
+  log(msg: string, fields?: Record<string, unknown>): void;
+  stopped(): boolean;
+  /** The wait before attempt n + 1. */
+  pause(attempt: number): Promise<void>;
+}
+
+/** The init section's bytes; throws the last error once every attempt failed. */
+export async function fetchInitSection(ctx: FetchContext, uri: string): Promise<Buffer> {
+  for (let i = 0; ; i++) {
+    try {
+      const parts: Buffer[] = [];
+      await fetchStreamed(ctx.url(uri, i), ctx.http(), (c) => {
+        ctx.onNetwork(c.length);
+        parts.push(Buffer.from(c));
+      });
+      return Buffer.concat(parts);
+    } catch (err) {
+      if (ctx.stopped() || i + 1 >= ctx.attempts) throw err;
+      ctx.log(`init section: ${(err as Error).message}`, { code: (err as { code?: string }).code, attempt: i + 1 });
+    }
+  }
+}
+
+/** Streams the segment into the sink, again on the next host after a failure; false when every attempt failed. */
+export async function fetchSegmentInto(ctx: FetchContext, sink: HlsSink, seg: PlaylistSegment): Promise<boolean> {
+  const check = segmentCheck(seg.title);
+  for (let i = 0; i < ctx.attempts && !ctx.stopped(); i++) {
+    let size = 0;
+    let crc = 0;
+    sink.begin(seg);
+    try {
+      await fetchStreamed(ctx.url(seg.uri, i), ctx.http(), (c) => {
+        ctx.onNetwork(c.length);
+        size += c.length;
+        if (check) crc = crc32(c, crc);
+        sink.data(c);
+      });
+      if (check && (size !== check.size || crc !== check.crc32)) {
+        throw new LiverecError(HlsErrorCode.Checksum, `segment ${seg.seq}: ${size} bytes, crc32 ${crc.toString(16)}; the playlist says ${check.size} bytes, crc32 ${check.crc32.toString(16)}`);
+      }
+      if (!sink.end()) throw new LiverecError(HlsErrorCode.Incomplete, `segment ${seg.seq} does not end on a box or packet boundary`);
+      return true;
+    } catch (err) {
+      sink.abort();
+      if (ctx.stopped()) return false;
+      ctx.log(`segment ${seg.seq}: ${(err as Error).message}`, { code: (err as { code?: string }).code, attempt: i + 1 });
+      if (i + 1 < ctx.attempts) await ctx.pause(i + 1);
+    }
+  }
+  return false;
+}
