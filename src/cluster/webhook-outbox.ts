@@ -12,7 +12,7 @@ import { MAX_ATTEMPTS } from '../webhook/retry-policy.js';
 import { sendOnce, type AttemptOutcome } from '../webhook/sender.js';
 import { type GetWebhookSettings, WebhookSettingsReader } from '../webhook/settings.js';
 import type { Db } from './db.js';
-import { claimDue, type ClaimedDelivery, deliveryBody, finishAttempt, giveUpExhausted, insertDeliveries, type NewDelivery } from './webhook-queries.js';
+import { claimDue, type ClaimedDelivery, deliveryBody, finishAttempt, giveUpExhausted, insertDeliveries, type NewDelivery, pruneFinished } from './webhook-queries.js';
 
 export interface ClusterOutboxOptions {
   db: Db;
@@ -23,6 +23,9 @@ export interface ClusterOutboxOptions {
   /** Attempts this node makes at once (default 8). */
   maxInFlight?: number;
 }
+
+/** How long delivered and given-up rows stay in the table. */
+const KEEP_FINISHED_MS = 7 * 24 * 3600_000;
 
 /** Events about files name the node whose disk holds the file. */
 const FILE_EVENTS = new Set(['FileOpening', 'FileClosed']);
@@ -113,6 +116,7 @@ export class ClusterWebhookOutbox {
       if (Date.now() - this.lastSweep > 5000) {
         this.lastSweep = Date.now();
         await giveUpExhausted(this.options.db);
+        await pruneFinished(this.options.db, KEEP_FINISHED_MS);
       }
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'could not claim webhook deliveries');

@@ -78,3 +78,10 @@ export async function deliveryBody(db: Db, eventId: string, url: string): Promis
   const { rows } = await db.query<{ body: string }>('SELECT body FROM liverec_webhook_deliveries WHERE event_id = $1 AND url = $2 LIMIT 1', [eventId, url]);
   return rows[0]?.body ?? null;
 }
+
+/** Finished deliveries are kept `keepMs` for inspection, then deleted, so the table does not grow without bound. */
+export async function pruneFinished(db: Db, keepMs: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM liverec_webhook_deliveries WHERE state <> 'pending' AND finished_at < now() - make_interval(secs => $1::float8 / 1000)`, [keepMs]);
+  return rowCount ?? 0;
+}
