@@ -18,6 +18,9 @@ export interface ClusterTimings {
   joinMs: number;
 }
 
+/** How long a newly held room is left alone before rebalancing may give it away. */
+const SETTLE_MS = 15_000;
+
 export const DEFAULT_TIMINGS: ClusterTimings = { ttlMs: 12_000, tickMs: 1000, joinMs: 3000 };
 
 export class ClusterNode {
@@ -121,7 +124,10 @@ export class ClusterNode {
     const plan = planFor(this.identity.nodeId, snap);
     for (const roomId of plan.release) {
       const h = this.held.get(roomId);
-      if (!h) continue;
+      // The snapshot's recording flags lag by up to one status period: give away only rooms that have settled
+      // and are idle here, never one whose session is starting (its stop could outlast the lease hand-over).
+      const room = this.recorder!.rooms.find((r) => r.roomId === roomId);
+      if (!h || performance.now() - h.confirmedAt < SETTLE_MS || room?.state.streaming || room?.state.recording) continue;
       await this.stopRooms([roomId], 'rebalanced');
       await releaseLease(this.db, this.identity.nodeId, roomId, h.epoch);
     }
