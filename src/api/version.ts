@@ -4,7 +4,8 @@ import { VERSION } from '../version.js';
 import type { ApiApp } from './context.js';
 import { sendJson } from './json.js';
 
-const FIELDS = [
+/** GitVersion's field names, in brec's order (REST and GraphQL share them). */
+export const RECORDER_VERSION_FIELDS = [
   'major', 'minor', 'patch', 'preReleaseTag', 'preReleaseTagWithDash', 'preReleaseLabel', 'preReleaseLabelWithDash',
   'preReleaseNumber', 'weightedPreReleaseNumber', 'buildMetaData', 'buildMetaDataPadded', 'fullBuildMetaData',
   'majorMinorPatch', 'semVer', 'legacySemVer', 'legacySemVerPadded', 'assemblySemVer', 'assemblySemFileVer', 'fullSemVer',
@@ -12,10 +13,10 @@ const FIELDS = [
   'nuGetPreReleaseTagV2', 'nuGetPreReleaseTag', 'versionSourceSha', 'commitsSinceVersionSource',
   'commitsSinceVersionSourcePadded', 'uncommittedChanges', 'commitDate',
 ] as const;
-type VersionField = (typeof FIELDS)[number];
+type VersionField = (typeof RECORDER_VERSION_FIELDS)[number];
 
 export const RecorderVersionSchema = z
-  .object(Object.fromEntries(FIELDS.map((f) => [f, z.string()])) as Record<VersionField, z.ZodString>)
+  .object(Object.fromEntries(RECORDER_VERSION_FIELDS.map((f) => [f, z.string()])) as Record<VersionField, z.ZodString>)
   .openapi('RecorderVersion');
 
 /** GitVersion-style fields of a semver string such as `1.2.3` or `1.2.3-beta.4+build.5`. */

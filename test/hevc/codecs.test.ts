@@ -11,7 +11,7 @@ import { FlvParser } from '../../src/flv/parser.js';
 import { processFile } from '../../src/flv/process-file.js';
 import { type FlvTag, TagFlag, TagType } from '../../src/flv/tag.js';
 import { clipPath } from '../../src/simulator/clips.js';
-import { toEnhancedRaw } from './media.js';
+import { mapTagBodies, toEnhancedRaw } from './media.js';
 
 const clip = readFileSync(clipPath('clip-360p-hevc.flv'));
 const parse = (buf: Uint8Array): FlvTag[] => {
@@ -88,19 +88,7 @@ describe('one tag model for codec-12 and Enhanced FLV HEVC', () => {
 /** Appends a 20-byte HEVC filler NALU to every codec-12 video frame. */
 function withFiller(flv: Buffer): Buffer {
   const filler = Buffer.concat([Buffer.from([0, 0, 0, 16, 0x4c, 0x01]), Buffer.alloc(13, 0xff), Buffer.from([0x80])]);
-  const parts: Buffer[] = [flv.subarray(0, 13)];
-  for (let pos = 13; pos + 11 <= flv.length;) {
-    const size = flv.readUIntBE(pos + 1, 3);
-    let body = flv.subarray(pos + 11, pos + 11 + size);
-    if (flv[pos] === TagType.Video && body[1] === 1) body = Buffer.concat([body, filler]);
-    const head = Buffer.from(flv.subarray(pos, pos + 11));
-    head.writeUIntBE(body.length, 1, 3);
-    const prev = Buffer.alloc(4);
-    prev.writeUInt32BE(body.length + 11);
-    parts.push(head, body, prev);
-    pos += 11 + size + 4;
-  }
-  return Buffer.concat(parts);
+  return mapTagBodies(flv, (type, body) => (type === TagType.Video && body[1] === 1 ? Buffer.concat([body, filler]) : body));
 }
 
 /** Tags (no file header) with `ms` added to every timestamp. */

@@ -1,12 +1,11 @@
 // HEVC test helpers: a full decode with ffprobe (-count_frames), the onMetaData of a written file, the video codec byte.
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { AmfValue } from '../../src/flv/amf.js';
 import { legacyToEnhanced } from '../../src/flv/codecs/video-format.js';
 import { onMetaDataMap } from '../../src/flv/metadata.js';
 import { FlvParser } from '../../src/flv/parser.js';
 import { TagType } from '../../src/flv/tag.js';
-import { ffprobeBin } from '../support/media-tools.js';
+import { probeStreams } from '../support/media-tools.js';
 
 export interface Decoded {
   /** ffprobe's stderr at -v error over a full decode (empty = clean). */
@@ -19,22 +18,13 @@ export interface Decoded {
 }
 
 /** Decodes every frame (`-count_frames`): a file that only demuxes is not enough. */
-export function decode(path: string): Promise<Decoded> {
-  const args = ['-v', 'error', '-count_frames', '-show_entries', 'stream=codec_name,codec_type,width,height,nb_read_frames:format=duration', '-of', 'json', path];
-  return new Promise((resolve, reject) => {
-    execFile(ffprobeBin(), args, { maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      if (err && !stdout) return reject(new Error(`ffprobe failed on ${path}: ${stderr || err.message}`));
-      const info = JSON.parse(stdout) as { streams?: { codec_name: string; codec_type: string; width?: number; height?: number; nb_read_frames?: string }[]; format?: { duration?: string } };
-      const video = info.streams?.find((s) => s.codec_type === 'video');
-      resolve({
-        errors: stderr.trim(),
-        codecs: (info.streams ?? []).map((s) => s.codec_name).sort(),
-        videoFrames: Number(video?.nb_read_frames ?? 0),
-        duration: Number(info.format?.duration ?? Number.NaN),
-        resolution: video ? `${video.width}x${video.height}` : '',
-      });
-    });
-  });
+export async function decode(path: string): Promise<Decoded> {
+  const r = await probeStreams(path, 'frames');
+  const video = r.streams.find((s) => s.codec_type === 'video');
+  return {
+    errors: r.errors, codecs: r.streams.map((s) => s.codec_name).sort(), videoFrames: Number(video?.nb_read_frames ?? 0),
+    duration: r.duration, resolution: r.resolution,
+  };
 }
 
 /** The onMetaData map of a file's first script tag. */
@@ -64,14 +54,13 @@ export function firstVideoByte(path: string): number {
   return -1;
 }
 
-/** The same FLV with every codec-12 video tag rewritten in Enhanced form, nothing else touched (no repair). */
-export function toEnhancedRaw(flv: Buffer): Buffer {
+/** The same FLV with each tag body passed through `map` (headers and back-pointers recomputed; no repair). */
+export function mapTagBodies(flv: Buffer, map: (type: number, body: Buffer) => Buffer): Buffer {
   const parts: Buffer[] = [flv.subarray(0, 13)];
   for (let pos = 13; pos + 11 <= flv.length;) {
     const size = flv.readUIntBE(pos + 1, 3);
     if (pos + 11 + size + 4 > flv.length) break;
-    const body = flv.subarray(pos + 11, pos + 11 + size);
-    const out = flv[pos] === TagType.Video ? Buffer.from(legacyToEnhanced(body)) : body;
+    const out = map(flv[pos]!, flv.subarray(pos + 11, pos + 11 + size));
     const head = Buffer.from(flv.subarray(pos, pos + 11));
     head.writeUIntBE(out.length, 1, 3);
     const prev = Buffer.alloc(4);
@@ -81,3 +70,7 @@ export function toEnhancedRaw(flv: Buffer): Buffer {
   }
   return Buffer.concat(parts);
 }
+
+/** The same FLV with every codec-12 video tag rewritten in Enhanced form, nothing else touched (no repair). */
+export const toEnhancedRaw = (flv: Buffer): Buffer =>
+  mapTagBodies(flv, (type, body) => (type === TagType.Video ? Buffer.from(legacyToEnhanced(body)) : body));

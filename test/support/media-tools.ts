@@ -41,24 +41,28 @@ export interface ProbeResult {
   resolution: string;
 }
 
-/** Runs ffprobe over the whole file (packet count forces a full read), returning codecs, duration and errors. */
-export function probe(path: string): Promise<ProbeResult> {
-  const args = ['-v', 'error', '-count_packets', '-show_entries', 'stream=codec_name,codec_type,width,height,nb_read_packets:format=duration', '-of', 'json', path];
+interface ProbeStream { codec_name: string; codec_type: string; width?: number; height?: number; nb_read_packets?: string; nb_read_frames?: string }
+
+/** ffprobe over the whole file, counting packets (a full read) or decoded frames (a full decode). */
+export function probeStreams(path: string, count: 'packets' | 'frames'): Promise<{ errors: string; streams: ProbeStream[]; duration: number; resolution: string }> {
+  const args = ['-v', 'error', `-count_${count}`, '-show_entries', `stream=codec_name,codec_type,width,height,nb_read_${count}:format=duration`, '-of', 'json', path];
   return new Promise((resolve, reject) => {
     execFile(ffprobeBin(), args, { maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       if (err && !stdout) return reject(new Error(`ffprobe failed on ${path}: ${stderr || err.message}`));
-      const info = JSON.parse(stdout) as {
-        streams?: { codec_name: string; codec_type: string; width?: number; height?: number; nb_read_packets: string }[];
-        format?: { duration?: string };
-      };
+      const info = JSON.parse(stdout) as { streams?: ProbeStream[]; format?: { duration?: string } };
       const video = info.streams?.find((s) => s.codec_type === 'video');
       resolve({
         errors: stderr.trim(),
-        codecs: (info.streams ?? []).map((s) => s.codec_name),
+        streams: info.streams ?? [],
         duration: Number(info.format?.duration ?? Number.NaN),
-        packets: (info.streams ?? []).map((s) => Number(s.nb_read_packets)),
         resolution: video ? `${video.width}x${video.height}` : '',
       });
     });
   });
+}
+
+/** Runs ffprobe over the whole file (packet count forces a full read), returning codecs, duration and errors. */
+export async function probe(path: string): Promise<ProbeResult> {
+  const r = await probeStreams(path, 'packets');
+  return { errors: r.errors, codecs: r.streams.map((s) => s.codec_name), duration: r.duration, packets: r.streams.map((s) => Number(s.nb_read_packets)), resolution: r.resolution };
 }

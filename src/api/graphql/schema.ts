@@ -5,16 +5,9 @@ import {
 } from 'graphql';
 import { wireDouble } from '../json.js';
 import { parseRoomRef } from '../room-id.js';
+import { RECORDER_VERSION_FIELDS } from '../version.js';
 import { configSdl } from './config-types.js';
 
-const RECORDER_VERSION_FIELDS = [
-  'major', 'minor', 'patch', 'preReleaseTag', 'preReleaseTagWithDash', 'preReleaseLabel', 'preReleaseLabelWithDash',
-  'preReleaseNumber', 'weightedPreReleaseNumber', 'buildMetaData', 'buildMetaDataPadded', 'fullBuildMetaData',
-  'majorMinorPatch', 'semVer', 'legacySemVer', 'legacySemVerPadded', 'assemblySemVer', 'assemblySemFileVer', 'fullSemVer',
-  'informationalVersion', 'branchName', 'escapedBranchName', 'sha', 'shortSha', 'nuGetVersionV2', 'nuGetVersion',
-  'nuGetPreReleaseTagV2', 'nuGetPreReleaseTag', 'versionSourceSha', 'commitsSinceVersionSource',
-  'commitsSinceVersionSourcePadded', 'uncommittedChanges', 'commitDate',
-];
 
 const ROOM_ARGS = 'objectId: Guid, roomId: Int';
 
