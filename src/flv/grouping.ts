@@ -2,7 +2,7 @@
 import type { PipelineAction } from './pipeline/actions.js';
 import { FlvError } from './errors.js';
 import { type GroupLimits, GroupMeter } from './group-limits.js';
-import { ParsedTag } from './parsed-tag.js';
+import { type BodyAlloc, ParsedTag, ownBuffer } from './parsed-tag.js';
 import { type FlvTag, TagType, isData, isEnd, isHeader, isKeyframeData, isNonKeyframeData } from './tag.js';
 
 /** A non-keyframe tag this far (ms) after the previous one starts a new data group. */
@@ -63,11 +63,11 @@ export class TagGrouper {
    * Copies held tag bodies that live in `buffer`, so the caller may reuse that memory. Called after every
    * read, so only the tags added since the previous call are looked at (a GOP holds hundreds of tags).
    */
-  detach(buffer: ArrayBufferLike, stripFiller = false): void {
+  detach(buffer: ArrayBufferLike, stripFiller = false, alloc: BodyAlloc = ownBuffer): void {
     for (let i = this.detached; i < this.tags.length; i++) {
       const t = this.tags[i]!;
       if (!t.data || t.data.buffer !== buffer) continue;
-      if (t instanceof ParsedTag) t.detachCopy(stripFiller);
+      if (t instanceof ParsedTag) t.detachCopy(stripFiller, alloc);
       else t.data = new Uint8Array(t.data); // always a copy, even for a Buffer
     }
     this.detached = this.tags.length;

@@ -4,6 +4,10 @@ import { fillerType, hevcNalus, nalType } from './codecs/nal.js';
 import { type LazyNalus, type NaluSummary, parseNalus, scanNalus, summarizeList } from './nalu.js';
 import type { FlvTag, Nalu, TagExtra, TagType } from './tag.js';
 
+/** Where copied tag bodies live: their own ArrayBuffer by default, or an arena (tag-arena.ts). */
+export type BodyAlloc = (n: number) => Uint8Array;
+export const ownBuffer: BodyAlloc = (n) => new Uint8Array(n);
+
 const scratch: NaluSummary = { ok: false, bodySize: 0, filler: false, tiles: false };
 
 /**
@@ -63,14 +67,16 @@ export class ParsedTag implements FlvTag, LazyNalus {
    * before writing anyway, and on padded CDN streams filler is most of the bytes, so copying it is waste.
    * The duplicate fingerprint skips filler, so it is the same before and after.
    */
-  detachCopy(stripFiller: boolean): void {
+  detachCopy(stripFiller: boolean, alloc: BodyAlloc = ownBuffer): void {
     const data = this.data;
     if (!data) return;
     if (!stripFiller || this.list !== undefined || !this.scanOk || !this.scanFiller || !this.scanTiles) {
-      this.data = new Uint8Array(data);
+      const copy = alloc(data.length);
+      copy.set(data);
+      this.data = copy;
       return;
     }
-    const out = new Uint8Array(this.scanSize - fillerBytes(data));
+    const out = alloc(this.scanSize - fillerBytes(data));
     out.set(data.subarray(0, 5));
     const hevc = hevcNalus(data);
     const filler = fillerType(hevc);

@@ -2,7 +2,7 @@
 import { decodeAmf } from './amf.js';
 import { CODEC_ID, enhancedToLegacy, isEnhancedBody } from './codecs/video-format.js';
 import { FlvError } from './errors.js';
-import { ParsedTag } from './parsed-tag.js';
+import { type BodyAlloc, ParsedTag, ownBuffer } from './parsed-tag.js';
 import { type FlvTag, TagFlag, TagType } from './tag.js';
 
 export interface ParseResult {
@@ -124,11 +124,14 @@ export class FlvParser {
    * caller's read buffer is about to be reused), AVC filler NALUs are left out of the copy. For recording,
    * where RemoveFillerData drops them before writing anyway; not for tools that export tags as read.
    */
-  constructor(private readonly options: { stripFillerOnCopy?: boolean; maxTagBytes?: number } = {}) {
+  /** `alloc`: where copies of tags (and of units assembled from several chunks) go; an arena for streams. */
+  constructor(private readonly options: { stripFillerOnCopy?: boolean; maxTagBytes?: number; alloc?: BodyAlloc } = {}) {
     this.maxTagBytes = options.maxTagBytes ?? 0xffffff;
+    this.alloc = options.alloc ?? ownBuffer;
   }
 
   private readonly maxTagBytes: number;
+  private readonly alloc: BodyAlloc;
 
   /** Bytes the parser holds between pushes: an incomplete tag and its reusable scratch memory. */
   get heldBytes(): number {
@@ -142,7 +145,13 @@ export class FlvParser {
     const tags: FlvTag[] = [];
     if (chunk.length === 0) return { tags, error: null };
     let buf = chunk;
-    if (this.partsLen > 0) {
+    const held = this.parts.length === 1 ? this.parts[0]! : null;
+    if (held && held.buffer === chunk.buffer && held.byteOffset + held.length === chunk.byteOffset) {
+      // The chunk continues the held bytes in the same memory (reads into consecutive arena space): no copy.
+      buf = new Uint8Array(chunk.buffer, held.byteOffset, held.length + chunk.length);
+      this.parts = [];
+      this.partsLen = 0;
+    } else if (this.partsLen > 0) {
       this.parts.push(chunk);
       this.partsLen += chunk.length;
       const need = this.unitSize();
@@ -182,6 +191,11 @@ export class FlvParser {
     return { tags: [], error: null };
   }
 
+  /** Views of the bytes held for an incomplete unit (they must stay valid until the next push). */
+  get heldViews(): readonly Uint8Array[] {
+    return this.parts;
+  }
+
   /** The fatal error, once one was reported. */
   get error(): FlvError | null {
     return this.failed;
@@ -212,7 +226,7 @@ export class FlvParser {
 
   /** Gives a tag that views parser-owned memory its own copy. */
   private copyOut(t: FlvTag): void {
-    if (t instanceof ParsedTag) t.detachCopy(this.options.stripFillerOnCopy === true);
+    if (t instanceof ParsedTag) t.detachCopy(this.options.stripFillerOnCopy === true, this.alloc);
     else if (t.data) t.data = new Uint8Array(t.data);
   }
 
@@ -256,7 +270,7 @@ export class FlvParser {
       filled = this.parts[0]!.length;
       i = 1;
     } else {
-      out = Buffer.allocUnsafe(n);
+      out = this.alloc(n);
     }
     while (filled < n) {
       const p = this.parts[i]!;

@@ -5,6 +5,7 @@ import type { HevcOutputForm } from './codecs/video-format.js';
 import { FlvError } from './errors.js';
 import { COMMENT_TYPES, ISSUE_TYPES, type IssueType } from './pipeline/actions.js';
 import type { FlvStats } from './rules/tool-stats.js';
+import { SlabPool, TagArena } from './tag-arena.js';
 import { FlvStream, type StreamStep } from './stream.js';
 import { FlvContextWriter } from './writer/context-writer.js';
 import { FlvFileOutput } from './writer/file-output.js';
@@ -76,13 +77,14 @@ export function statusOf(err: unknown): ToolStatus {
 }
 
 /**
- * Read size and pool: 256 KiB reads keep the set of live tag objects small when V8 scavenges, so its young
- * generation does not keep growing on long inputs (measured: with 1 MiB reads peak RSS grew ~16 MiB from a
- * 30 MB to a 300 MB input, with 256 KiB about 2 MiB), and less system time. Buffers are reused; a group
- * larger than the pool minus one chunk (~3.75 MiB) is copied out of it.
+ * Reads of at most 256 KiB keep the set of live tag objects small when V8 scavenges, so its young generation
+ * does not keep growing on long inputs. They go back to back into 1 MiB arena slabs that are reused once no
+ * held tag views them: no copy for a tag that spans two reads of one slab, and memory bounded by the open
+ * group, however long it is.
  */
 const CHUNK = 1 << 18;
-const POOL = 16;
+const MIN_READ = 1 << 16;
+const SLAB = 1 << 20;
 
 /** Shared driver: collects comments and outcomes of a stream run into a report. */
 class ToolRun {
@@ -92,10 +94,13 @@ class ToolRun {
   private readonly info = new Map<string, number>();
   private readonly issues: string[] = [];
   error: unknown = null;
+  /** Tags assembled from reads in two slabs (and other copies); the reads themselves go to `reads`. */
+  readonly copies = new TagArena(new SlabPool(SLAB, 4));
+  readonly reads = new TagArena(new SlabPool(SLAB, 8));
 
   constructor(readonly opts: ProcessFileOptions, readonly xml: boolean, readonly output: FlvOutput, readonly outputFiles: string[]) {
     this.writer = new FlvContextWriter(output, { allowMissingHeader: true });
-    this.stream = new FlvStream({ preset: 'tool', splitOnScriptTag: opts.splitOnScriptTag ?? false, writer: this.writer });
+    this.stream = new FlvStream({ preset: 'tool', splitOnScriptTag: opts.splitOnScriptTag ?? false, writer: this.writer, arena: this.copies });
   }
 
   take(step: StreamStep): boolean {
@@ -198,16 +203,13 @@ function readFlv(opts: ProcessFileOptions, run: ToolRun): number {
     run.error = err;
     return 0;
   }
-  const pool = Array.from({ length: POOL }, () => Buffer.allocUnsafeSlow(CHUNK));
   let done = 0;
   try {
-    for (let i = 0; ; i++) {
-      const buf = pool[i % POOL]!;
-      // The parser and grouper may still hold views into this buffer: let them copy what they need.
-      if (i >= POOL) run.stream.detach(buf.buffer);
+    for (;;) {
+      const region = run.reads.tail(MIN_READ);
       let n: number;
       try {
-        n = readSync(fd, buf, 0, CHUNK, null);
+        n = readSync(fd, region, 0, Math.min(CHUNK, region.length), null);
       } catch (err) {
         run.error = new FlvError('INPUT_IO', `Cannot read ${opts.input}: ${(err as Error).message}`, { cause: err });
         run.take(run.stream.end());
@@ -217,8 +219,11 @@ function readFlv(opts: ProcessFileOptions, run: ToolRun): number {
         run.take(run.stream.end());
         break;
       }
+      run.reads.commit(n);
       done += n;
-      if (!run.take(run.stream.push(buf.subarray(0, n)))) break;
+      if (!run.take(run.stream.push(region.subarray(0, n)))) break;
+      run.reads.releaseBefore(run.stream.oldestLive(run.reads));
+      run.stream.release();
       opts.onProgress?.(done, total);
     }
   } finally {

@@ -6,6 +6,7 @@ import { FlvParser } from './parser.js';
 import type { PipelineAction } from './pipeline/actions.js';
 import { FlvProcessor, type FlvProcessorOptions, type ProcessedGroup } from './processor.js';
 import type { FlvTag } from './tag.js';
+import type { TagArena } from './tag-arena.js';
 import type { FlvContextWriter } from './writer/context-writer.js';
 
 /** What one `push`/`end` did. */
@@ -33,6 +34,11 @@ export interface FlvStreamOptions extends FlvProcessorOptions {
   maxTagBytes?: number;
   /** Live capture: groups end at these limits even without a keyframe (see group-limits.ts). */
   groupLimits?: GroupLimits;
+  /**
+   * Where copies of held tags go (and units assembled from several chunks); the caller calls `release()`
+   * after each push (and after `detach`), and disposes the arena when the stream is done.
+   */
+  arena?: TagArena;
 }
 
 /**
@@ -47,10 +53,14 @@ export class FlvStream {
   readonly writer: FlvContextWriter | null;
   private readonly stripFiller: boolean;
   private readonly actions: PipelineAction[] = [];
+  private readonly arena: TagArena | null;
+  private readonly alloc: ((n: number) => Uint8Array) | undefined;
 
   constructor(options: FlvStreamOptions = {}) {
     this.processor = new FlvProcessor(options);
-    this.parser = new FlvParser({ stripFillerOnCopy: options.stripFillerOnCopy, maxTagBytes: options.maxTagBytes });
+    const arena = this.arena = options.arena ?? null;
+    this.alloc = arena ? (n) => arena.alloc(n) : undefined;
+    this.parser = new FlvParser({ stripFillerOnCopy: options.stripFillerOnCopy, maxTagBytes: options.maxTagBytes, alloc: this.alloc });
     this.grouper = new TagGrouper(options.groupLimits);
     this.stripFiller = options.stripFillerOnCopy === true;
     this.writer = options.writer ?? null;
@@ -81,7 +91,22 @@ export class FlvStream {
   /** Copies held bytes that live in `buffer` so the caller can reuse it. */
   detach(buffer: ArrayBufferLike): void {
     this.parser.detach(buffer);
-    this.grouper.detach(buffer, this.stripFiller);
+    this.grouper.detach(buffer, this.stripFiller, this.alloc);
+  }
+
+  /**
+   * Gives arena memory back once no held tag views it: everything before the open group was processed and
+   * written (or dropped) by the time `push` returned, and no rule keeps a data tag's body past its group.
+   */
+  release(): void {
+    if (this.arena) this.arena.releaseBefore(this.oldestLive(this.arena));
+  }
+
+  /** The oldest view of `arena`'s memory the stream still holds (open group first, then a partial unit). */
+  oldestLive(arena: TagArena): Uint8Array | null {
+    for (const t of this.grouper.pending) if (arena.owns(t.data)) return t.data;
+    for (const v of this.parser.heldViews) if (arena.owns(v)) return v;
+    return null;
   }
 
   private feed(tags: readonly FlvTag[], error: FlvError | null, last: boolean): StreamStep {

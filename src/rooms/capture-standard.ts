@@ -7,6 +7,7 @@ import { captureLimits, type CaptureLimits } from '../flv/group-limits.js';
 import type { RecordingStatsDelta } from '../flv/rules/stats.js';
 import { projectTimestamp } from '../flv/rules/update-timestamp-jump.js';
 import { FlvStream } from '../flv/stream.js';
+import { TagArena } from '../flv/tag-arena.js';
 import { type FlvTag, isData } from '../flv/tag.js';
 import { FlvContextWriter } from '../flv/writer/context-writer.js';
 import { FlvFileOutput } from '../flv/writer/file-output.js';
@@ -65,6 +66,7 @@ export abstract class Capture {
       clearInterval(tick);
       clearInterval(watchdog);
       this.closeFiles();
+      this.finished();
       stats.stopIo();
       outbox.stats(undefined, stats.io);
     }
@@ -87,6 +89,8 @@ export abstract class Capture {
 
   /** Closes files synchronously (also used when the worker is going down). */
   abstract closeFiles(): void;
+  /** The connection is over and every file is closed: release what the capture held. */
+  protected finished(): void {}
   abstract split(): void;
   protected abstract consume(download: StreamDownload): Promise<CaptureEnd>;
 }
@@ -111,6 +115,8 @@ export class StandardCapture extends Capture {
   private readonly stream: FlvStream;
   private readonly output: TimelineFileOutput;
   private readonly limits: CaptureLimits;
+  /** Held tags are copied here (slabs shared by the thread's rooms), not into an allocation each. */
+  private readonly arena = new TagArena();
 
   constructor(deps: CaptureDeps) {
     super(deps);
@@ -127,7 +133,7 @@ export class StandardCapture extends Capture {
     this.writer = new FlvContextWriter(output, { allowMissingHeader: false });
     this.stream = new FlvStream({
       preset: 'recording', splitOnScriptTag: deps.settings().FlvProcessorSplitOnScriptTag, writer: this.writer, stripFillerOnCopy: true,
-      maxTagBytes: this.limits.maxTagBytes, groupLimits: this.limits.group,
+      maxTagBytes: this.limits.maxTagBytes, groupLimits: this.limits.group, arena: this.arena,
     });
   }
 
@@ -137,6 +143,10 @@ export class StandardCapture extends Capture {
 
   closeFiles(): void {
     this.writer.close();
+  }
+
+  protected override finished(): void {
+    this.arena.dispose();
   }
 
   protected async consume(download: StreamDownload): Promise<CaptureEnd> {
@@ -151,6 +161,7 @@ export class StandardCapture extends Capture {
       if (step.bytesWritten > 0) stats.disk(step.bytesWritten, performance.now() - t0);
       // The chunk lives in the connection's reused read buffer: copy out what the parser still holds.
       this.stream.detach(chunk.buffer);
+      this.stream.release();
       if (this.stream.parser.bytesConsumed !== consumed) {
         consumed = this.stream.parser.bytesConsumed;
         this.progressAt = Date.now();
