@@ -1,17 +1,19 @@
 // Separate load process: GET /api/room/{id} over keep-alive at a constant open-loop rate; prints latency figures as JSON on exit.
-// Usage: node dist/bench/api-load.js --url http://127.0.0.1:P --ids 10001,10002 --rps 500 --seconds 20 [--start-at <epoch ms>]
+// Usage: node dist/bench/api-load.js --url http://127.0.0.1:P --ids 10001,10002 --rps 500 --seconds 20 [--warmup 2] [--start-at <epoch ms>]
+// --warmup: seconds at the same rate before the measured part (from --start-at); their latencies are reported apart as `warmup`.
 import { Agent, get } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { summarize } from './latency.js';
 
 const { values } = parseArgs({
-  options: { url: { type: 'string' }, ids: { type: 'string' }, rps: { type: 'string' }, seconds: { type: 'string' }, 'start-at': { type: 'string' } },
+  options: { url: { type: 'string' }, ids: { type: 'string' }, rps: { type: 'string' }, seconds: { type: 'string' }, warmup: { type: 'string' }, 'start-at': { type: 'string' } },
 });
 const base = new URL(values.url ?? 'http://127.0.0.1:2356');
 const ids = (values.ids ?? '').split(',').filter(Boolean).map(Number);
 const rps = Number(values.rps ?? 500);
 const seconds = Number(values.seconds ?? 10);
+const warmupSeconds = Number(values.warmup ?? 0);
 if (ids.length === 0 || !(rps > 0) || !(seconds > 0)) {
   process.stderr.write('api-load: --ids, --rps > 0 and --seconds > 0 are required\n');
   process.exit(2);
@@ -21,9 +23,11 @@ if (ids.length === 0 || !(rps > 0) || !(seconds > 0)) {
 // Idle sockets close after 4 s, before the server's 5-s keep-alive timeout: otherwise a request can go out on a
 // socket the server is closing at that moment (ECONNRESET, a client-side race, not a server error).
 const agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: 4000, scheduling: 'fifo' });
-const total = Math.round(rps * seconds);
+const warmupTotal = Math.round(rps * warmupSeconds);
+const total = warmupTotal + Math.round(rps * seconds);
 const interval = 1000 / rps;
-const latencies = new Float64Array(total);
+/** Indexed by send order: the first `warmupTotal` are the warm-up. NaN = not answered (yet). */
+const latencies = new Float64Array(total).fill(Number.NaN);
 let answered = 0;
 let ok = 0;
 let httpErrors = 0;
@@ -38,11 +42,12 @@ const perfStart = performance.now() + (startEpoch - Date.now());
 function send(): void {
   const id = ids[Math.floor(Math.random() * ids.length)]!;
   const t = performance.now();
-  sent++;
+  const n = sent++;
   const req = get({ agent, host: base.hostname, port: base.port, path: `/api/room/${id}`, timeout: 10_000 }, (res) => {
     res.on('data', (c: Buffer) => (bytes += c.length));
     res.on('end', () => {
-      latencies[answered++] = performance.now() - t;
+      latencies[n] = performance.now() - t;
+      answered++;
       if (res.statusCode === 200) ok++;
       else {
         httpErrors++;
@@ -75,10 +80,12 @@ async function finish(): Promise<void> {
   const deadline = Date.now() + 11_000;
   while (answered + netErrors < sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   const wallS = (performance.now() - perfStart) / 1000;
+  const answeredIn = (from: number, to: number): Float64Array => latencies.subarray(from, Math.min(to, sent)).filter((x) => !Number.isNaN(x));
   const result = {
-    targetRps: rps, seconds, sent, ok, httpErrors, netErrors, unanswered: sent - answered - netErrors,
-    achievedRps: sent / Math.max(seconds, 1e-9), maxSendLagMs: maxLagMs, meanResponseBytes: answered ? bytes / answered : 0,
-    wallS, ...summarize(latencies.subarray(0, answered)), errorSamples: [...errorSamples],
+    targetRps: rps, seconds, warmupSeconds, sent: sent - Math.min(sent, warmupTotal), ok, httpErrors, netErrors, unanswered: sent - answered - netErrors,
+    achievedRps: sent / Math.max(seconds + warmupSeconds, 1e-9), maxSendLagMs: maxLagMs, meanResponseBytes: answered ? bytes / answered : 0,
+    wallS, ...summarize(answeredIn(warmupTotal, total)), errorSamples: [...errorSamples],
+    warmup: warmupTotal > 0 ? summarize(answeredIn(0, warmupTotal)) : null,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
   agent.destroy();

@@ -16,6 +16,10 @@ export interface ApiLoadFigures extends LatencySummary {
   maxSendLagMs: number;
   meanResponseBytes: number;
   errorSamples: string[];
+  /** Seconds of load at the same rate before the measured window (the API's code paths warm up); not in the figures above. */
+  warmupSeconds: number;
+  /** Latency during that warm-up (cold JIT, first connections), reported apart. */
+  warmup: LatencySummary | null;
 }
 
 export interface LiverecFigures {

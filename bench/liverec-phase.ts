@@ -26,10 +26,13 @@ export interface PhaseOptions {
 }
 
 const PACE_WINDOW_MS = 10_000;
+/** The API load starts this long before its measured window: the first requests compile the route's code. */
+const API_WARMUP_S = 2;
 const apiLoadScript = join(packageRoot, 'dist', 'bench', 'api-load.js');
 
 function startApiLoad(apiUrl: string, roomIds: number[], rps: number, seconds: number, startAt: number): { pid: number; result: Promise<ApiLoadFigures>; stop: () => Promise<void> } {
-  const child = track(spawn(process.execPath, [apiLoadScript, '--url', apiUrl, '--ids', roomIds.join(','), '--rps', String(rps), '--seconds', String(seconds), '--start-at', String(startAt)], {
+  const args = ['--url', apiUrl, '--ids', roomIds.join(','), '--rps', String(rps), '--seconds', String(seconds), '--warmup', String(API_WARMUP_S), '--start-at', String(startAt)];
+  const child = track(spawn(process.execPath, [apiLoadScript, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   }));
   const err = new OutputTail(child.stderr);
@@ -87,6 +90,8 @@ export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): P
     let loaded = null;
     let api: ApiLoadFigures | null = null;
     if (load) {
+      phase(`liverec: GET /api/room/{id} at ${o.apiRps} req/s: ${API_WARMUP_S} s warm-up, then measured`);
+      await new Promise((r) => setTimeout(r, API_WARMUP_S * 1000 + 300));
       phase(`liverec: window with GET /api/room/{id} at ${o.apiRps} req/s from a separate process, ${o.seconds} s`);
       loaded = await sample({ ...target, loadPid: load.pid, label: `liverec, API load ${o.apiRps} req/s` }, o.seconds);
       api = await Promise.race([load.result, new Promise<never>((_, rej) => setTimeout(() => rej(new Error('api-load did not finish')), 20_000))]);
