@@ -5,7 +5,7 @@ import type { HevcOutputForm } from './codecs/video-format.js';
 import { FlvError } from './errors.js';
 import { COMMENT_TYPES, ISSUE_TYPES, type IssueType } from './pipeline/actions.js';
 import type { FlvStats } from './rules/tool-stats.js';
-import { SlabPool, TagArena } from './tag-arena.js';
+import { TagArena } from './tag-arena.js';
 import { FlvStream, type StreamStep } from './stream.js';
 import { FlvContextWriter } from './writer/context-writer.js';
 import { FlvFileOutput } from './writer/file-output.js';
@@ -78,13 +78,12 @@ export function statusOf(err: unknown): ToolStatus {
 
 /**
  * Reads of at most 256 KiB keep the set of live tag objects small when V8 scavenges, so its young generation
- * does not keep growing on long inputs. They go back to back into 1 MiB arena slabs that are reused once no
- * held tag views them: no copy for a tag that spans two reads of one slab, and memory bounded by the open
- * group, however long it is.
+ * does not keep growing on long inputs. They go back to back into the thread's arena slabs (256 KiB, in the
+ * hash module's memory, so tags are hashed where they lie), reused once no held tag views them: no copy for
+ * a tag that spans two reads of one slab, and memory bounded by the open group, however long it is.
  */
 const CHUNK = 1 << 18;
 const MIN_READ = 1 << 16;
-const SLAB = 1 << 20;
 
 /** Shared driver: collects comments and outcomes of a stream run into a report. */
 class ToolRun {
@@ -95,8 +94,8 @@ class ToolRun {
   private readonly issues: string[] = [];
   error: unknown = null;
   /** Tags assembled from reads in two slabs (and other copies); the reads themselves go to `reads`. */
-  readonly copies = new TagArena(new SlabPool(SLAB, 4));
-  readonly reads = new TagArena(new SlabPool(SLAB, 8));
+  readonly copies = new TagArena();
+  readonly reads = new TagArena();
 
   constructor(readonly opts: ProcessFileOptions, readonly xml: boolean, readonly output: FlvOutput, readonly outputFiles: string[]) {
     this.writer = new FlvContextWriter(output, { allowMissingHeader: true });
@@ -188,6 +187,9 @@ export function processFile(opts: ProcessFileOptions): ProcessFileReport {
     } catch (err) {
       run.error ??= err;
     }
+    // Everything read was written (or dropped): the slabs go back to the thread's pool for the next input.
+    run.reads.dispose();
+    run.copies.dispose();
   }
   if (xml && opts.outputBase && output instanceof FlvListOutput && !run.error) writeXmlOutputs(opts.outputBase, output, run);
   return run.report(inputBytes);

@@ -1,21 +1,30 @@
 // Pooled memory for tag bodies: bump allocation from slabs that go back to a per-thread pool once no live tag views them.
-//
+import { ARENA_SLAB_BYTES, type WasmSlabRegion, wasmHash } from './wasm-hash.js';
+
 // Why: copying every held tag out of a reused read buffer into its own ArrayBuffer made V8 account ~0.8 MB/s
 // of external memory per 6 Mbps room, which kept triggering full mark-compact collections on every room
 // thread (about a fifth of the recorder's CPU at 20 rooms). Slabs are allocated once and reused, so a room
 // in steady state allocates no tag memory at all.
 
-/** Default slab size: a 1080p keyframe of a 6 Mbps stream (~200 KB) fits in one. */
-export const SLAB_BYTES = 256 * 1024;
-/** Free slabs a thread keeps for reuse (beyond this they are left to the GC). */
+/** Slab size: a 1080p keyframe of a 6 Mbps stream (~200 KB) fits in one. */
+export const SLAB_BYTES = ARENA_SLAB_BYTES;
+/** Free slabs of ordinary memory a thread keeps for reuse (beyond this they are left to the GC). */
 const MAX_FREE_SLABS = 48;
 const ROUND = 64 * 1024;
 
-/** Free slabs shared by every arena of one thread (arenas are only used from their own thread). */
+/**
+ * Free slabs shared by every arena of one thread (arenas are only used from their own thread). The thread's
+ * pool hands out slabs of the hash module's memory first (tags there are hashed in place, with no copy),
+ * then ordinary memory; a tag larger than a slab gets a slab of its own size.
+ */
 export class SlabPool {
   private readonly free: Uint8Array[] = [];
+  private readonly region: WasmSlabRegion | null;
+  private regionUsed = 0;
 
-  constructor(readonly slabBytes = SLAB_BYTES, private readonly maxFree = MAX_FREE_SLABS) {}
+  constructor(readonly slabBytes = SLAB_BYTES, private readonly maxFree = MAX_FREE_SLABS, region: WasmSlabRegion | null = null) {
+    this.region = region && region.slabBytes === slabBytes ? region : null;
+  }
 
   /** A slab of at least `n` bytes (reused when one is free). */
   take(n: number): Uint8Array {
@@ -27,16 +36,28 @@ export class SlabPool {
         return s;
       }
     }
+    const r = this.region;
+    if (r && n <= r.slabBytes && this.regionUsed < r.count) {
+      return new Uint8Array(r.buffer, r.start + r.slabBytes * this.regionUsed++, r.slabBytes);
+    }
     // Unpooled Buffer memory: not zero-filled, and not carved from Node's small-buffer pool.
     return Buffer.allocUnsafeSlow(n <= this.slabBytes ? this.slabBytes : Math.ceil(n / ROUND) * ROUND);
   }
 
   give(slab: Uint8Array): void {
-    if (this.free.length < this.maxFree) this.free.push(slab);
+    // Module memory is never left to the GC: it is this pool's for good.
+    if (this.free.length < this.maxFree || slab.buffer === this.region?.buffer) this.free.push(slab);
   }
 
   get freeSlabs(): number {
     return this.free.length;
+  }
+
+  /** Where a slab that starts at `view`'s offset in shared module memory begins (null: its own buffer). */
+  slabStart(view: Uint8Array): number | null {
+    const r = this.region;
+    if (!r || view.buffer !== r.buffer) return null;
+    return r.start + Math.floor((view.byteOffset - r.start) / r.slabBytes) * r.slabBytes;
   }
 }
 
@@ -44,7 +65,7 @@ let threadPool: SlabPool | null = null;
 
 /** The pool of the calling thread. */
 export function threadSlabPool(): SlabPool {
-  threadPool ??= new SlabPool();
+  threadPool ??= new SlabPool(SLAB_BYTES, MAX_FREE_SLABS, wasmHash()?.slabs ?? null);
   return threadPool;
 }
 
@@ -60,7 +81,9 @@ interface Slab {
 export class TagArena {
   /** Oldest first; the last one is where allocations go. */
   private slabs: Slab[] = [];
+  /** Slabs with a buffer of their own, by buffer; slabs in shared module memory, by start offset. */
   private readonly byBuffer = new Map<ArrayBufferLike, Slab>();
+  private readonly byStart = new Map<number, Slab>();
 
   constructor(private readonly pool: SlabPool = threadSlabPool()) {}
 
@@ -82,7 +105,7 @@ export class TagArena {
       const mem = this.pool.take(min);
       head = { mem, used: 0 };
       this.slabs.push(head);
-      this.byBuffer.set(mem.buffer, head);
+      this.index(head, true);
     }
     return new Uint8Array(head.mem.buffer, head.mem.byteOffset + head.used, head.mem.length - head.used);
   }
@@ -101,7 +124,21 @@ export class TagArena {
 
   /** Whether `view` lies in this arena's memory. */
   owns(view: Uint8Array | null): boolean {
-    return view !== null && this.byBuffer.has(view.buffer);
+    return view !== null && this.slabOf(view) !== undefined;
+  }
+
+  private slabOf(view: Uint8Array): Slab | undefined {
+    const start = this.pool.slabStart(view);
+    return start === null ? this.byBuffer.get(view.buffer) : this.byStart.get(start);
+  }
+
+  private index(slab: Slab, add: boolean): void {
+    const start = this.pool.slabStart(slab.mem);
+    if (start === null) {
+      if (add) this.byBuffer.set(slab.mem.buffer, slab);
+      else this.byBuffer.delete(slab.mem.buffer);
+    } else if (add) this.byStart.set(start, slab);
+    else this.byStart.delete(start);
   }
 
   /**
@@ -110,7 +147,7 @@ export class TagArena {
    * and released in stream order, so nothing older is live.
    */
   releaseBefore(oldestLive: Uint8Array | null): void {
-    const keepFrom = oldestLive ? this.byBuffer.get(oldestLive.buffer) : undefined;
+    const keepFrom = oldestLive ? this.slabOf(oldestLive) : undefined;
     const head = this.slabs[this.slabs.length - 1];
     if (!head) return;
     if (!keepFrom) head.used = 0;
@@ -118,7 +155,7 @@ export class TagArena {
     let i = 0;
     while (this.slabs[i] !== stop) {
       const s = this.slabs[i++]!;
-      this.byBuffer.delete(s.mem.buffer);
+      this.index(s, false);
       this.pool.give(s.mem);
     }
     if (i > 0) this.slabs = this.slabs.slice(i);
@@ -129,6 +166,7 @@ export class TagArena {
     for (const s of this.slabs) this.pool.give(s.mem);
     this.slabs = [];
     this.byBuffer.clear();
+    this.byStart.clear();
   }
 
   /** Bytes of slab memory this arena holds. */

@@ -3,10 +3,19 @@
 // Why WebAssembly: JavaScript has no cheap 64-bit multiply, so the JS fingerprint runs two coupled 32-bit
 // lanes at ~1.5 GB/s, and it was a quarter of the engine's CPU time. Here each 8-byte word costs one
 // state update with i64 multiplies (MurmurHash64A's mixing), several GB/s. Bytes are copied into the
-// module's memory first (one memcpy per tag body, ~10 GB/s). Every absorption step is a bijection of the
+// module's memory first (one memcpy per tag body, ~10 GB/s), unless they already live there: tag arenas
+// take their slabs from module memory (tag-arena.ts), so recorded tags are hashed where they lie. Every absorption step is a bijection of the
 // 64-bit state, so inputs of equal length that differ in one word never collide.
 
 const M = 0xc6a4a7935bd1e995n;
+const PAGE = 64 * 1024;
+/** Where bodies that live elsewhere are copied to be hashed: any FLV tag body (< 16 MiB) fits. */
+const SCRATCH_BYTES = 16 * 1024 * 1024;
+/** Arena slabs in module memory (virtual until touched: unused slabs cost no RSS). */
+export const ARENA_SLAB_BYTES = 256 * 1024;
+const ARENA_SLABS = 128;
+/** Scratch, a guard page, the slabs, a guard page (the absorb tail load may read 7 bytes past a range). */
+const MEMORY_PAGES = (SCRATCH_BYTES + PAGE + ARENA_SLABS * ARENA_SLAB_BYTES + PAGE) / PAGE;
 const C1 = 0xff51afd7ed558ccdn;
 const SEED = 0x9e3779b97f4a7c15n;
 
@@ -60,9 +69,10 @@ const scramble = (k: number): number[] => [...c64(M), op.i64Mul, op.localTee, k,
 const finalise = [op.globalGet, 0, op.localSet, 0, op.localGet, 0, op.localGet, 0, ...c64(33n), op.i64ShrU, op.i64Xor, ...c64(C1), op.i64Mul, op.localTee, 0, op.localGet, 0, ...c64(33n), op.i64ShrU, op.i64Xor];
 
 function assemble(): Uint8Array {
-  const types = section(1, vec([[0x60, 1, I64, 0], [0x60, 0, 0], [0x60, 1, I32, 0], [0x60, 0, 1, I32]]));
-  const funcs = section(3, vec([[0], [1], [2], [2], [3], [3]]));
-  const memory = section(5, vec([[0x00, ...uleb(16)]]));
+  const types = section(1, vec([[0x60, 1, I64, 0], [0x60, 0, 0], [0x60, 1, I32, 0], [0x60, 0, 1, I32], [0x60, 2, I32, I32, 0]]));
+  const funcs = section(3, vec([[0], [1], [4], [2], [3], [3]]));
+  // Fixed size (minimum = maximum): growing would detach the buffer that arena slabs and their views use.
+  const memory = section(5, vec([[0x01, ...uleb(MEMORY_PAGES), ...uleb(MEMORY_PAGES)]]));
   const globals = section(6, vec([[I64, 1, ...c64(SEED), op.end]]));
   const exports = section(7, vec([
     [...name('mem'), 2, 0], [...name('h'), 3, 0], [...name('reset'), 0, 1], [...name('absorb'), 0, 2],
@@ -71,23 +81,24 @@ function assemble(): Uint8Array {
   // mix(k): h = (h ^ f(k)) · M
   const mix = func([], [op.globalGet, 0, op.localGet, 0, ...scramble(0), op.i64Xor, ...c64(M), op.i64Mul, op.globalSet, 0]);
   const reset = func([], [...c64(SEED), op.globalSet, 0]);
-  // absorb(len): mix(len); every whole 8-byte word of memory[0, len); then the masked tail word.
-  // Locals: 0 len, 1 p (later: tail length), 2 end8, 3 h, 4 k.
-  const absorb = func([[2, I32], [2, I64]], [
-    op.localGet, 0, op.i64ExtendI32U, op.call, 0,
-    op.globalGet, 0, op.localSet, 3,
-    op.localGet, 0, op.i32Const, ...sleb(-8n), op.i32And, op.localSet, 2,
-    op.i32Const, 0, op.localSet, 1,
+  // absorb(ptr, len): mix(len); every whole 8-byte word of memory[ptr, ptr + len); then the masked tail word
+  // (its load may read up to 7 bytes past the range: the layout keeps a page after every region).
+  // Locals: 0 ptr, 1 len, 2 p, 3 end8, 4 h, 5 k, 6 tail length.
+  const absorb = func([[2, I32], [2, I64], [1, I32]], [
+    op.localGet, 1, op.i64ExtendI32U, op.call, 0,
+    op.globalGet, 0, op.localSet, 4,
+    op.localGet, 0, op.localGet, 1, op.i32Const, ...sleb(-8n), op.i32And, op.i32Add, op.localSet, 3,
+    op.localGet, 0, op.localSet, 2,
     op.block, op.void, op.loop, op.void,
-    op.localGet, 1, op.localGet, 2, op.i32GeU, op.brIf, 1,
-    op.localGet, 3, op.localGet, 1, op.i64Load, 0, 0, ...scramble(4), op.i64Xor, ...c64(M), op.i64Mul, op.localSet, 3,
-    op.localGet, 1, op.i32Const, 8, op.i32Add, op.localSet, 1,
+    op.localGet, 2, op.localGet, 3, op.i32GeU, op.brIf, 1,
+    op.localGet, 4, op.localGet, 2, op.i64Load, 0, 0, ...scramble(5), op.i64Xor, ...c64(M), op.i64Mul, op.localSet, 4,
+    op.localGet, 2, op.i32Const, 8, op.i32Add, op.localSet, 2,
     op.br, 0, op.end, op.end,
-    op.localGet, 3, op.globalSet, 0,
-    op.localGet, 0, op.i32Const, 7, op.i32And, op.localTee, 1,
+    op.localGet, 4, op.globalSet, 0,
+    op.localGet, 1, op.i32Const, 7, op.i32And, op.localTee, 6,
     op.if, op.void,
-    op.localGet, 2, op.i64Load, 0, 0,
-    ...c64(1n), op.localGet, 1, op.i64ExtendI32U, ...c64(3n), op.i64Shl, op.i64Shl, ...c64(1n), op.i64Sub, op.i64And,
+    op.localGet, 3, op.i64Load, 0, 0,
+    ...c64(1n), op.localGet, 6, op.i64ExtendI32U, ...c64(3n), op.i64Shl, op.i64Shl, ...c64(1n), op.i64Sub, op.i64And,
     op.call, 0, op.end,
   ]);
   const mixInt = func([], [op.localGet, 0, op.i64ExtendI32U, op.call, 0]);
@@ -98,7 +109,7 @@ function assemble(): Uint8Array {
 }
 
 /** The parts of the WebAssembly API used here (tsconfig's lib has no DOM/WebAssembly declarations). */
-interface WasmMemory { readonly buffer: ArrayBuffer; grow(pages: number): number }
+interface WasmMemory { readonly buffer: ArrayBuffer }
 interface WasmGlobal { value: unknown }
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
@@ -109,7 +120,7 @@ interface Exports {
   mem: WasmMemory;
   h: WasmGlobal;
   reset(): void;
-  absorb(len: number): void;
+  absorb(ptr: number, len: number): void;
   mixInt(v: number): void;
   hi(): number;
   lo(): number;
@@ -118,27 +129,41 @@ interface Exports {
 /** The module's functions with its memory view; null when WebAssembly is unavailable (e.g. --jitless). */
 export interface WasmHash {
   readonly x: Exports;
-  /** Copies `u8` into module memory and absorbs it. */
+  /** Absorbs `u8`: in place when it lies in module memory (an arena slab), else copied to the scratch first. */
   absorbBytes(u8: Uint8Array): void;
+  /** Slabs for tag arenas inside module memory, hashed in place; see tag-arena.ts. */
+  readonly slabs: WasmSlabRegion;
+}
+
+/** Memory set aside for arena slabs: `count` slabs of `slabBytes` from byte `start` of `buffer`. */
+export interface WasmSlabRegion {
+  readonly buffer: ArrayBuffer;
+  readonly start: number;
+  readonly count: number;
+  readonly slabBytes: number;
 }
 
 let cached: WasmHash | null | undefined;
 
+/** The module of the calling thread (created on first use). */
 export function wasmHash(): WasmHash | null {
   if (cached !== undefined) return cached;
   try {
     const wa = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
     const x = new wa.Instance(new wa.Module(assemble())).exports as Exports;
-    let view = new Uint8Array(x.mem.buffer);
+    const buffer = x.mem.buffer;
+    const scratch = new Uint8Array(buffer, 0, SCRATCH_BYTES);
     cached = {
       x,
+      slabs: { buffer, start: SCRATCH_BYTES + PAGE, count: ARENA_SLABS, slabBytes: ARENA_SLAB_BYTES },
       absorbBytes(u8: Uint8Array): void {
-        if (u8.length + 8 > view.length) {
-          x.mem.grow(Math.ceil((u8.length + 8 - view.length) / 65536));
-          view = new Uint8Array(x.mem.buffer);
+        if (u8.buffer === buffer) {
+          x.absorb(u8.byteOffset, u8.length);
+          return;
         }
-        view.set(u8, 0);
-        x.absorb(u8.length);
+        if (u8.length > SCRATCH_BYTES) throw new RangeError(`Cannot hash ${u8.length} bytes at once (FLV tag bodies are under 16 MiB)`);
+        scratch.set(u8, 0);
+        x.absorb(0, u8.length);
       },
     };
   } catch {

@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Fingerprint64 } from '../../src/flv/fingerprint.js';
 import { FlvParser } from '../../src/flv/parser.js';
 import { processFile } from '../../src/flv/process-file.js';
 import { FlvStream } from '../../src/flv/stream.js';
 import { SlabPool, TagArena } from '../../src/flv/tag-arena.js';
 import { FLV_FILE_HEADER, encodeTag } from '../../src/flv/tag-encoding.js';
+import { wasmHash } from '../../src/flv/wasm-hash.js';
 import { TagFlag, TagType } from '../../src/flv/tag.js';
 import { FlvContextWriter } from '../../src/flv/writer/context-writer.js';
 import { FlvFileOutput } from '../../src/flv/writer/file-output.js';
@@ -95,6 +97,27 @@ describe('TagArena', () => {
     const expected = new FlvParser().push(bytes).tags;
     expect(tags).toHaveLength(expected.length);
     tags.forEach((t, i) => expect(Buffer.compare(t.data!, expected[i]!.data!)).toBe(0));
+  });
+});
+
+describe('slabs in the hash module memory', () => {
+  it('the thread pool hands them out first, and a body there hashes like the same bytes anywhere else', () => {
+    const region = wasmHash()!.slabs;
+    const arena = new TagArena();
+    const bytes = randomBytes(200_003);
+    for (const [from, to] of [[0, 200_003], [1, 77], [3, 100_000], [5, 5]] as const) {
+      const inArena = arena.copy(bytes.subarray(from, to));
+      expect(inArena.buffer).toBe(region.buffer);
+      const here = new Fingerprint64().reset().addBytes(inArena).digest();
+      const elsewhere = new Fingerprint64().reset().addBytes(Buffer.from(bytes.subarray(from, to))).digest();
+      expect(here).toEqual(elsewhere);
+    }
+    // A body that ends exactly at the end of a slab (its tail word is read from the next one, masked).
+    const rest = arena.tail(1);
+    const last = arena.alloc(rest.length);
+    last.set(bytes.subarray(0, last.length));
+    expect(new Fingerprint64().reset().addBytes(last).digest()).toEqual(new Fingerprint64().reset().addBytes(Buffer.from(bytes.subarray(0, last.length))).digest());
+    arena.dispose();
   });
 });
 
