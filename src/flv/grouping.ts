@@ -62,8 +62,10 @@ export class TagGrouper {
   /**
    * Copies held tag bodies that live in `buffer`, so the caller may reuse that memory. Called after every
    * read, so only the tags added since the previous call are looked at (a GOP holds hundreds of tags).
+   * Returns the index of the first tag looked at.
    */
-  detach(buffer: ArrayBufferLike, stripFiller = false, alloc: BodyAlloc = ownBuffer): void {
+  detach(buffer: ArrayBufferLike, stripFiller = false, alloc: BodyAlloc = ownBuffer): number {
+    const from = this.detached;
     for (let i = this.detached; i < this.tags.length; i++) {
       const t = this.tags[i]!;
       if (!t.data || t.data.buffer !== buffer) continue;
@@ -71,6 +73,7 @@ export class TagGrouper {
       else t.data = new Uint8Array(t.data); // always a copy, even for a Buffer
     }
     this.detached = this.tags.length;
+    return from;
   }
 
   private open(kind: OpenKind, tag: FlvTag): void {

@@ -18,6 +18,8 @@ const scratch: NaluSummary = { ok: false, bodySize: 0, filler: false, tiles: fal
  */
 export class ParsedTag implements FlvTag, LazyNalus {
   dataHash: string | null = null;
+  hashHi: number | undefined = undefined;
+  hashLo: number | undefined = undefined;
   script: AmfValue[] | null | undefined = undefined;
   extra: TagExtra | undefined = undefined;
   /** undefined = not built yet (video data only); null = none or unparsable. */

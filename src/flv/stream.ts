@@ -4,6 +4,7 @@ import type { GroupLimits } from './group-limits.js';
 import { TagGrouper } from './grouping.js';
 import { FlvParser } from './parser.js';
 import type { PipelineAction } from './pipeline/actions.js';
+import { tagContentHash } from './rules/remove-duplicated-chunk.js';
 import { FlvProcessor, type FlvProcessorOptions, type ProcessedGroup } from './processor.js';
 import type { FlvTag } from './tag.js';
 import type { TagArena } from './tag-arena.js';
@@ -91,7 +92,12 @@ export class FlvStream {
   /** Copies held bytes that live in `buffer` so the caller can reuse it. */
   detach(buffer: ArrayBufferLike): void {
     this.parser.detach(buffer);
-    this.grouper.detach(buffer, this.stripFiller, this.alloc);
+    const from = this.grouper.detach(buffer, this.stripFiller, this.alloc);
+    if (!this.arena) return;
+    // Hashed now, while the bytes just read are still in cache, rather than when the group completes ~2 s
+    // later and a few MB of other rooms' data have gone through the cache (see tagContentHash).
+    const pending = this.grouper.pending;
+    for (let i = from; i < pending.length; i++) tagContentHash(pending[i]!);
   }
 
   /**

@@ -39,6 +39,9 @@ export interface FlvTag {
   nalus: Nalu[] | null;
   /** Content hash (16 upper-case hex chars), from XML or computed lazily. */
   dataHash: string | null;
+  /** The body's own 64-bit hash (tagContentHash), cached; undefined until computed, dropped when `data` changes. */
+  hashHi?: number;
+  hashLo?: number;
   /** Decoded AMF values of a script tag; null when the body could not be decoded. */
   script?: AmfValue[] | null;
   extra?: TagExtra;

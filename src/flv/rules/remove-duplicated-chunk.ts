@@ -49,18 +49,33 @@ function absorbAvcBody(fp: Fingerprint64, body: Uint8Array): void {
   if (pos < len) fp.addBytes(body.subarray(pos));
 }
 
+const tagFp = new Fingerprint64();
+
 /**
- * brec's fingerprint: the tag count, then per tag its DataHash if known, else its body; a tag with neither
- * contributes nothing (so hash-less XML groups compare by tag count alone, exactly as in brec). Deviation:
- * filler NALUs inside AVC frames are skipped (see absorbAvcBody).
+ * One tag body's own 64-bit hash (cached on the tag): AVC/HEVC frames as absorbAvcBody, other bodies whole.
+ * The live capture computes it when it copies a held tag into its arena, while the bytes are still in cache;
+ * otherwise it is computed here, when the group is fingerprinted.
+ */
+export function tagContentHash(t: FlvTag): void {
+  const body = t.data;
+  if (!body || t.hashHi !== undefined) return;
+  tagFp.reset();
+  if (t.type === TagType.Video && (t.flag & TagFlag.Header) === 0 && body.length > 5) absorbAvcBody(tagFp, body);
+  else tagFp.addBytes(body);
+  [t.hashHi, t.hashLo] = tagFp.digest();
+}
+
+/**
+ * brec's fingerprint: the tag count, then per tag its DataHash if known, else its body (here: the body's own
+ * hash, see tagContentHash); a tag with neither contributes nothing (so hash-less XML groups compare by tag
+ * count alone, exactly as in brec). Deviation: filler NALUs inside AVC frames are skipped (see absorbAvcBody).
  */
 export function groupFingerprint(fp: Fingerprint64, tags: readonly FlvTag[]): [number, number] {
+  for (const t of tags) if (t.dataHash === null) tagContentHash(t);
   fp.reset().addInt(tags.length);
   for (const t of tags) {
     if (t.dataHash !== null) fp.addString(t.dataHash);
-    else if (!t.data) continue;
-    else if (t.type === TagType.Video && (t.flag & TagFlag.Header) === 0 && t.data.length > 5) absorbAvcBody(fp, t.data);
-    else fp.addBytes(t.data);
+    else if (t.data) fp.addInt(t.hashHi!).addInt(t.hashLo!);
   }
   return fp.digest();
 }
