@@ -11,7 +11,8 @@ export default defineConfig({
     // (vitest's default there is one).
     maxWorkers: 2,
     reporters: ['default'],
-    // Warnings and errors only: room logs would otherwise drown the test report.
-    env: { LIVEREC_LOG_LEVEL: 'warn' },
+    // The services under test log to the in-memory ring only (tests read it there); their lines would otherwise
+    // drown the test report. Child processes a test spawns set their own level.
+    env: { LIVEREC_LOG_LEVEL: 'silent' },
   },
 });

@@ -2,6 +2,7 @@
 import { LiverecError } from '../errors.js';
 import { fetchText, type HlsHttpOptions } from './http-fetch.js';
 import { type MediaPlaylist, type PlaylistSegment, parsePlaylist } from './playlist.js';
+import { guessMissing } from './gap-backfill.js';
 import { type FetchContext, fetchInitSection, fetchSegmentInto, HlsErrorCode } from './segment-fetch.js';
 
 /** Where the segments go (the file writers). Chunks are views valid during the call only. */
@@ -19,6 +20,8 @@ export interface HlsSink {
 /** Carried from one connection to the next of a session, so a reconnect neither repeats nor silently skips segments. */
 export interface HlsResume {
   lastSeq: number | null;
+  /** The EXT-X-MAP of the segment `lastSeq` ('' for none): missing segments are guessed only under the same one. */
+  lastMap?: string;
 }
 
 export interface HlsClientOptions {
@@ -49,6 +52,8 @@ export class HlsLiveClient {
   /** Segments written, segments missed (gaps), and playlist anomalies. */
   segments = 0;
   gaps = 0;
+  /** Segments that had left the playlist and were still fetched by their numbered URI. */
+  backfilled = 0;
   anomalies = 0;
   private host = 0;
   private stopped = false;
@@ -143,19 +148,12 @@ export class HlsLiveClient {
     }
     let from = r.lastSeq === null ? Math.max(0, segs.length - START_SEGMENTS) : segs.findIndex((s) => s.seq > r.lastSeq!);
     if (from < 0) return false;
-    if (r.lastSeq !== null && segs[from]!.seq > r.lastSeq + 1) {
-      const missing = segs[from]!.seq - r.lastSeq - 1;
-      this.gaps += missing;
-      this.o.log('warn', `gap: ${missing} segment(s) left the playlist before they were fetched`, { after: r.lastSeq, next: segs[from]!.seq });
-    }
+    if (r.lastSeq !== null && segs[from]!.seq > r.lastSeq + 1) await this.backfill(segs[from]!, base);
     for (const seg of segs.slice(from)) {
       if (this.stopped) break;
-      if (seg.map && seg.map !== this.mapUri) await this.fetchInit(seg.map, base);
-      const ok = await this.fetchSegment(seg, base);
+      const ok = await this.take(seg, base, this.o.segmentAttempts ?? 3);
       if (this.stopped) break; // cut short by stop(): neither taken nor a gap
-      r.lastSeq = seg.seq;
-      if (ok) this.segments++;
-      else {
+      if (!ok) {
         this.gaps++;
         this.o.log('warn', `gap: segment ${seg.seq} could not be fetched; going on with the next`, { seq: seg.seq });
       }
@@ -163,14 +161,43 @@ export class HlsLiveClient {
     return true;
   }
 
+  /** Fetches one segment (its init section first when that changed) and moves the resume point past it. */
+  private async take(seg: PlaylistSegment, base: string, attempts: number): Promise<boolean> {
+    if (seg.map && seg.map !== this.mapUri) await this.fetchInit(seg.map, base);
+    const ok = await fetchSegmentInto({ ...this.fetchContext(base), attempts }, this.o.sink, seg);
+    if (this.stopped) return false;
+    this.o.resume.lastSeq = seg.seq;
+    this.o.resume.lastMap = seg.map;
+    if (ok) this.segments++;
+    return ok;
+  }
+
+  /**
+   * The segments before `next` left the playlist unfetched (a slow machine, a slow segment, a reconnect). CDNs keep
+   * serving them a while, so each is asked for once by its numbered URI; those that are gone are counted as gaps.
+   */
+  private async backfill(next: PlaylistSegment, base: string): Promise<void> {
+    const r = this.o.resume;
+    const after = r.lastSeq!;
+    const missing = next.seq - after - 1;
+    const sameInit = next.map === (r.lastMap ?? next.map) && !next.discontinuity;
+    let got = 0;
+    for (const seg of sameInit ? guessMissing(after, next) : []) {
+      if (this.stopped) return;
+      if (await this.take(seg, base, 1)) got++;
+    }
+    if (this.stopped) return;
+    r.lastSeq = next.seq - 1;
+    this.backfilled += got;
+    this.gaps += missing - got;
+    const fields = { after, next: next.seq, fetched: got };
+    if (got === missing) this.o.log('info', `${missing} segment(s) had left the playlist; fetched them by their numbered URIs`, fields);
+    else this.o.log('warn', `gap: ${missing - got} segment(s) left the playlist before they were fetched`, fields);
+  }
+
   private async fetchInit(uri: string, base: string): Promise<void> {
     this.o.sink.init(await fetchInitSection(this.fetchContext(base), uri));
     this.mapUri = uri;
-  }
-
-  /** Up to `segmentAttempts` tries, each on the next host; false when all failed (a gap). */
-  private fetchSegment(seg: PlaylistSegment, base: string): Promise<boolean> {
-    return fetchSegmentInto(this.fetchContext(base), this.o.sink, seg);
   }
 
   private fetchContext(base: string): FetchContext {

@@ -67,8 +67,8 @@ export class HlsCapture {
       this.closeFiles();
       stats.stopIo();
       outbox.stats(undefined, stats.io);
-      const { segments, gaps, anomalies } = this.client;
-      outbox.log('info', 'hls connection summary', { segments, gaps, repeatsDropped: this.writer.repeats, anomalies: anomalies + this.writer.anomalies });
+      const { segments, gaps, backfilled, anomalies } = this.client;
+      outbox.log('info', 'hls connection summary', { segments, gaps, backfilled, repeatsDropped: this.writer.repeats, anomalies: anomalies + this.writer.anomalies });
     }
   }
 
