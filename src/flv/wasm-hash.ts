@@ -2,10 +2,15 @@
 //
 // Why WebAssembly: JavaScript has no cheap 64-bit multiply, so the JS fingerprint runs two coupled 32-bit
 // lanes at ~1.5 GB/s, and it was a quarter of the engine's CPU time. Here each 8-byte word costs one
-// state update with i64 multiplies (MurmurHash64A's mixing), several GB/s. Bytes are copied into the
+// state update with i64 multiplies (MurmurHash64A's mixing), ~4.5 GB/s. Bytes are copied into the
 // module's memory first (one memcpy per tag body, ~10 GB/s), unless they already live there: tag arenas
-// take their slabs from module memory (tag-arena.ts), so recorded tags are hashed where they lie. Every absorption step is a bijection of the
-// 64-bit state, so inputs of equal length that differ in one word never collide.
+// take their slabs from module memory (tag-arena.ts), so recorded tags are hashed where they lie.
+//
+// Bodies of 1 KiB and more go through 128-bit SIMD first, where the CPU has it, in 128-byte stripes: 32
+// lanes of 32 bits, each updated as rotl((lane ^ word) · P, 13), then folded one 64-bit word at a time into
+// the state. That update is a bijection of the lane for a fixed word and of the word for a fixed lane, and so
+// is every 64-bit step, so inputs of equal length that differ in one word still never collide. In cache it
+// runs at ~25 GB/s against ~5 for the word loop (this machine's EPYC); straight after a file read, ~1.8×.
 
 const M = 0xc6a4a7935bd1e995n;
 const PAGE = 64 * 1024;
@@ -46,11 +51,35 @@ function sleb(v: bigint): number[] {
 
 const I32 = 0x7f;
 const I64 = 0x7e;
+const V128 = 0x7b;
+/** SIMD instructions: the 0xfd prefix and the opcode as an unsigned LEB128. */
+const simd = (opcode: number): number[] => [0xfd, ...uleb(opcode)];
+const v = {
+  load: simd(0x00), const: simd(0x0c), extractLaneI64: simd(0x1d), or: simd(0x50), xor: simd(0x51),
+  shl: simd(0xab), shrU: simd(0xad), mul: simd(0xb5),
+};
+/** Accumulators (independent multiply chains, to hide the multiply's latency) and the bytes one round takes. */
+const ACCS = 8;
+const STRIPE = 16 * ACCS;
+/** Shorter ranges (audio tags) go to the word loop alone: seeding and folding the lanes costs more than it saves. */
+const SIMD_MIN = 1024;
+/** The lane multiplier (odd: multiplying is a bijection) and the lanes' starting values. */
+const LANE_P = 0x9e3779b1;
+const laneSeed = (j: number): number[] => {
+  const b = Buffer.alloc(16);
+  for (let i = 0; i < 4; i++) b.writeUInt32LE((Math.imul(0x85ebca6b, 4 * j + i + 1) ^ 0x27d4eb2f) >>> 0, 4 * i);
+  return [...v.const, ...b];
+};
+const splatP = (): number[] => {
+  const b = Buffer.alloc(16);
+  for (let i = 0; i < 4; i++) b.writeUInt32LE(LANE_P, 4 * i);
+  return [...v.const, ...b];
+};
 const op = {
   end: 0x0b, block: 0x02, loop: 0x03, if: 0x04, void: 0x40, br: 0x0c, brIf: 0x0d, call: 0x10,
   localGet: 0x20, localSet: 0x21, localTee: 0x22, globalGet: 0x23, globalSet: 0x24,
   i64Load: 0x29, i32Const: 0x41, i64Const: 0x42,
-  i32GeU: 0x4f, i32Add: 0x6a, i32And: 0x71,
+  i32LtU: 0x49, i32GeU: 0x4f, i32Add: 0x6a, i32And: 0x71, return: 0x0f,
   i64Sub: 0x7d, i64Mul: 0x7e, i64And: 0x83, i64Xor: 0x85, i64Shl: 0x86, i64ShrU: 0x88,
   i32WrapI64: 0xa7, i64ExtendI32U: 0xad,
 };
@@ -68,9 +97,40 @@ const scramble = (k: number): number[] => [...c64(M), op.i64Mul, op.localTee, k,
 /** fmix64 first steps of global 0 into local 0; leaves the mixed value on the stack. */
 const finalise = [op.globalGet, 0, op.localSet, 0, op.localGet, 0, op.localGet, 0, ...c64(33n), op.i64ShrU, op.i64Xor, ...c64(C1), op.i64Mul, op.localTee, 0, op.localGet, 0, ...c64(33n), op.i64ShrU, op.i64Xor];
 
-function assemble(): Uint8Array {
-  const types = section(1, vec([[0x60, 1, I64, 0], [0x60, 0, 0], [0x60, 1, I32, 0], [0x60, 0, 1, I32], [0x60, 2, I32, I32, 0]]));
-  const funcs = section(3, vec([[0], [1], [4], [2], [3], [3]]));
+/**
+ * stripes(ptr, len) → where the word loop goes on. With SIMD: every whole stripe through the v128
+ * accumulators (locals 4…), folded into the state by mix() one 64-bit lane at a time. Without: nothing.
+ */
+function stripes(useSimd: boolean): number[] {
+  if (!useSimd) return func([], [op.localGet, 0]);
+  const lanes: number[] = [];
+  for (let j = 0; j < ACCS; j++) {
+    const acc = 4 + j;
+    lanes.push(
+      op.localGet, acc, op.localGet, 2, ...v.load, 0, ...uleb(16 * j), ...v.xor, ...splatP(), ...v.mul, op.localTee, acc,
+      op.i32Const, 13, ...v.shl, op.localGet, acc, op.i32Const, 19, ...v.shrU, ...v.or, op.localSet, acc,
+    );
+  }
+  const fold: number[] = [];
+  for (let j = 0; j < ACCS; j++) for (let lane = 0; lane < 2; lane++) fold.push(op.localGet, 4 + j, ...v.extractLaneI64, lane, op.call, 0);
+  return func([[2, I32], [ACCS, V128]], [
+    op.localGet, 1, op.i32Const, ...sleb(BigInt(SIMD_MIN)), op.i32LtU, op.if, op.void, op.localGet, 0, op.return, op.end,
+    ...Array.from({ length: ACCS }, (_, j) => [...laneSeed(j), op.localSet, 4 + j]).flat(),
+    op.localGet, 0, op.localSet, 2,
+    op.localGet, 0, op.localGet, 1, op.i32Const, ...sleb(BigInt(-STRIPE)), op.i32And, op.i32Add, op.localSet, 3,
+    op.block, op.void, op.loop, op.void,
+    op.localGet, 2, op.localGet, 3, op.i32GeU, op.brIf, 1,
+    ...lanes,
+    op.localGet, 2, op.i32Const, ...sleb(BigInt(STRIPE)), op.i32Add, op.localSet, 2,
+    op.br, 0, op.end, op.end,
+    ...fold,
+    op.localGet, 3,
+  ]);
+}
+
+function assemble(useSimd: boolean): Uint8Array {
+  const types = section(1, vec([[0x60, 1, I64, 0], [0x60, 0, 0], [0x60, 1, I32, 0], [0x60, 0, 1, I32], [0x60, 2, I32, I32, 0], [0x60, 2, I32, I32, 1, I32]]));
+  const funcs = section(3, vec([[0], [1], [4], [2], [3], [3], [5]]));
   // Fixed size (minimum = maximum): growing would detach the buffer that arena slabs and their views use.
   const memory = section(5, vec([[0x01, ...uleb(MEMORY_PAGES), ...uleb(MEMORY_PAGES)]]));
   const globals = section(6, vec([[I64, 1, ...c64(SEED), op.end]]));
@@ -86,9 +146,9 @@ function assemble(): Uint8Array {
   // Locals: 0 ptr, 1 len, 2 p, 3 end8, 4 h, 5 k, 6 tail length.
   const absorb = func([[2, I32], [2, I64], [1, I32]], [
     op.localGet, 1, op.i64ExtendI32U, op.call, 0,
+    op.localGet, 0, op.localGet, 1, op.call, 6, op.localSet, 2,
     op.globalGet, 0, op.localSet, 4,
     op.localGet, 0, op.localGet, 1, op.i32Const, ...sleb(-8n), op.i32And, op.i32Add, op.localSet, 3,
-    op.localGet, 0, op.localSet, 2,
     op.block, op.void, op.loop, op.void,
     op.localGet, 2, op.localGet, 3, op.i32GeU, op.brIf, 1,
     op.localGet, 4, op.localGet, 2, op.i64Load, 0, 0, ...scramble(5), op.i64Xor, ...c64(M), op.i64Mul, op.localSet, 4,
@@ -104,7 +164,7 @@ function assemble(): Uint8Array {
   const mixInt = func([], [op.localGet, 0, op.i64ExtendI32U, op.call, 0]);
   const hi = func([[1, I64]], [...finalise, ...c64(32n), op.i64ShrU, op.i32WrapI64]);
   const lo = func([[1, I64]], [...finalise, op.i32WrapI64]);
-  const code = section(10, [...uleb(6), ...mix, ...reset, ...absorb, ...mixInt, ...hi, ...lo]);
+  const code = section(10, [...uleb(7), ...mix, ...reset, ...absorb, ...mixInt, ...hi, ...lo, ...stripes(useSimd)]);
   return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...types, ...funcs, ...memory, ...globals, ...exports, ...code]);
 }
 
@@ -145,12 +205,24 @@ export interface WasmSlabRegion {
 
 let cached: WasmHash | null | undefined;
 
+/** The SIMD module, or the scalar one where WebAssembly SIMD is not available (it hashes to other values). */
+function compile(wa: WasmApi): object {
+  if (process.env.LIVEREC_HASH_SIMD !== '0') {
+    try {
+      return new wa.Module(assemble(true));
+    } catch {
+      // no SIMD: the scalar module below
+    }
+  }
+  return new wa.Module(assemble(false));
+}
+
 /** The module of the calling thread (created on first use). */
 export function wasmHash(): WasmHash | null {
   if (cached !== undefined) return cached;
   try {
     const wa = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-    const x = new wa.Instance(new wa.Module(assemble())).exports as Exports;
+    const x = new wa.Instance(compile(wa)).exports as Exports;
     const buffer = x.mem.buffer;
     const scratch = new Uint8Array(buffer, 0, SCRATCH_BYTES);
     cached = {

@@ -32,6 +32,22 @@ describe.each([['WebAssembly', true], ['JavaScript fallback', false]])('Fingerpr
     expect(hex(Buffer.concat([data, Buffer.alloc(1)]))).not.toBe(ref);
   });
 
+  it('on long bodies (the SIMD stripes): changes with any single word, and with the order of equal-sized blocks', () => {
+    const fp = new Fingerprint64(wasm);
+    const hex = (b: Uint8Array): string => fp.reset().addBytes(b).hex();
+    const data = randomBytes(5000);
+    const ref = hex(data);
+    const seen = new Set([ref]);
+    for (let i = 0; i < data.length; i += 8) {
+      const copy = Buffer.from(data);
+      copy[i]! ^= 0x80;
+      seen.add(hex(copy));
+    }
+    expect(seen.size).toBe(1 + Math.ceil(data.length / 8));
+    const swapped = Buffer.concat([data.subarray(128, 256), data.subarray(0, 128), data.subarray(256)]);
+    expect(hex(swapped)).not.toBe(ref);
+  });
+
   it('keeps separate state per instance even when calls interleave', () => {
     const a = new Fingerprint64(wasm).reset().addBytes(Buffer.from('one'));
     const b = new Fingerprint64(wasm).reset().addBytes(Buffer.from('two'));
