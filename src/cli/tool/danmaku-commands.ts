@@ -1,18 +1,14 @@
 // `liverec tool danmaku-ass` and `tool danmaku-merge`: offline work on recorded danmaku XML files.
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { renderAss } from '../../danmaku/ass.js';
-import { mergeDanmaku } from '../../danmaku/merge.js';
-import { readDanmakuFile } from '../../danmaku/read-xml.js';
-import { siblingVideoSize } from '../../danmaku/video-size.js';
 import { errorCode } from '../../errors.js';
 
 const DEFAULT_SIZE = { width: 1920, height: 1080 };
 
 /** Runs a tool body; an error becomes one stderr line with its code and exit status 1. */
-function guarded(command: string, body: () => void): void {
+async function guarded(command: string, body: () => Promise<void>): Promise<void> {
   try {
-    body();
+    await body();
   } catch (err) {
     const code = errorCode(err);
     process.stderr.write(`liverec tool ${command}: ${(err as Error).message}${code !== 'UNKNOWN' ? ` (${code})` : ''}\n`);
@@ -35,7 +31,11 @@ export function registerDanmakuTools(tool: Command): void {
     .option('--size <WxH>', 'picture size (default: read from the .flv/.mp4/.ts beside the input, else 1920x1080)')
     .option('--scroll-seconds <s>', 'seconds a scrolling comment takes to cross the screen', '8')
     .option('--json', 'print one JSON object on stdout')
-    .action((input: string, output: string | undefined, o: { size?: string; scrollSeconds: string; json?: boolean }) => guarded('danmaku-ass', () => {
+    .action((input: string, output: string | undefined, o: { size?: string; scrollSeconds: string; json?: boolean }) => guarded('danmaku-ass', async () => {
+      // Loaded here: the XML stack costs every other `tool` command ~90 ms of start-up otherwise.
+      const [{ readDanmakuFile }, { siblingVideoSize }, { renderAss }] = await Promise.all([
+        import('../../danmaku/read-xml.js'), import('../../danmaku/video-size.js'), import('../../danmaku/ass.js'),
+      ]);
       const doc = readDanmakuFile(input);
       const video = o.size ? null : siblingVideoSize(input);
       const size = o.size ? parseSize(o.size) : (video ?? DEFAULT_SIZE);
@@ -57,7 +57,8 @@ export function registerDanmakuTools(tool: Command): void {
     .argument('<inputs...>', 'two or more danmaku XMLs')
     .option('--offsets <seconds...>', 'seconds to shift each input by, one per input (instead of start_time)')
     .option('--json', 'print one JSON object on stdout')
-    .action((output: string, inputs: string[], o: { offsets?: string[]; json?: boolean }) => guarded('danmaku-merge', () => {
+    .action((output: string, inputs: string[], o: { offsets?: string[]; json?: boolean }) => guarded('danmaku-merge', async () => {
+      const { mergeDanmaku } = await import('../../danmaku/merge.js');
       const offsets = o.offsets?.map((v) => {
         const n = Number(v);
         if (!Number.isFinite(n)) throw new Error(`--offsets: not a number: ${v}`);
