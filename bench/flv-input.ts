@@ -43,7 +43,7 @@ export function buildRepeatedFlv(fixture: string, out: string, targetBytes: numb
   const stager = new TagStager(4 << 20);
   let bytes = 0;
   const flush = (): void => {
-    const b = stager.bytes();
+    const b = Buffer.concat(stager.bytes());
     let done = 0;
     while (done < b.length) done += writeSync(fd, b, done, b.length - done);
     bytes += b.length;

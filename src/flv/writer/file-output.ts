@@ -20,6 +20,8 @@ const summary: NaluSummary = { ok: false, bodySize: 0, filler: false, tiles: fal
 export interface FlvFileSystem {
   openSync(path: string, flags: string): number;
   writeSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  /** A gathered write; without it, the parts are written one writeSync at a time. */
+  writevSync?(fd: number, buffers: readonly Uint8Array[], position: number): number;
   ftruncateSync(fd: number, len: number): void;
   closeSync(fd: number): void;
 }
@@ -161,10 +163,12 @@ export class FlvFileOutput implements FlvOutput {
           f.lastVideoTs = t.timestamp;
         }
       }
-      if (!this.options.offline) this.flushStage();
+      // Live outputs write every group at once; offline ones batch groups, but never past the bodies they
+      // reference (the caller reuses that memory once the group is handed over).
+      if (!this.options.offline || this.stager.referenced > 0) this.flushStage();
     } catch (err) {
-      // A shared stager must never carry this file's tags into another file.
-      if (!this.options.offline) this.stager.reset();
+      // A shared stager must never carry this file's tags into another file, nor keep references.
+      if (!this.options.offline || this.stager.referenced > 0) this.stager.reset();
       throw err;
     }
     this.tagCounts[this.tagCounts.length - 1]! += tags.length;
@@ -287,21 +291,46 @@ export class FlvFileOutput implements FlvOutput {
   }
 
   private append(bytes: Uint8Array): void {
-    this.appendTo(this.requireFile(), bytes);
+    this.appendTo(this.requireFile(), [bytes]);
   }
 
-  private appendTo(f: OpenFile, bytes: Uint8Array): void {
+  /** Writes the parts in order at the end of the file, however many calls the kernel needs. */
+  private appendTo(f: OpenFile, parts: readonly Uint8Array[]): void {
+    let total = 0;
+    for (const p of parts) total += p.length;
     let done = 0;
+    let i = 0;
+    let off = 0;
     try {
-      while (done < bytes.length) {
-        done += this.io(() => this.fs.writeSync(f.fd, bytes, done, bytes.length - done, f.size + done), f.path);
+      while (done < total) {
+        let n = this.io(() => this.writeParts(f.fd, parts, i, off, f.size + done), f.path);
+        done += n;
+        while (n > 0 && i < parts.length) {
+          const rest = parts[i]!.length - off;
+          if (n < rest) {
+            off += n;
+            n = 0;
+          } else {
+            n -= rest;
+            i++;
+            off = 0;
+          }
+        }
       }
     } catch (err) {
       f.torn = true;
       throw err;
     }
-    f.size += bytes.length;
-    this.bytesWritten += bytes.length;
+    f.size += total;
+    this.bytesWritten += total;
+  }
+
+  /** One write call from byte `off` of part `i` on: gathered when there is more than one part. */
+  private writeParts(fd: number, parts: readonly Uint8Array[], i: number, off: number, position: number): number {
+    const first = parts[i]!;
+    if (i === parts.length - 1 || !this.fs.writevSync) return this.fs.writeSync(fd, first, off, first.length - off, position);
+    const list = i === 0 && off === 0 ? parts : [first.subarray(off), ...parts.slice(i + 1)];
+    return this.fs.writevSync(fd, list, position);
   }
 
   private io(fn: () => number, path: string): number {
