@@ -5,6 +5,7 @@ import { Agent, get } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { summarize } from './latency.js';
+import { wakeupProbe } from './wake-probe.js';
 
 const { values } = parseArgs({
   options: { url: { type: 'string' }, ids: { type: 'string' }, rps: { type: 'string' }, seconds: { type: 'string' }, warmup: { type: 'string' }, 'start-at': { type: 'string' } },
@@ -73,10 +74,14 @@ function tick(): void {
   else void finish();
 }
 
+const probe = wakeupProbe();
+setTimeout(() => probe.start(), Math.max(0, perfStart + warmupTotal * interval - performance.now()));
+
 let finished = false;
 async function finish(): Promise<void> {
   if (finished) return;
   finished = true;
+  const wakeup = await probe.stop();
   const deadline = Date.now() + 11_000;
   while (answered + netErrors < sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   const wallS = (performance.now() - perfStart) / 1000;
@@ -86,6 +91,7 @@ async function finish(): Promise<void> {
     achievedRps: sent / Math.max(seconds + warmupSeconds, 1e-9), maxSendLagMs: maxLagMs, meanResponseBytes: answered ? bytes / answered : 0,
     wallS, ...summarize(answeredIn(warmupTotal, total)), errorSamples: [...errorSamples],
     warmup: warmupTotal > 0 ? summarize(answeredIn(0, warmupTotal)) : null,
+    wakeup,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
   agent.destroy();

@@ -1,4 +1,5 @@
 // The figures of one benchmark run (one room count): the shape of the table rows and of the results JSON.
+import type { WakeupFigures } from './wake-probe.js';
 import type { LatencySummary } from './latency.js';
 import type { PhaseTotals } from './output-bytes.js';
 import type { BrecRatioFigures, InputFigures, MachineFigures, ProcFigures, RecorderIoFigures } from './metrics.js';
@@ -20,6 +21,8 @@ export interface ApiLoadFigures extends LatencySummary {
   warmupSeconds: number;
   /** Latency during that warm-up (cold JIT, first connections), reported apart. */
   warmup: LatencySummary | null;
+  /** How late an idle thread of the load process woke from 1-ms sleeps in the measured window (the machine's floor). */
+  wakeup: WakeupFigures | null;
 }
 
 export interface LiverecFigures {

@@ -5,7 +5,7 @@ import { TARGETS } from './figures.js';
 const f = (v: number | null | undefined, d: number): string => (v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(d));
 const mark = (pass: boolean | null): string => (pass === null ? '' : pass ? ' ✓' : ' ✗');
 
-const HEAD = ['rooms', 'recorder (threads)', 'Mbps in', 'Mbps out', 'CPU %', 'CPU % +API', 'CPU-s/GB', 'RSS MiB', 'MiB/room', 'pace min', 'brec ratio min', 'API p50/p99 ms (err)', 'sim CPU %', 'other CPU %'];
+const HEAD = ['rooms', 'recorder (threads)', 'Mbps in', 'Mbps out', 'CPU %', 'CPU % +API', 'CPU-s/GB', 'RSS MiB', 'MiB/room', 'pace min', 'brec ratio min', 'API p50/p99 ms (err)', 'wake-up p99 ms', 'sim CPU %', 'other CPU %'];
 
 function rowsOf(r: RunFigures): string[][] {
   const l = r.liverec;
@@ -13,19 +13,19 @@ function rowsOf(r: RunFigures): string[][] {
   const api = l.api ? `${f(l.api.p50Ms, 2)} / ${f(l.api.p99Ms, 2)}${mark(t.apiP99Ms.pass)} (${l.api.httpErrors + l.api.netErrors + l.api.unanswered})` : '-';
   const rows = [[
     String(r.rooms), `liverec (${l.workers} thr${l.roomsPerWorker === null ? '' : `, ${l.roomsPerWorker}/thr`})${r.flags.length ? ' !' : ''}`, f(l.input.mbps, 2), f(l.outMbps, 2), f(l.cpu.cpuPct, 1), f(l.cpuUnderApiLoad?.cpuPct, 1), f(l.cpuSecondsPerGb, 2),
-    f(l.rssPeakMiB, 0), f(l.rssPerRoomMiB, 2) + mark(t.rssPerRoomMiB.pass), f(l.pace.lowest, 3) + mark(t.pace.pass), f(l.brecDurationRatio.lowest, 3), api, f(l.simulatorCpuPct, 0), f(l.machine.recordingOnly.othersPct, 0),
+    f(l.rssPeakMiB, 0), f(l.rssPerRoomMiB, 2) + mark(t.rssPerRoomMiB.pass), f(l.pace.lowest, 3) + mark(t.pace.pass), f(l.brecDurationRatio.lowest, 3), api, f(l.api?.wakeup?.p99Ms, 2), f(l.simulatorCpuPct, 0), f(l.machine.recordingOnly.othersPct, 0),
   ]];
   if (r.ffmpeg) {
     const m = r.ffmpeg;
-    rows.push([String(r.rooms), 'ffmpeg -c copy', f(m.input.mbps, 2), f(m.outMbps, 2), f(m.cpu.cpuPct, 1), '', f(m.cpuSecondsPerGb, 2), f(m.rssPeakMiB, 0), f(m.rssPerRoomMiB, 2), `${f(m.simPace.lowest, 3)}*`, '', '', f(m.simulatorCpuPct, 0), f(m.machine.othersPct, 0)]);
+    rows.push([String(r.rooms), 'ffmpeg -c copy', f(m.input.mbps, 2), f(m.outMbps, 2), f(m.cpu.cpuPct, 1), '', f(m.cpuSecondsPerGb, 2), f(m.rssPeakMiB, 0), f(m.rssPerRoomMiB, 2), `${f(m.simPace.lowest, 3)}*`, '', '', '', f(m.simulatorCpuPct, 0), f(m.machine.othersPct, 0)]);
   }
   if (r.ratios) {
-    rows.push([String(r.rooms), 'liverec ÷ ffmpeg', '', '', '', '', f(r.ratios.cpuPerGb, 2) + mark(t.cpuPerGbRatio.pass), '', f(r.ratios.rssPerRoom, 2), '', '', '', '', '']);
+    rows.push([String(r.rooms), 'liverec ÷ ffmpeg', '', '', '', '', f(r.ratios.cpuPerGb, 2) + mark(t.cpuPerGbRatio.pass), '', f(r.ratios.rssPerRoom, 2), '', '', '', '', '', '']);
   }
   return rows;
 }
 
-const TARGET_ROW = ['', 'targets', '', '', '', '', `÷ <= ${TARGETS.cpuPerGbRatio}`, '', `<= ${TARGETS.rssPerRoomMiB}`, `>= ${TARGETS.pace}`, '', `p99 <= ${TARGETS.apiP99Ms}`, '', ''];
+const TARGET_ROW = ['', 'targets', '', '', '', '', `÷ <= ${TARGETS.cpuPerGbRatio}`, '', `<= ${TARGETS.rssPerRoomMiB}`, `>= ${TARGETS.pace}`, '', `p99 <= ${TARGETS.apiP99Ms}`, '', '', ''];
 
 export function renderTable(runs: RunFigures[]): string {
   const rows = [HEAD, ...runs.flatMap(rowsOf), TARGET_ROW];
@@ -46,6 +46,7 @@ export const DEFINITIONS: Record<string, string> = {
   'pace min': 'liverec: for every room, media ms recorded (sessionMaxTimestamp delta) / wall ms (sessionDuration delta of the same stats snapshots) over sliding 10-s windows covering both windows; the lowest over all rooms and windows (per window in the JSON: paceByWindow). 1.0 = keeps up with real time. *ffmpeg: the same ratio for the media the simulator served (mediaMsServed / wall), which falls when a client stops reading (the simulator holds back once 2 MB are queued).',
   'brec ratio min': "lowest numeric brec durationRatio seen in the API samples after the warm-up. brec's per-group ratio is (last - first tag timestamp) of one GOP / wall time since the previous GOP, so it sits about one frame per GOP below 1 by definition (e.g. 0.958 for 24-frame GOPs).",
   'API p50/p99 ms (err)': 'latency of GET /api/room/{id} (random room) from a separate process at a constant open-loop rate over keep-alive, measured from dispatch to the end of the body, after a 2-s warm-up at the same rate (its figures are in the JSON as api.warmup); err = HTTP errors + network errors + unanswered.',
+  'wake-up p99 ms': 'the machine\'s floor for that latency: how late (beyond 1 ms) an idle thread in the load process woke from 1-ms sleeps during the measured API window (p99; p50, p99.9 and max in the JSON as api.wakeup). Each request waits for two wake-ups (server and client), so an API p99 near twice this is the scheduler, not the API.',
   'sim CPU %': 'CPU of the simulator process (same machine, informational): on a small machine it competes with the recorder for the cores.',
   'other CPU %': 'CPU of every other process on the machine in the recording-only window (all of /proc minus the recorder, the simulator and the benchmark): other work competing for the cores. High values make every figure noisier.',
 };

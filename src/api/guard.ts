@@ -49,12 +49,28 @@ const MESSAGE = [
 const escapeHtml = (s: string): string => s.replace(/[&<>]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 const HTML = `<!doctype html><html><head><meta charset="utf-8"><title>412 Precondition Failed</title></head><body><pre>${escapeHtml(MESSAGE)}</pre></body></html>`;
 
+/**
+ * Verdicts per address and per Host value: a client sends the same few on every request, and parsing them
+ * (isIP's regular expressions) was ~3 % of the main thread under API load. Bounded, so varied junk cannot grow it.
+ */
+const MEMO_MAX = 256;
+const addressMemo = new Map<string, boolean>();
+const hostMemo = new Map<string, boolean>();
+function memo(map: Map<string, boolean>, key: string, test: (k: string) => boolean): boolean {
+  let v = map.get(key);
+  if (v === undefined) {
+    if (map.size >= MEMO_MAX) map.clear();
+    map.set(key, (v = test(key)));
+  }
+  return v;
+}
+
 /** Why a request is refused, or null when it may pass. */
 export function guardVerdict(remoteAddress: string | undefined, headers: Headers): string | null {
-  if (!remoteAddress || !isLocalAddress(remoteAddress)) return 'remote address is not local';
+  if (!remoteAddress || !memo(addressMemo, remoteAddress, isLocalAddress)) return 'remote address is not local';
   for (const h of PROXY_HEADERS) if (headers.has(h)) return `proxy header ${h}`;
   const host = headers.get('host');
-  if (host !== null && !isLocalHost(host)) return 'host is not local';
+  if (host !== null && !memo(hostMemo, host, isLocalHost)) return 'host is not local';
   return null;
 }
 
