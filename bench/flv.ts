@@ -9,6 +9,7 @@ import { FlvParser } from '../src/flv/parser.js';
 import { TagType } from '../src/flv/tag.js';
 import { packageRoot } from '../src/paths.js';
 import { ffmpegBin } from './ffmpeg-bin.js';
+import { freshStem } from './result-name.js';
 import { type Measurement, measure } from './flv-measure.js';
 import { describeMachine } from './machine.js';
 
@@ -107,6 +108,24 @@ function report(rows: Row[]): void {
     const d = rssBig - rssSmall;
     process.stdout.write(`liverec peak RSS ${rssBig.toFixed(1)} MiB (${big.name}) vs ${rssSmall.toFixed(1)} MiB (${rows[1].name}): +${d.toFixed(1)} MiB (target: flat, <= 16) ${d <= 16 ? 'PASS' : 'MISS'}\n`);
   }
+  const m = marginal(rows);
+  if (m) {
+    process.stdout.write(`per-byte work without start-up (CPU between the two inputs / bytes between them): liverec ${m.liverecCpuSecondsPerGb.toFixed(3)} vs ffmpeg ${m.ffmpegCpuSecondsPerGb.toFixed(3)} CPU-s/GB, ratio ${m.ratio.toFixed(2)} (informational)\n`);
+  }
+}
+
+/**
+ * CPU per GB between the two inputs: (cpu big - cpu small) / (bytes big - bytes small). Start-up (process,
+ * runtime, modules) is paid once per file by each tool and cancels out; what is left is the per-byte work.
+ */
+function marginal(rows: Row[]): { liverecCpuSecondsPerGb: number; ffmpegCpuSecondsPerGb: number; ratio: number } | null {
+  const [big, small] = rows;
+  if (!big || !small || big.input.bytes <= small.input.bytes) return null;
+  const gb = (big.input.bytes - small.input.bytes) / GB;
+  const per = (a: Measurement[], b: Measurement[]): number => (median(a.map((m) => m.cpuS)) - median(b.map((m) => m.cpuS))) / gb;
+  const lr = per(big.lr, small.lr);
+  const ff = per(big.ff, small.ff);
+  return { liverecCpuSecondsPerGb: lr, ffmpegCpuSecondsPerGb: ff, ratio: lr / ff };
 }
 
 /** The medians per input and tool, as written to bench/results/<date>-flv-<MB>MB.json. */
@@ -134,9 +153,9 @@ async function main(): Promise<void> {
     report(rows);
     const outDir = process.env.BENCH_FLV_OUT ?? join(packageRoot, 'bench', 'results');
     mkdirSync(outDir, { recursive: true });
-    const file = join(outDir, `${new Date().toISOString().slice(0, 10)}-flv-${bigMb}MB.json`);
+    const file = `${freshStem(join(outDir, `${new Date().toISOString().slice(0, 10)}-flv-${bigMb}MB`))}.json`;
     const command = `BENCH_FLV_MB=${bigMb} BENCH_FLV_SMALL_MB=${smallMb} BENCH_FLV_KBPS=${kbps} BENCH_FLV_RUNS=${runs} npm run bench:flv`;
-    writeFileSync(file, `${JSON.stringify({ benchmark: 'liverec tool fix vs ffmpeg -c copy', date: new Date().toISOString(), command, machine: describeMachine(), runs, rows: summary(rows) }, null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify({ benchmark: 'liverec tool fix vs ffmpeg -c copy', date: new Date().toISOString(), command, machine: describeMachine(), runs, rows: summary(rows), marginal: marginal(rows) }, null, 2)}\n`);
     process.stdout.write(`results: ${file}\n`);
   } finally {
     if (process.env.BENCH_FLV_KEEP) process.stdout.write(`kept ${dir}\n`);

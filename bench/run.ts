@@ -1,5 +1,6 @@
 // Multi-room benchmark (`npm run bench`): liverec recording N simulated rooms vs N `ffmpeg -c copy`, CPU, RSS, pace, API latency.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { freshStem } from './result-name.js';
 import { join, relative } from 'node:path';
 import { packageRoot } from '../src/paths.js';
 import { installCleanup, stopAll } from './cleanup.js';
@@ -55,7 +56,7 @@ async function main(): Promise<number> {
   const outDir = o.outDir ?? join(packageRoot, 'bench', 'results');
   mkdirSync(outDir, { recursive: true });
   const placement = o.roomsPerWorker === null ? '' : `-rpw${o.roomsPerWorker}`;
-  const base = join(outDir, o.sweep ? `${date}-sweep-${o.rooms.join('-')}r${placement}` : `${date}-${o.rooms[0]}r${placement}`);
+  const base = freshStem(join(outDir, o.sweep ? `${date}-sweep-${o.rooms.join('-')}r${placement}` : `${date}-${o.rooms[0]}r${placement}`), ['.json', '.svg']);
   const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
   const result = {
     benchmark: 'liverec multi-room recording vs ffmpeg -c copy',
