@@ -70,10 +70,12 @@ export abstract class RoomOps {
       if (!room.live) {
         room.session++;
         room.liveStartTime = Math.floor(Date.now() / 1000);
+        room.endedAt = null;
       }
       room.liveStatus = 1;
       this.hub.push(room, liveCommands(room));
     } else {
+      if (room.live) room.endedAt = Date.now();
       room.liveStatus = round ? 2 : 0;
       room.liveStartTime = 0;
       this.hub.push(room, [preparingCommand(room, round)]);

@@ -106,6 +106,8 @@ export class SimRoom {
   popularity = 1000;
   /** Increments with every live start; part of stream paths like the real `live_<uid>_<n>`. */
   session = 1;
+  /** When the current session went offline (epoch ms), null while live: its HLS segments stay on the CDN a while. */
+  endedAt: number | null = null;
   readonly counters: RoomCounters = {
     apiHits: { total: 0, roomInit: 0, getInfoByRoom: 0, getRoomPlayInfo: 0, getDanmuInfo: 0 },
     streamRequests: 0, streamConnections: 0, bytesServed: 0, mediaMsServed: 0, danmakuConnections: 0, danmakuAuths: 0, heartbeats: 0, danmakuMessagesSent: 0,

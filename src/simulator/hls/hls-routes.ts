@@ -13,6 +13,9 @@ export function isHlsPath(path: string): boolean {
   return FMP4_PATH.test(path) || TS_PATH.test(path);
 }
 
+/** How long the segments of a stream that went offline stay fetchable (its playlist is gone at once). */
+const ENDED_RETAIN_MS = 30_000;
+
 const HEADERS = { 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': 'https://live.bilibili.com', Server: 'Tengine' };
 
 function send(res: ServerResponse, type: string, body: Buffer | string): void {
@@ -27,10 +30,15 @@ export async function handleHls(findRoom: (id: number) => SimRoom | undefined, r
   if (!m) return sendText(res, 404, 'Not Found');
   const format: HlsFormat = fm ? 'fmp4' : 'ts';
   const room = findRoom(Number(m[1]));
-  if (!room || !room.live || !room.formats.includes(format)) return sendText(res, 404, 'Not Found');
+  if (!room || !room.formats.includes(format)) return sendText(res, 404, 'Not Found');
+  // Like a real CDN, segments already cut stay fetchable a while after the stream ends: a client that is still
+  // taking the last playlist's segments gets them; nothing new appears.
+  const endedAt = !room.live && room.endedAt !== null && Date.now() - room.endedAt < ENDED_RETAIN_MS ? room.endedAt : null;
+  if (!room.live && endedAt === null) return sendText(res, 404, 'Not Found');
   const tl = timelineOf(room, format, m[2] !== undefined && room.hevc);
   const name = m[3]!;
   if (name.endsWith('.m3u8')) {
+    if (!room.live) return sendText(res, 404, 'Not Found');
     room.counters.hlsPlaylistRequests++;
     pushLog(room.streamLog, { at: Date.now(), path: url.pathname, query: url.search, headers: req.headers });
     if (tl.playlist404 > 0) {
@@ -44,7 +52,7 @@ export async function handleHls(findRoom: (id: number) => SimRoom | undefined, r
     return init ? send(res, 'video/mp4', init) : sendText(res, 404, 'Not Found');
   }
   room.counters.hlsSegmentRequests++;
-  const n = tl.indexOf(Number(/(\d+)\.(?:m4s|ts)$/.exec(name)![1]));
+  const n = tl.indexOf(Number(/(\d+)\.(?:m4s|ts)$/.exec(name)![1]), endedAt ?? Date.now());
   if (n === null || tl.missing.has(n)) return sendText(res, 404, 'Not Found');
   const seg = tl.segment(n);
   const type = format === 'fmp4' ? 'video/iso.segment' : 'video/mp2t';
