@@ -10,6 +10,7 @@ import { FLV_FILE_HEADER, encodeTag, encodeTagBody } from '../tag-encoding.js';
 import { type FlvTag, TagType, isKeyframeData } from '../tag.js';
 import { DEFAULT_KEYFRAME_CAPACITY, KEYFRAMES_PLACEHOLDER, MetadataLayout } from './metadata-layout.js';
 import type { FileClosedInfo, FlvOutput } from './output.js';
+import { writePartsAt } from './gathered-write.js';
 import { TagStager } from './tag-stager.js';
 import { TextLog } from './text-log.js';
 
@@ -296,41 +297,15 @@ export class FlvFileOutput implements FlvOutput {
 
   /** Writes the parts in order at the end of the file, however many calls the kernel needs. */
   private appendTo(f: OpenFile, parts: readonly Uint8Array[]): void {
-    let total = 0;
-    for (const p of parts) total += p.length;
-    let done = 0;
-    let i = 0;
-    let off = 0;
+    let total: number;
     try {
-      while (done < total) {
-        let n = this.io(() => this.writeParts(f.fd, parts, i, off, f.size + done), f.path);
-        done += n;
-        while (n > 0 && i < parts.length) {
-          const rest = parts[i]!.length - off;
-          if (n < rest) {
-            off += n;
-            n = 0;
-          } else {
-            n -= rest;
-            i++;
-            off = 0;
-          }
-        }
-      }
+      total = this.io(() => writePartsAt(this.fs, f.fd, parts, f.size), f.path);
     } catch (err) {
       f.torn = true;
       throw err;
     }
     f.size += total;
     this.bytesWritten += total;
-  }
-
-  /** One write call from byte `off` of part `i` on: gathered when there is more than one part. */
-  private writeParts(fd: number, parts: readonly Uint8Array[], i: number, off: number, position: number): number {
-    const first = parts[i]!;
-    if (i === parts.length - 1 || !this.fs.writevSync) return this.fs.writeSync(fd, first, off, first.length - off, position);
-    const list = i === 0 && off === 0 ? parts : [first.subarray(off), ...parts.slice(i + 1)];
-    return this.fs.writevSync(fd, list, position);
   }
 
   private io(fn: () => number, path: string): number {
