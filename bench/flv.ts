@@ -12,6 +12,7 @@ import { ffmpegBin } from './ffmpeg-bin.js';
 import { freshStem } from './result-name.js';
 import { type Measurement, measure } from './flv-measure.js';
 import { describeMachine } from './machine.js';
+import { removeStartupEnv } from './node-env.js';
 
 const MB = 1024 * 1024;
 const GB = 1e9;
@@ -19,7 +20,7 @@ const bigMb = Number(process.env.BENCH_FLV_MB ?? 300);
 const smallMb = Number(process.env.BENCH_FLV_SMALL_MB ?? 30);
 const kbps = Number(process.env.BENCH_FLV_KBPS ?? 12000);
 const runs = Math.max(1, Number(process.env.BENCH_FLV_RUNS ?? 3));
-const cli = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
+const cli = join(packageRoot, 'dist', 'cli', 'liverec.js');
 
 interface BuiltInput {
   path: string;
@@ -145,6 +146,8 @@ function summary(rows: Row[]): unknown[] {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'liverec-bench-flv-'));
+  const removedEnv = removeStartupEnv();
+  if (removedEnv.length > 0) process.stdout.write(`Environment: ${removedEnv.join(', ')} removed for both tools (Node parses the CA bundle at every start; BENCH_KEEP_NODE_ENV=1 keeps it)\n`);
   try {
     process.stdout.write('Inputs: unique 1080p25 H.264 GOPs + AAC, encoded by ffmpeg (no repeated GOPs, no filler); the first run encodes them\n');
     const big = await uniqueInput(bigMb);
@@ -155,7 +158,7 @@ async function main(): Promise<void> {
     mkdirSync(outDir, { recursive: true });
     const file = `${freshStem(join(outDir, `${new Date().toISOString().slice(0, 10)}-flv-${bigMb}MB`))}.json`;
     const command = `BENCH_FLV_MB=${bigMb} BENCH_FLV_SMALL_MB=${smallMb} BENCH_FLV_KBPS=${kbps} BENCH_FLV_RUNS=${runs} npm run bench:flv`;
-    writeFileSync(file, `${JSON.stringify({ benchmark: 'liverec tool fix vs ffmpeg -c copy', date: new Date().toISOString(), command, machine: describeMachine(), runs, rows: summary(rows), marginal: marginal(rows) }, null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify({ benchmark: 'liverec tool fix vs ffmpeg -c copy', date: new Date().toISOString(), command, machine: describeMachine(), removedEnv, runs, rows: summary(rows), marginal: marginal(rows) }, null, 2)}\n`);
     process.stdout.write(`results: ${file}\n`);
   } finally {
     if (process.env.BENCH_FLV_KEEP) process.stdout.write(`kept ${dir}\n`);

@@ -7,7 +7,7 @@ import { OutputTail, waitForLine } from './child-output.js';
 import { stopChild, track } from './cleanup.js';
 import { getJson } from './http-json.js';
 
-export const cliPath = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
+export const cliPath = join(packageRoot, 'dist', 'cli', 'liverec.js');
 
 /** The counters of one simulated room that the benchmark reads (GET /_sim/rooms). */
 export interface SimRoomCounters {

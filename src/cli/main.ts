@@ -1,22 +1,31 @@
 #!/usr/bin/env node
-// The `liverec` command line: one registration module per command family.
+// The `liverec` command line: one registration module per command family, loaded only for its own commands.
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
 
+type Family = 'recorder' | 'simulate' | 'tool' | 'cluster';
+
+// Each family pulls in its own stack at import time (the recorder's service stack alone is ~0.5 s of CPU),
+// so a command loads only its family; help and unknown commands load them all to list every command.
+const FAMILY_OF: Record<string, Family> = {
+  run: 'recorder', r: 'recorder', portable: 'recorder', p: 'recorder', demo: 'recorder',
+  simulate: 'simulate', tool: 'tool', cluster: 'cluster',
+};
+
+async function register(program: Command, family: Family): Promise<void> {
+  if (family === 'recorder') (await import('./recorder-commands.js')).registerRecorderCommands(program);
+  else if (family === 'cluster') (await import('./cluster-command.js')).registerClusterCommands(program);
+  else if (family === 'simulate') (await import('./simulate-command.js')).registerSimulateCommand(program);
+  else (await import('./tool-command.js')).registerToolCommand(program);
+}
+
 const program = new Command();
 program.name('liverec').description('A live-stream recorder for Bilibili live rooms').version(VERSION);
-// `liverec tool …` runs on big files and in scripts: it loads only its own module. The other families pull
-// in the service stack at import time (measured ~0.7 s CPU and ~90 MB RSS before any work).
-if (process.argv[2] === 'tool') {
-  (await import('./tool-command.js')).registerToolCommand(program);
-} else {
-  const [recorder, simulate, tool, cluster] = await Promise.all([
-    import('./recorder-commands.js'), import('./simulate-command.js'), import('./tool-command.js'), import('./cluster-command.js'),
-  ]);
-  recorder.registerRecorderCommands(program);
-  cluster.registerClusterCommands(program);
-  simulate.registerSimulateCommand(program);
-  tool.registerToolCommand(program);
+const first = process.argv[2];
+if (first !== '-V' && first !== '--version') {
+  const family = first === undefined ? undefined : FAMILY_OF[first];
+  const families: Family[] = family ? [family] : ['recorder', 'cluster', 'simulate', 'tool'];
+  for (const f of families) await register(program, f);
 }
 
 program.parseAsync(process.argv).catch((err: unknown) => {

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/paths.js';
 
-export const cli = join(packageRoot, 'dist/src/cli/main.js');
+export const cli = join(packageRoot, 'dist/cli/liverec.js');
 
 export interface CliProcess {
   child: ChildProcess;

@@ -10,7 +10,7 @@ import { FAST } from '../rooms/harness.js';
 import { api, type NodeProcess, startNode, startPostgres, startProxy, until } from './harness.js';
 
 const ROOMS = Array.from({ length: 30 }, (_, i) => 30001 + i);
-const cli = join(packageRoot, 'dist/src/cli/main.js');
+const cli = join(packageRoot, 'dist/cli/liverec.js');
 
 type RoomView = { roomId: number; ownerNode: string | null; recording: boolean; streaming: boolean };
 

@@ -8,7 +8,7 @@ import { freePort } from '../../bench/free-port.js';
 import { packageRoot } from '../../src/paths.js';
 import { control } from '../simulator/helpers.js';
 
-const cli = join(packageRoot, 'dist/src/cli/main.js');
+const cli = join(packageRoot, 'dist/cli/liverec.js');
 
 export { startPostgres } from '../../bench/postgres.js';
 

@@ -12,7 +12,7 @@ import { FAST } from '../rooms/harness.js';
 import { api, type NodeProcess, startNode, startPostgres, until } from './harness.js';
 
 const ROOMS = [31001, 31002, 31003, 31004];
-const cli = join(packageRoot, 'dist/src/cli/main.js');
+const cli = join(packageRoot, 'dist/cli/liverec.js');
 
 interface Hit { eventId: string; type: string; nodeId?: string; at: number; status: number; body: string }
 

@@ -10,7 +10,7 @@ import { sleep } from '../rooms/harness.js';
 import { filesIn, readDanmaku } from './helpers.js';
 
 const ROOM = 27101;
-const cli = join(packageRoot, 'dist/src/cli/main.js');
+const cli = join(packageRoot, 'dist/cli/liverec.js');
 
 describe('danmaku after kill -9', () => {
   let sim: Simulator;

@@ -12,7 +12,7 @@ import { packageRoot } from '../../src/paths.js';
 import { comment, gift, guard, superChat } from './events.js';
 import { readDanmaku } from './helpers.js';
 
-const cli = join(packageRoot, 'dist/src/cli/main.js');
+const cli = join(packageRoot, 'dist/cli/liverec.js');
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'liverec-dm-tools-'));
 

@@ -14,7 +14,7 @@ export const root = packageRoot;
 export const corpus = join(root, 'test', 'fixtures', 'brec-flv');
 export const fixtureFlv = join(root, 'test', 'fixtures', 'media', 'h264-aac.flv');
 export const sampleFlv = join(corpus, 'TestData', 'Flv', 'sample.flv');
-export const cliPath = join(root, 'dist', 'src', 'cli', 'main.js');
+export const cliPath = join(root, 'dist', 'cli', 'liverec.js');
 
 export function samples(kind: 'Bad' | 'Good'): string[] {
   return readdirSync(join(corpus, 'TestData', kind)).filter((f) => f.endsWith('.xml')).sort();

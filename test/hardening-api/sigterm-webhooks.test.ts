@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { packageRoot } from '../../src/paths.js';
 import { Simulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 
-const cli = join(packageRoot, 'dist/src/cli/main.js');
+const cli = join(packageRoot, 'dist/cli/liverec.js');
 let running: RunningSimulator;
 beforeAll(async () => {
   const sim = new Simulator();

@@ -12,7 +12,7 @@ import { sleep } from '../rooms/harness.js';
 import { type Receiver, startReceiver } from '../webhook/helpers.js';
 
 const ROOM = 34001;
-const cli = join(packageRoot, 'dist/src/cli/main.js');
+const cli = join(packageRoot, 'dist/cli/liverec.js');
 const opt = (Value: unknown) => ({ HasValue: true, Value });
 const sid = (e: RecorderEvent): string | undefined => (e.EventData as { SessionId?: string }).SessionId;
 

@@ -17,7 +17,7 @@ const SECONDS = 60;
 /** Three rooms, each in its own worker, and the process itself: measured peak 191 MiB (docs/hardening-recording.md). */
 const RSS_BOUND_MIB = 320;
 
-const cli = join(packageRoot, 'dist/src/cli/main.js');
+const cli = join(packageRoot, 'dist/cli/liverec.js');
 const opt = (Value: unknown) => ({ HasValue: true, Value });
 
 function rssMiB(pid: number): number {

@@ -10,7 +10,7 @@ import { Simulator, type RunningSimulator } from '../../src/simulator/index.js';
 import { sleep } from '../rooms/harness.js';
 import { decode } from './helpers.js';
 
-const cli = join(packageRoot, 'dist/src/cli/main.js');
+const cli = join(packageRoot, 'dist/cli/liverec.js');
 const ROOM = 23301;
 const mp4Files = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.mp4')).map((f) => join(dir, f));

@@ -9,7 +9,7 @@ import { Simulator, type RunningSimulator } from '../../src/simulator/index.js';
 import { probe } from '../support/media-tools.js';
 import { sleep } from './harness.js';
 
-const cli = join(packageRoot, 'dist/src/cli/main.js');
+const cli = join(packageRoot, 'dist/cli/liverec.js');
 const flvFiles = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.flv')).map((f) => join(dir, f));
 

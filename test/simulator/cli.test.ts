@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/paths.js';
 
-const main = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
+const main = join(packageRoot, 'dist', 'cli', 'liverec.js');
 
 describe('liverec simulate', () => {
   it('prints its URL, serves N live rooms from --clip, and exits 0 on SIGTERM', async () => {

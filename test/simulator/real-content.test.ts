@@ -8,7 +8,7 @@ import { TagType } from '../../src/flv/tag.js';
 import { packageRoot } from '../../src/paths.js';
 import { collect } from './helpers.js';
 
-const main = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
+const main = join(packageRoot, 'dist', 'cli', 'liverec.js');
 
 /** Starts `liverec simulate` with `args`; resolves its URL (the first start encodes the clip: allow a minute or two). */
 async function simulate(args: string[]): Promise<{ url: string; stop: () => Promise<void> }> {

@@ -1,12 +1,10 @@
-// Where the built web UI lives: dist/web, found from this module whether it runs compiled (dist/) or from source.
+// Where the built web UI lives: dist/web under the package root, whether liverec runs bundled, compiled or from source.
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../../paths.js';
 
 /** The folder with index.html and the bundles, or null when `npm run build` has not built the UI. */
 export function findWebDir(): string | null {
-  const here = dirname(fileURLToPath(import.meta.url));
-  // Compiled: dist/src/api/ui -> dist/web. From source (tests, tsx): src/api/ui -> <repo>/dist/web.
-  const candidates = [resolve(here, '../../../web'), resolve(here, '../../../dist/web')];
-  return candidates.find((dir) => dir.split(/[\\/]/).includes('dist') && existsSync(resolve(dir, 'index.html'))) ?? null;
+  const dir = join(packageRoot, 'dist', 'web');
+  return existsSync(join(dir, 'index.html')) ? dir : null;
 }
