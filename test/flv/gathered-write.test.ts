@@ -10,6 +10,7 @@ import { encodeTag } from '../../src/flv/tag-encoding.js';
 import { FlvContextWriter } from '../../src/flv/writer/context-writer.js';
 import { FlvFileOutput, type FlvFileSystem } from '../../src/flv/writer/file-output.js';
 import { TagStager } from '../../src/flv/writer/tag-stager.js';
+import { legacyToEnhanced } from '../../src/flv/codecs/video-format.js';
 import { clipPath } from '../../src/simulator/clips.js';
 
 /** Real files, but each call writes at most `max` bytes (as a kernel may), counting the calls of each kind. */
@@ -35,8 +36,8 @@ function choppyFs(max: number, gather: boolean): FlvFileSystem & { calls: { writ
   return fs;
 }
 
-function record(input: Buffer, dir: string, fs?: FlvFileSystem, offline = false): Buffer {
-  const output = new FlvFileOutput({ fs, offline, nextPath: ({ index }) => join(dir, `out-${index}.flv`) });
+function record(input: Buffer, dir: string, fs?: FlvFileSystem, offline = false, hevcForm?: 'enhanced' | 'codec12'): Buffer {
+  const output = new FlvFileOutput({ fs, offline, hevcForm, nextPath: ({ index }) => join(dir, `out-${index}.flv`) });
   const writer = new FlvContextWriter(output);
   const stream = new FlvStream({ preset: 'tool', writer });
   for (let pos = 0; pos < input.length; pos += 65_536) expect(stream.push(input.subarray(pos, pos + 65_536)).error).toBeNull();
@@ -45,6 +46,17 @@ function record(input: Buffer, dir: string, fs?: FlvFileSystem, offline = false)
   const files = readdirSync(dir).filter((f) => f.endsWith('.flv'));
   expect(files).toHaveLength(1);
   return readFileSync(join(dir, files[0]!));
+}
+
+/** The bodies of an FLV's video tags, in order. */
+function videoBodies(flv: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  for (let pos = 13; pos + 11 <= flv.length;) {
+    const size = flv.readUIntBE(pos + 1, 3);
+    if (flv[pos] === 9) out.push(flv.subarray(pos + 11, pos + 11 + size));
+    pos += 11 + size + 4;
+  }
+  return out;
 }
 
 describe('gathered writes', () => {
@@ -61,6 +73,35 @@ describe('gathered writes', () => {
     expect(stager.referenced).toBe(4);
     stager.reset();
     expect(stager.bytes()).toEqual([]);
+  });
+
+  it('a rewritten head goes inline before a body listed by reference or copied, sized as one body', () => {
+    const stager = new TagStager();
+    const sizes = [0, 3, 2035, 2040, 2041, 2047, 2048, 9000];
+    const tags = sizes.map((n, i) => ({ head: randomBytes(i % 2 ? 8 : 5), body: randomBytes(n) }));
+    for (const [i, t] of tags.entries()) {
+      expect(stager.fits(t.head.length + t.body.length)).toBe(true);
+      stager.add(9, i * 40, t.body, t.head);
+    }
+    const expected = Buffer.concat(tags.map((t, i) => encodeTag(9, i * 40, Buffer.concat([t.head, t.body]))));
+    expect(Buffer.concat(stager.bytes()).equals(expected)).toBe(true);
+    expect(stager.length).toBe(expected.length);
+  });
+
+  it('HEVC written as Enhanced FLV through heads has exactly the converted bodies, live and offline, with and without writev', () => {
+    const input = readFileSync(clipPath('clip-360p-hevc.flv'));
+    const kept = videoBodies(record(input, mkdtempSync(join(tmpdir(), 'liverec-gather-')), undefined, true, 'codec12'));
+    const expected = kept.map((b) => Buffer.from(legacyToEnhanced(b)));
+    // Both paths of the stager: bodies listed by reference (2 KiB and more) and bodies copied.
+    expect(expected.filter((b) => b.length >= 2048).length).toBeGreaterThan(0);
+    expect(expected.filter((b) => b.length < 2048).length).toBeGreaterThan(0);
+    for (const offline of [false, true]) {
+      for (const gather of [true, false]) {
+        const out = videoBodies(record(input, mkdtempSync(join(tmpdir(), 'liverec-gather-')), choppyFs(1000, gather), offline, 'enhanced'));
+        expect(out.length).toBe(expected.length);
+        expect(out.every((b, i) => b.equals(expected[i]!)), `offline ${offline}, writev ${gather}`).toBe(true);
+      }
+    }
   });
 
   it('live and offline outputs write the same file through writev, through writeSync alone, and through 1000-byte partial writes', () => {

@@ -58,32 +58,48 @@ export function enhancedToLegacy(body: Uint8Array): Uint8Array | null | FlvError
   return out;
 }
 
+/** A body rewritten as new leading bytes followed by the original body from `skip` on. */
+export interface HeadSwap {
+  head: Uint8Array;
+  skip: number;
+}
+
 /**
- * A legacy-layout HEVC body (codec id 12) in Enhanced FLV form, `hvc1`: sequence header → SequenceStart,
- * frames → CodedFrames (composition time kept), end → SequenceEnd. Other bodies are returned unchanged.
+ * A legacy-layout HEVC body (codec id 12) in Enhanced FLV form, `hvc1`, as a new head over the unchanged
+ * rest: sequence header → SequenceStart, frames → CodedFrames (composition time kept), end → SequenceEnd.
+ * Null for other bodies. Writers gather head and rest, so a frame's bytes are never copied for this.
  */
-export function legacyToEnhanced(body: Uint8Array): Uint8Array {
-  if (body.length < 5 || (body[0]! & 0x8f) !== CODEC_ID.Hevc) return body;
+export function legacyToEnhancedHead(body: Uint8Array): HeadSwap | null {
+  if (body.length < 5 || (body[0]! & 0x8f) !== CODEC_ID.Hevc) return null;
   const frameType = (body[0]! >> 4) & 0x07;
   const packet = body[1]!;
-  const head = (pt: number): number => 0x80 | (frameType << 4) | pt;
-  let out: Uint8Array;
+  let pt: number;
+  let head: Uint8Array;
   if (packet === 1 && body[2] === 0 && body[3] === 0 && body[4] === 0) {
-    out = new Uint8Array(body.length);
-    out[0] = head(PT.CodedFramesX);
-    out.set(body.subarray(5), 5);
+    head = new Uint8Array(5);
+    pt = PT.CodedFramesX;
   } else if (packet === 1) {
-    out = new Uint8Array(body.length + 3);
-    out[0] = head(PT.CodedFrames);
-    out.set(body.subarray(2), 5);
+    head = new Uint8Array(8);
+    head[5] = body[2]!; head[6] = body[3]!; head[7] = body[4]!;
+    pt = PT.CodedFrames;
   } else if (packet === 0 || packet === 2) {
-    out = new Uint8Array(body.length);
-    out[0] = head(packet === 0 ? PT.SequenceStart : PT.SequenceEnd);
-    out.set(body.subarray(5), 5);
+    head = new Uint8Array(5);
+    pt = packet === 0 ? PT.SequenceStart : PT.SequenceEnd;
   } else {
-    return body;
+    return null;
   }
-  out[1] = 0x68; out[2] = 0x76; out[3] = 0x63; out[4] = 0x31; // 'hvc1'
+  head[0] = 0x80 | (frameType << 4) | pt;
+  head[1] = 0x68; head[2] = 0x76; head[3] = 0x63; head[4] = 0x31; // 'hvc1'
+  return { head, skip: 5 };
+}
+
+/** legacyToEnhancedHead as one new body; other bodies are returned unchanged. */
+export function legacyToEnhanced(body: Uint8Array): Uint8Array {
+  const swap = legacyToEnhancedHead(body);
+  if (!swap) return body;
+  const out = new Uint8Array(swap.head.length + body.length - swap.skip);
+  out.set(swap.head);
+  out.set(body.subarray(swap.skip), swap.head.length);
   return out;
 }
 

@@ -1,7 +1,7 @@
 // Real FLV files: lazy open, streamed tag writes, onMetaData (duration, size, frame rate, keyframes) kept current in place.
 import * as nodeFs from 'node:fs';
 import { metadataCodecId, videoHeaderInfo } from '../codecs/video-header.js';
-import { type HevcOutputForm, type VideoCodec, legacyToEnhanced, videoCodecOf } from '../codecs/video-format.js';
+import { type HevcOutputForm, type VideoCodec, legacyToEnhanced, legacyToEnhancedHead, videoCodecOf } from '../codecs/video-format.js';
 import { FlvError } from '../errors.js';
 import { VERSION } from '../../version.js';
 import type { AmfMap } from '../metadata.js';
@@ -158,7 +158,7 @@ export class FlvFileOutput implements FlvOutput {
         // Rebuilt from the NALU list only when that changes the bytes (filler removed, stray trailing bytes).
         const n = t.type === TagType.Video ? naluSummary(t, summary) : null;
         const body = n && n.ok && !n.tiles ? encodeTagBody(t) : (t.data ?? EMPTY);
-        this.stage(t.type, t.timestamp, t.type === TagType.Video ? this.videoBody(body) : body);
+        this.stageTag(t.type, t.timestamp, body);
         if (t.type === TagType.Video) {
           if (f.videoFrames++ === 0) f.firstVideoTs = t.timestamp;
           f.lastVideoTs = t.timestamp;
@@ -189,7 +189,7 @@ export class FlvFileOutput implements FlvOutput {
   writeEnd(tag: FlvTag): void {
     this.requireFile();
     const body = tag.data ?? new Uint8Array(0);
-    this.stage(tag.type, tag.timestamp, tag.type === TagType.Video ? this.videoBody(body) : body);
+    this.stageTag(tag.type, tag.timestamp, body);
     this.flushStage();
     this.tagCounts[this.tagCounts.length - 1]!++;
   }
@@ -274,10 +274,18 @@ export class FlvFileOutput implements FlvOutput {
     this.io(() => this.fs.writeSync(f.fd, f.layout.body, range.start, range.end - range.start, 24 + range.start), f.path);
   }
 
-  private stage(type: number, timestamp: number, body: Uint8Array): void {
-    if (!this.stager.fits(body.length)) this.flushStage();
-    if (this.stager.fits(body.length)) this.stager.add(type, timestamp, body);
-    else this.append(encodeTag(type, timestamp, body));
+  /** Stages a tag as written: HEVC video in the chosen form, as a new head over the body (no copy). */
+  private stageTag(type: number, timestamp: number, body: Uint8Array): void {
+    const swap = type === TagType.Video && this.hevcForm === 'enhanced' ? legacyToEnhancedHead(body) : null;
+    if (swap) this.stage(type, timestamp, body.subarray(swap.skip), swap.head);
+    else this.stage(type, timestamp, body);
+  }
+
+  private stage(type: number, timestamp: number, body: Uint8Array, head?: Uint8Array): void {
+    const size = body.length + (head?.length ?? 0);
+    if (!this.stager.fits(size)) this.flushStage();
+    if (this.stager.fits(size)) this.stager.add(type, timestamp, body, head);
+    else this.append(encodeTag(type, timestamp, head ? Buffer.concat([head, body]) : body));
   }
 
   private flushStage(): void {

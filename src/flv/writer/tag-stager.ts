@@ -9,6 +9,8 @@ import { writeTagHeader } from '../tag-encoding.js';
 const REFERENCE_FROM = 2048;
 /** Parts per write, under the kernel's IOV_MAX (1024) with room for the last inline run. */
 const MAX_PARTS = 1000;
+/** Room for a rewritten body head (`add`'s `head`), copied inline ahead of a referenced body. */
+const MAX_HEAD = 16;
 
 export class TagStager {
   private buf: Buffer;
@@ -38,7 +40,7 @@ export class TagStager {
     if (this.length + 15 + bodySize > this.capacity) return false;
     const byReference = bodySize >= REFERENCE_FROM;
     if (byReference && this.parts.length + 2 > MAX_PARTS) return false;
-    const need = this.used + 15 + (byReference ? 0 : bodySize);
+    const need = this.used + 15 + (byReference ? MAX_HEAD : bodySize);
     if (need <= this.buf.length) return true;
     if (need > this.capacity) return false;
     let size = this.buf.length * 2;
@@ -50,20 +52,27 @@ export class TagStager {
     return true;
   }
 
-  /** Appends one tag; the timestamp is split into 24 low bits and the extended byte, StreamID 0. */
-  add(type: number, timestamp: number, body: Uint8Array): void {
+  /**
+   * Appends one tag whose body is `head` (copied; a few bytes) then `body`; the timestamp is split into 24 low
+   * bits and the extended byte, StreamID 0. `fits` must have been asked for the whole body size (head included).
+   */
+  add(type: number, timestamp: number, body: Uint8Array, head?: Uint8Array): void {
     const b = this.buf;
     let p = this.used;
-    const size = body.length;
+    const size = body.length + (head?.length ?? 0);
     p = writeTagHeader(b, p, type, size, timestamp);
+    if (head) {
+      b.set(head, p);
+      p += head.length;
+    }
     if (size >= REFERENCE_FROM) {
       this.parts.push(b.subarray(this.mark, p), body);
-      this.partsBytes += p - this.mark + size;
+      this.partsBytes += p - this.mark + body.length;
       this.mark = p;
       this.referenced++;
     } else {
       b.set(body, p);
-      p += size;
+      p += body.length;
     }
     const total = size + 11;
     b[p] = total >>> 24;
