@@ -1,6 +1,8 @@
 // FLV repair benchmark: liverec `tool fix` vs `ffmpeg -c copy` on unique 1080p GOPs, file to file, CPU-s per GB and peak RSS.
 // Run: npm run bench:flv   (env BENCH_FLV_MB=300, BENCH_FLV_SMALL_MB=30, BENCH_FLV_KBPS=12000, BENCH_FLV_RUNS=3,
 // BENCH_FLV_KEEP=1 keeps the outputs; inputs are encoded once by ffmpeg and cached, see src/media/generated-media.ts)
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +59,7 @@ async function uniqueInput(mb: number): Promise<BuiltInput> {
   return { path, bytes, tags, durationMs };
 }
 
+const execFileP = promisify(execFile);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function liverec(input: string, base: string): Promise<Measurement> {
@@ -73,14 +76,24 @@ async function ffmpegCopy(input: string, out: string): Promise<Measurement> {
   return m;
 }
 
-interface Row { name: string; input: BuiltInput; lr: Measurement[]; ff: Measurement[] }
+interface WarmPass { pass: number; userS: number; sysS: number; cpuS: number }
+interface Row { name: string; input: BuiltInput; lr: Measurement[]; ff: Measurement[]; warm: WarmPass[][] }
 
-async function bench(name: string, input: BuiltInput, dir: string): Promise<Row> {
-  const row: Row = { name, input, lr: [], ff: [] };
+const WARM_PASSES = 3;
+
+/** Passes over one input in one process (bench/flv-warm.ts): the last one shows the cost after V8's warm-up. */
+async function warmPasses(input: string, base: string): Promise<WarmPass[]> {
+  const { stdout } = await execFileP(process.execPath, [join(packageRoot, 'dist', 'bench', 'flv-warm.js'), input, base, String(WARM_PASSES)], { maxBuffer: 1 << 20 });
+  return stdout.trim().split('\n').map((l) => JSON.parse(l) as WarmPass);
+}
+
+async function bench(name: string, input: BuiltInput, dir: string, warm: boolean): Promise<Row> {
+  const row: Row = { name, input, lr: [], ff: [], warm: [] };
   for (let i = 0; i < runs; i++) {
     // Alternate so both tools see the same page-cache and machine noise.
     row.lr.push(await liverec(input.path, join(dir, `${name}-liverec`)));
     row.ff.push(await ffmpegCopy(input.path, join(dir, `${name}-ffmpeg.flv`)));
+    if (warm) row.warm.push(await warmPasses(input.path, join(dir, `${name}-warm`)));
   }
   const out = statSync(join(dir, `${name}-liverec.fix_p001.flv`)).size;
   process.stdout.write(`  ${name}: ${(input.bytes / MB).toFixed(1)} MiB in, liverec wrote ${(out / MB).toFixed(1)} MiB (${input.tags} tags, ${(input.durationMs / 3_600_000).toFixed(2)} h)\n`);
@@ -109,6 +122,10 @@ function report(rows: Row[]): void {
     const d = rssBig - rssSmall;
     process.stdout.write(`liverec peak RSS ${rssBig.toFixed(1)} MiB (${big.name}) vs ${rssSmall.toFixed(1)} MiB (${rows[1].name}): +${d.toFixed(1)} MiB (target: flat, <= 16) ${d <= 16 ? 'PASS' : 'MISS'}\n`);
   }
+  const w = warmSummary(big);
+  if (w) {
+    process.stdout.write(`after warm-up (pass ${WARM_PASSES} of ${WARM_PASSES} over the ${big.name} input in one process): liverec ${w.lastCpuS.toFixed(3)} CPU s (first pass ${w.firstCpuS.toFixed(3)}) vs ffmpeg ${median(big.ff.map((x) => x.cpuS)).toFixed(3)}, ratio ${w.ratio.toFixed(2)} (informational)\n`);
+  }
   const m = marginal(rows);
   if (m) {
     process.stdout.write(`per-byte work without start-up (CPU between the two inputs / bytes between them): liverec ${m.liverecCpuSecondsPerGb.toFixed(3)} vs ffmpeg ${m.ffmpegCpuSecondsPerGb.toFixed(3)} CPU-s/GB, ratio ${m.ratio.toFixed(2)} (informational)\n`);
@@ -127,6 +144,14 @@ function marginal(rows: Row[]): { liverecCpuSecondsPerGb: number; ffmpegCpuSecon
   const lr = per(big.lr, small.lr);
   const ff = per(big.ff, small.ff);
   return { liverecCpuSecondsPerGb: lr, ffmpegCpuSecondsPerGb: ff, ratio: lr / ff };
+}
+
+/** Medians of the first and last warm passes, and the last against ffmpeg's median on the same input. */
+function warmSummary(row: Row): { firstCpuS: number; lastCpuS: number; ratio: number } | null {
+  if (row.warm.length === 0) return null;
+  const firstCpuS = median(row.warm.map((p) => p[0]!.cpuS));
+  const lastCpuS = median(row.warm.map((p) => p.at(-1)!.cpuS));
+  return { firstCpuS, lastCpuS, ratio: lastCpuS / median(row.ff.map((x) => x.cpuS)) };
 }
 
 /** The medians per input and tool, as written to bench/results/<date>-flv-<MB>MB.json. */
@@ -152,13 +177,13 @@ async function main(): Promise<void> {
     process.stdout.write('Inputs: unique 1080p25 H.264 GOPs + AAC, encoded by ffmpeg (no repeated GOPs, no filler); the first run encodes them\n');
     const big = await uniqueInput(bigMb);
     const small = await uniqueInput(smallMb);
-    const rows = [await bench(`${bigMb}MB`, big, dir), await bench(`${smallMb}MB`, small, dir)];
+    const rows = [await bench(`${bigMb}MB`, big, dir, true), await bench(`${smallMb}MB`, small, dir, false)];
     report(rows);
     const outDir = process.env.BENCH_FLV_OUT ?? join(packageRoot, 'bench', 'results');
     mkdirSync(outDir, { recursive: true });
     const file = `${freshStem(join(outDir, `${new Date().toISOString().slice(0, 10)}-flv-${bigMb}MB`))}.json`;
     const command = `BENCH_FLV_MB=${bigMb} BENCH_FLV_SMALL_MB=${smallMb} BENCH_FLV_KBPS=${kbps} BENCH_FLV_RUNS=${runs} npm run bench:flv`;
-    writeFileSync(file, `${JSON.stringify({ benchmark: 'liverec tool fix vs ffmpeg -c copy', date: new Date().toISOString(), command, machine: describeMachine(), removedEnv, runs, rows: summary(rows), marginal: marginal(rows) }, null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify({ benchmark: 'liverec tool fix vs ffmpeg -c copy', date: new Date().toISOString(), command, machine: describeMachine(), removedEnv, runs, rows: summary(rows), marginal: marginal(rows), warm: { passes: WARM_PASSES, ...warmSummary(rows[0]!), all: rows[0]!.warm } }, null, 2)}\n`);
     process.stdout.write(`results: ${file}\n`);
   } finally {
     if (process.env.BENCH_FLV_KEEP) process.stdout.write(`kept ${dir}\n`);
