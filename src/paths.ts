@@ -17,9 +17,10 @@ function findRoot(start: string): string {
 export const packageRoot: string = findRoot(dirname(fileURLToPath(import.meta.url)));
 
 /**
- * Compiled thread entry `workers/<name>.worker.js`. Workers always run the compiled JS (lean, no loader);
- * tests build first (`npm test` runs tsc), so src-mode callers get current code too.
+ * Bundled thread entry `dist/cli/workers/<name>.worker.js` (scripts/bundle-cli.mjs, from workers/<name>.worker.ts).
+ * Workers always run the built JS (lean, no loader); tests build first (`npm test` runs tsc and the bundler),
+ * so src-mode callers get current code too.
  */
 export function workerPath(name: string): string {
-  return join(packageRoot, 'dist', 'workers', `${name}.worker.js`);
+  return join(packageRoot, 'dist', 'cli', 'workers', `${name}.worker.js`);
 }
