@@ -117,7 +117,8 @@ export class FlvParser {
   private index = 0;
   private failed: FlvError | null = null;
   /** Reused memory for held bytes once the caller detaches (live capture): no allocation per read. */
-  private scratch = Buffer.allocUnsafe(0);
+  // Plain Uint8Array: its subarray is a builtin, a Buffer's constructs a FastBuffer in JS (about twice the cost).
+  private scratch = new Uint8Array(0);
 
   /**
    * `stripFillerOnCopy`: when a tag has to be copied (it was assembled in the scratch buffer, or the
@@ -206,7 +207,7 @@ export class FlvParser {
     if (!this.parts.some((p) => p.buffer === buffer)) return;
     const total = this.partsLen;
     if (this.scratch.length < total) {
-      const next = Buffer.allocUnsafe(Math.max(total, this.scratch.length * 2, 64 * 1024));
+      const next = new Uint8Array(Math.max(total, this.scratch.length * 2, 64 * 1024));
       let at = 0;
       for (const p of this.parts) {
         next.set(p, at);
@@ -262,7 +263,7 @@ export class FlvParser {
     let i = 0;
     if (inScratch) {
       if (this.scratch.length < n) {
-        const next = Buffer.allocUnsafe(Math.max(n, this.scratch.length * 2));
+        const next = new Uint8Array(Math.max(n, this.scratch.length * 2));
         next.set(this.parts[0]!);
         this.scratch = next;
       }
