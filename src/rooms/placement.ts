@@ -1,13 +1,14 @@
-// Where a new room actor goes: the default (a thread per room up to 2 x cores threads, then spread evenly) or K per thread.
+// Where a new room actor goes: the default (a thread per room up to one thread per core, then spread evenly) or K per thread.
 import { availableParallelism } from 'node:os';
 
 /**
- * Room-host threads of the default placement. Every thread costs its own heap, module graph and wake-ups
- * (about 11 MB RSS with a live download); past 2 x cores threads they only add that cost, while fewer would
- * let one busy host hold back more rooms. Measured trade-off: docs/performance.md.
+ * Room-host threads of the default placement: one per core. Every thread costs its own heap, module graph,
+ * JIT compilation and wake-ups; on 2 cores, 2 threads recorded 50 rooms for 15 % less CPU and 1 MiB less per room
+ * than 4, and 10 rooms for 30 % less CPU. More threads only isolate rooms better (one busy or stalled host holds
+ * back the rooms it carries): `--rooms-per-worker` buys that. Measured trade-off: docs/performance.md.
  */
 export function defaultMaxHosts(cores = availableParallelism()): number {
-  return Math.max(1, 2 * cores);
+  return Math.max(1, cores);
 }
 
 /**

@@ -1,4 +1,4 @@
-// Twenty rooms recorded at once with the default placement (a thread per room up to 2 x cores); every file must be valid.
+// Twenty rooms recorded at once with the default placement (a thread per room up to one per core); every file must be valid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileClosedData } from '../../src/events/types.js';
 import { defaultMaxHosts } from '../../src/rooms/placement.js';
@@ -14,7 +14,7 @@ describe('20 rooms at once', () => {
   });
   afterAll(() => h?.close());
 
-  it('records every room into valid files, on min(rooms, 2 x cores) threads', async () => {
+  it('records every room into valid files, on min(rooms, cores) threads', async () => {
     for (const id of IDS) await h.waitEvent('FileOpening', (e) => e.EventData.RoomId === id, 30_000);
     expect(h.service.recorder.workerCount).toBe(Math.min(IDS.length, defaultMaxHosts()));
     // brec's first ratio is ~0 (its interval starts at year 1); from the second GOP on it tracks real time.

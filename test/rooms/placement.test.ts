@@ -20,7 +20,8 @@ describe('placement', () => {
     expect(place(3, undefined, 4)).toEqual([1, 1, 1]);
     expect(place(4, undefined, 4)).toEqual([1, 1, 1, 1]);
     expect(place(50, undefined, 4)).toEqual([13, 13, 12, 12]);
-    expect(defaultMaxHosts(2)).toBe(4);
+    expect(defaultMaxHosts(2)).toBe(2);
+    expect(defaultMaxHosts(16)).toBe(16);
     expect(defaultMaxHosts(0)).toBe(1);
   });
 
