@@ -4,6 +4,7 @@ import { wrap, releaseProxy, type Remote } from 'comlink';
 import { LiverecError, type PlainError } from '../errors.js';
 import { workerPath } from '../paths.js';
 import { nodeEndpoint } from './node-endpoint.js';
+import { listenToWorkerPort } from './worker-port.js';
 import type { RoomHostApi, RoomHostData, RoomInit, RoomMessage } from './protocol.js';
 
 export interface HostSlotOptions {
@@ -54,11 +55,18 @@ export class HostSlot {
       resourceLimits: this.options.resourceLimits,
       name: `liverec-room-host-${this.id}`,
     });
-    channel.port1.on('message', (m: RoomMessage) => this.options.onMessage(m));
-    worker.on('error', (err) => this.died(worker, new LiverecError('ROOM_WORKER_CRASHED', `room worker crashed: ${err.message}`, { cause: err })));
+    const drain = listenToWorkerPort<RoomMessage>(channel.port1, (m) => this.options.onMessage(m));
+    // 'exit' always follows 'error'. The death is handled there, once the thread has stopped and every message
+    // it posted (its last FileClosed events) has been handed over: handling it earlier would race those messages.
+    let crash: Error | null = null;
+    worker.on('error', (err) => {
+      crash ??= err;
+    });
     worker.on('exit', (code) => {
-      channel.port1.close();
-      this.died(worker, new LiverecError(code === 0 ? 'ROOM_WORKER_EXITED' : 'ROOM_WORKER_CRASHED', `room worker exited with code ${code}`));
+      drain();
+      this.died(worker, crash
+        ? new LiverecError('ROOM_WORKER_CRASHED', `room worker crashed: ${crash.message}`, { cause: crash })
+        : new LiverecError(code === 0 ? 'ROOM_WORKER_EXITED' : 'ROOM_WORKER_CRASHED', `room worker exited with code ${code}`));
     });
     this.worker = worker;
     this.api = wrap<RoomHostApi>(nodeEndpoint(worker));
@@ -105,7 +113,7 @@ export class HostSlot {
   }
 
   private died(worker: Worker, error: LiverecError): void {
-    if (this.worker !== worker) return; // 'error' is followed by 'exit'; handle the death once.
+    if (this.worker !== worker) return; // a worker replaced or closed meanwhile is not a death
     this.worker = null;
     this.api?.[releaseProxy]();
     this.api = null;
