@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { packageRoot } from '../src/paths.js';
-import { defaultMaxHosts } from '../src/rooms/placement.js';
+import { defaultMaxHosts, ROOMS_BEFORE_NEXT_THREAD } from '../src/rooms/placement.js';
 import { OutputTail } from './child-output.js';
 import { removeDir, stopChild, tempDir, track } from './cleanup.js';
 import type { ApiLoadFigures, LiverecFigures } from './figures.js';
@@ -52,15 +52,33 @@ function startApiLoad(apiUrl: string, roomIds: number[], rps: number, seconds: n
   return { pid: child.pid!, result, stop: () => stopChild(child, 15_000) };
 }
 
+/** Room threads the placement rules give for `rooms` rooms added one by one (used only if /metrics cannot be read). */
+function expectedThreads(rooms: number, roomsPerWorker: number | null): number {
+  if (roomsPerWorker !== null) return Math.ceil(rooms / roomsPerWorker);
+  return Math.min(Math.ceil(rooms / ROOMS_BEFORE_NEXT_THREAD), defaultMaxHosts());
+}
+
+/** The recorder's own count of room threads (`liverec_worker_threads` on /metrics), or null. */
+async function roomThreads(apiUrl: string): Promise<number | null> {
+  try {
+    const text = await (await fetch(`${apiUrl}/metrics`)).text();
+    const m = /^liverec_worker_threads (\d+)/m.exec(text);
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): Promise<LiverecFigures> {
   const ids = sim.roomIds;
   const outDir = tempDir('liverec-bench-rec-');
   const t0 = performance.now();
-  const workers = o.roomsPerWorker === null ? Math.min(ids.length, defaultMaxHosts()) : Math.ceil(ids.length / o.roomsPerWorker);
-  const placement = o.roomsPerWorker === null ? `default: ${workers} thread(s)` : `--rooms-per-worker ${o.roomsPerWorker}: ${workers} thread(s)`;
-  phase(`liverec: starting (${ids.length} rooms, ${placement}, API load ${o.apiRps} req/s)`);
+  const flag = o.roomsPerWorker === null ? 'default' : `--rooms-per-worker ${o.roomsPerWorker}`;
+  phase(`liverec: starting (${ids.length} rooms, ${flag} placement, API load ${o.apiRps} req/s)`);
   const servedBefore = await servedBytes(sim);
   const rec = await startRecorder(sim.url, ids, outDir, o.roomsPerWorker);
+  let workers = expectedThreads(ids.length, o.roomsPerWorker);
+  let placement = `${flag}: ${workers} thread(s)`;
   let load: ReturnType<typeof startApiLoad> | null = null;
   try {
     // The recorder's API limiter spaces live-API calls 100 ms apart (3-4 calls per room), so start-up grows with rooms;
@@ -76,7 +94,9 @@ export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): P
       }
     });
     const startupS = (performance.now() - t0) / 1000;
-    phase(`liverec: all rooms recording after ${startupS.toFixed(1)} s; warm-up ${o.warmupSeconds} s`);
+    workers = (await roomThreads(rec.apiUrl)) ?? expectedThreads(ids.length, o.roomsPerWorker);
+    placement = `${flag}: ${workers} thread(s)`;
+    phase(`liverec: all rooms recording after ${startupS.toFixed(1)} s on ${workers} room thread(s); warm-up ${o.warmupSeconds} s`);
     await new Promise((r) => setTimeout(r, o.warmupSeconds * 1000));
     const check = (): void => {
       if (rec.exited()) throw new Error(`liverec exited during the measurement: ${rec.errors()}`);

@@ -10,7 +10,7 @@ import type { RoomControl } from './room.js';
 export interface SupervisorOptions {
   /** Room actors per worker thread (1 = every room in its own thread); unset = the default placement. */
   roomsPerWorker?: number;
-  /** Threads of the default placement (default: one per core); ignored with roomsPerWorker. */
+  /** Most threads of the default placement (default: one per core); ignored with roomsPerWorker. */
   maxWorkers?: number;
   resourceLimits?: ResourceLimits;
   limiter?: unknown;

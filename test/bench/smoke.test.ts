@@ -53,7 +53,7 @@ describe('npm run bench (multi-room)', () => {
       const run = result.runs[0];
       expect(run).toMatchObject({ rooms: 2, bitrateKbps: 1500, seconds: 3, content: { name: 'h264-aac.flv', kbps: num }, padWithFiller: false, flags: expect.any(Array) });
       expect(run.liverec).toMatchObject({
-        roomsPerWorker: null, workers: 2, placement: expect.stringMatching(/^default/), input: { mbps: num, bytes: num }, outMbps: num, totals: { inBytes: num, outBytes: num, outOverIn: num }, cpu: { cpuPct: num, cpuS: num }, cpuSecondsPerGb: num,
+        roomsPerWorker: null, workers: 1, placement: 'default: 1 thread(s)', input: { mbps: num, bytes: num }, outMbps: num, totals: { inBytes: num, outBytes: num, outOverIn: num }, cpu: { cpuPct: num, cpuS: num }, cpuSecondsPerGb: num,
         cpuUnderApiLoad: { cpuPct: num }, rssPeakMiB: num, rssPerRoomMiB: num,
         pace: { lowest: num, windows: num }, simPace: { lowest: num }, brecDurationRatio: { samples: num },
         api: { targetRps: 100, sent: num, p50Ms: num, p99Ms: num, maxMs: num, httpErrors: num, netErrors: num },

@@ -16,6 +16,7 @@ describe('RawData mode and memory limits', () => {
       rooms: [RAW, HOG, CALM].map((roomId) => ({ roomId, name: `m-${roomId}`, live: true, bitrateKbps: 800 })),
       roomConfig: { [RAW]: { RecordMode: 1 } },
       allowTestFaults: true,
+      roomsPerWorker: 1, // the memory limit is per thread: only rooms on their own threads are isolated from the hog
     });
     for (const id of [RAW, HOG, CALM]) await h.waitEvent('FileOpening', (e) => e.EventData.RoomId === id);
   });

@@ -1,14 +1,14 @@
-// Room placement: a thread per room up to the cap, then the least-loaded thread; --rooms-per-worker K fills K per thread.
+// Room placement: fill a thread with 32 rooms before the next, up to the cap, then the least-loaded thread; --rooms-per-worker K fills K per thread.
 import { describe, expect, it } from 'vitest';
-import { defaultMaxHosts, pickHost } from '../../src/rooms/placement.js';
+import { defaultMaxHosts, pickHost, ROOMS_BEFORE_NEXT_THREAD } from '../../src/rooms/placement.js';
 
 type Host = { id: number; rooms: Set<number> };
 
 /** Places `n` rooms one by one as the supervisor does and returns the room count of every host. */
-function place(n: number, roomsPerWorker: number | undefined, maxHosts: number): number[] {
+function place(n: number, roomsPerWorker: number | undefined, maxHosts: number, fill?: number): number[] {
   const hosts: Host[] = [];
   for (let room = 0; room < n; room++) {
-    let h = pickHost(hosts, roomsPerWorker, maxHosts);
+    let h = pickHost(hosts, roomsPerWorker, maxHosts, fill);
     if (!h) hosts.push((h = { id: hosts.length, rooms: new Set() }));
     h.rooms.add(room);
   }
@@ -16,10 +16,17 @@ function place(n: number, roomsPerWorker: number | undefined, maxHosts: number):
 }
 
 describe('placement', () => {
-  it('default: a thread per room up to the cap, then rooms spread evenly', () => {
-    expect(place(3, undefined, 4)).toEqual([1, 1, 1]);
-    expect(place(4, undefined, 4)).toEqual([1, 1, 1, 1]);
-    expect(place(50, undefined, 4)).toEqual([13, 13, 12, 12]);
+  it('default: 32 rooms on a thread before the next starts, up to the cap, then rooms spread evenly', () => {
+    expect(ROOMS_BEFORE_NEXT_THREAD).toBe(32);
+    expect(place(1, undefined, 4)).toEqual([1]);
+    expect(place(32, undefined, 4)).toEqual([32]);
+    expect(place(33, undefined, 4)).toEqual([32, 1]);
+    expect(place(50, undefined, 2)).toEqual([32, 18]);
+    expect(place(100, undefined, 2)).toEqual([50, 50]);
+    expect(place(256, undefined, 16)).toEqual(Array(8).fill(32));
+    expect(place(600, undefined, 16)).toEqual([38, 38, 38, 38, 38, 38, 38, 38, 37, 37, 37, 37, 37, 37, 37, 37]);
+    expect(place(3, undefined, 4, 1)).toEqual([1, 1, 1]);
+    expect(place(50, undefined, 4, 1)).toEqual([13, 13, 12, 12]);
     expect(defaultMaxHosts(2)).toBe(2);
     expect(defaultMaxHosts(16)).toBe(16);
     expect(defaultMaxHosts(0)).toBe(1);
