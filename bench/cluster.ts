@@ -11,6 +11,7 @@ import { describeMachine, machineLine } from './machine.js';
 import { startPostgres } from './postgres.js';
 import { cpuSeconds, rssKiB } from './proc.js';
 import { phase } from './progress.js';
+import { freshStem } from './result-name.js';
 import { cliPath, startSimulator } from './simulator-process.js';
 
 const { values } = parseArgs({
@@ -84,7 +85,8 @@ async function main(): Promise<void> {
   for (const r of rows) console.log(`| ${r.node} | ${r.rooms} | ${r.cpuPercent.toFixed(1)} | ${r.cpuSecondsPerGb?.toFixed(2) ?? '-'} | ${r.rssMiB.toFixed(0)} | ${r.rssMiBPerRoom?.toFixed(1) ?? '-'} |`);
   const out = join(packageRoot, 'bench', 'results');
   mkdirSync(out, { recursive: true });
-  const path = join(out, `${new Date().toISOString().slice(0, 10)}-cluster-${nodes}n-${rooms}r.json`);
+  // A second run on the same day gets -2, -3, …: earlier results are never overwritten.
+  const path = `${freshStem(join(out, `${new Date().toISOString().slice(0, 10)}-cluster-${nodes}n-${rooms}r`))}.json`;
   writeFileSync(path, `${JSON.stringify({ machine, nodes, rooms, bitrateKbps: sim.content?.kbps, seconds: wall, perNode: rows }, null, 2)}\n`);
   phase(`results: ${path}`);
   await Promise.all(started.map((n) => n.stop()));
