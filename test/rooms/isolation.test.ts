@@ -13,7 +13,7 @@ describe('failure isolation between rooms', () => {
     h = await startHarness({
       rooms: [VICTIM, ...OTHERS].map((roomId) => ({ roomId, name: `iso-${roomId}`, live: true, bitrateKbps: 1000 })),
       allowTestFaults: true,
-      roomsPerWorker: 1, // isolation between threads: the default placement shares threads past one room per core
+      roomsPerWorker: 1, // isolation between threads: the default placement puts up to 32 rooms on one thread
     });
     for (const id of [VICTIM, ...OTHERS]) await h.waitEvent('FileOpening', (e) => e.EventData.RoomId === id);
     await sleep(4000);
