@@ -94,7 +94,8 @@ export interface RunFigures {
   warmupSeconds: number;
   liverec: LiverecFigures;
   ffmpeg: FfmpegFigures | null;
-  ratios: { cpuPerGb: number; rssPerRoom: number } | null;
+  /** cpuPerGb is null when either recorder's CPU in the window was too small for /proc to count (a flag says so). */
+  ratios: { cpuPerGb: number | null; rssPerRoom: number } | null;
   targets: TargetChecks;
 }
 
@@ -126,7 +127,17 @@ export function comparisonFlags(l: LiverecFigures, f: FfmpegFigures | null, padW
   else if (off(lr, ff) > MBPS_TOLERANCE) {
     flags.push(`bytes out / bytes in differ by ${(100 * off(lr, ff)).toFixed(1)} % (liverec ${lr.toFixed(4)}, ffmpeg ${ff.toFixed(4)})`);
   }
+  const unmeasured = [['liverec', l.cpuSecondsPerGb], ['ffmpeg', f.cpuSecondsPerGb]].filter(([, v]) => !((v as number) > 0)).map(([n]) => n);
+  if (unmeasured.length) {
+    flags.push(`CPU of ${unmeasured.join(' and ')} in the window was below /proc's 10-ms tick: no CPU ratio (use a longer --seconds or more rooms)`);
+  }
   return flags;
+}
+
+/** liverec's CPU per GB over ffmpeg's, or null when either was not measurable (zero ticks in a short window). */
+export function cpuRatio(l: LiverecFigures, f: FfmpegFigures): number | null {
+  const r = l.cpuSecondsPerGb / f.cpuSecondsPerGb;
+  return l.cpuSecondsPerGb > 0 && f.cpuSecondsPerGb > 0 && Number.isFinite(r) ? r : null;
 }
 
 export function checkTargets(l: LiverecFigures, ratios: RunFigures['ratios']): TargetChecks {

@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { packageRoot } from '../src/paths.js';
 import { installCleanup, stopAll } from './cleanup.js';
 import { runFfmpegPhase } from './ffmpeg-phase.js';
-import { checkTargets, comparisonFlags, type RunFigures } from './figures.js';
+import { checkTargets, comparisonFlags, cpuRatio, type RunFigures } from './figures.js';
 import { destroyAgent } from './http-json.js';
 import { runLiverecPhase } from './liverec-phase.js';
 import { describeMachine, machineLine } from './machine.js';
@@ -22,7 +22,7 @@ async function runOne(rooms: number, o: BenchOptions): Promise<RunFigures> {
     phase(`content: ${sim.content ? `${sim.content.name}, ${sim.content.kbps} kbps` : 'committed 360p clip'}${o.padWithFiller ? `, padded with filler to ${o.bitrateKbps} kbps` : ', no filler'}`);
     const liverec = await runLiverecPhase(sim, { seconds: o.seconds, warmupSeconds: o.warmupSeconds, roomsPerWorker: o.roomsPerWorker, apiRps: o.apiRps });
     const ffmpeg = o.skipFfmpeg ? null : await runFfmpegPhase(sim, o.seconds, o.warmupSeconds);
-    const ratios = ffmpeg ? { cpuPerGb: liverec.cpuSecondsPerGb / ffmpeg.cpuSecondsPerGb, rssPerRoom: liverec.rssPerRoomMiB / ffmpeg.rssPerRoomMiB } : null;
+    const ratios = ffmpeg ? { cpuPerGb: cpuRatio(liverec, ffmpeg), rssPerRoom: liverec.rssPerRoomMiB / ffmpeg.rssPerRoomMiB } : null;
     const flags = comparisonFlags(liverec, ffmpeg, o.padWithFiller);
     for (const f of flags) phase(`FLAGGED: ${f}`);
     return {

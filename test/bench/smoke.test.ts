@@ -62,7 +62,10 @@ describe('npm run bench (multi-room)', () => {
       expect(run.liverec.api.sent).toBeGreaterThan(0);
       expect(run.ffmpeg).toMatchObject({ processes: 2, input: { mbps: num }, outMbps: num, totals: { outOverIn: num }, cpu: { cpuPct: num }, cpuSecondsPerGb: num, rssPeakMiB: num, rssPerRoomMiB: num });
       expect(run.ffmpeg.input.bytes).toBeGreaterThan(0);
-      expect(run.ratios).toMatchObject({ cpuPerGb: num, rssPerRoom: num });
+      expect(run.ratios).toMatchObject({ rssPerRoom: num });
+      // A 3-s window of two small streams can cost ffmpeg less than one /proc tick: then the ratio is null and flagged.
+      if (run.ratios.cpuPerGb === null) expect(run.flags.join('\n')).toMatch(/below \/proc's 10-ms tick/);
+      else expect(run.ratios.cpuPerGb).toBeGreaterThan(0);
       expect(Object.keys(run.targets).sort()).toEqual(['apiP99Ms', 'cpuPerGbRatio', 'pace', 'rssPerRoomMiB']);
 
       // The same figures are on disk, and nothing is left running or lying around.
