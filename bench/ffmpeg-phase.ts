@@ -17,7 +17,7 @@ import { pssKiB } from './proc.js';
 import { phase } from './progress.js';
 import { sample } from './sampler.js';
 import { servedBytes, type SimulatorProcess } from './simulator-process.js';
-import { phaseTotals } from './output-bytes.js';
+import { flvLeadBytes, phaseTotals } from './output-bytes.js';
 
 const PACE_WINDOW_MS = 10_000;
 
@@ -90,7 +90,9 @@ export async function runFfmpegPhase(sim: SimulatorProcess, seconds: number, war
       const c = await sim.counters();
       return [...c.values()].every((r) => r.openStreams === 0) ? true : undefined;
     });
-    const totals = phaseTotals((await servedBytes(sim)) - servedBefore, written());
+    const sizes = procs.map((p) => statSync(p.file).size);
+    const out = { bytes: sizes.reduce((a, b) => a + b, 0), mediaBytes: procs.reduce((sum, p, i) => sum + sizes[i]! - flvLeadBytes(p.file, sizes[i]!), 0) };
+    const totals = phaseTotals((await servedBytes(sim)) - servedBefore, out);
     const pssMiB = pss === null ? null : pss / 1024;
     return {
       processes: ids.length, input, outMbps, totals, cpu, cpuSecondsPerGb: cpuSecondsPerGb(cpu, input),

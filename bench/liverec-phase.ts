@@ -9,7 +9,7 @@ import { removeDir, stopChild, tempDir, track } from './cleanup.js';
 import type { ApiLoadFigures, LiverecFigures } from './figures.js';
 import { waitFor } from './http-json.js';
 import { brecRatio, cpuSecondsPerGb, inputFigures, machineFigures, procFigures, recorderIo } from './metrics.js';
-import { outputBytes, phaseTotals } from './output-bytes.js';
+import { outputBytes, outputSizes, phaseTotals } from './output-bytes.js';
 import { lowestPace, recorderSeries, simSeries } from './pace.js';
 import { pssKiB } from './proc.js';
 import { counter, phase } from './progress.js';
@@ -128,7 +128,7 @@ export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): P
       const c = await sim.counters();
       return [...c.values()].every((r) => r.openStreams === 0) ? true : undefined;
     });
-    const totals = phaseTotals((await servedBytes(sim)) - servedBefore, outputBytes(outDir));
+    const totals = phaseTotals((await servedBytes(sim)) - servedBefore, outputSizes(outDir));
     return {
       roomsPerWorker: o.roomsPerWorker, workers, placement, startupS, input, outMbps, totals, cpu, cpuSecondsPerGb: cpuSecondsPerGb(cpu, input),
       cpuUnderApiLoad: loaded ? procFigures(loaded.procs) : null,
