@@ -49,7 +49,7 @@ export function addServerOptions(cmd: Command): Command {
     .option('--cert-pfx-path <file>', 'certificate and key (PFX / PKCS#12) for an https:// bind')
     .option('--pfx <file>', 'same as --cert-pfx-path')
     .option('--cert-password <password>', 'password of the PFX or of an encrypted PEM key')
-    .option('--rooms-per-worker <n>', 'room actors per worker thread (1 = a thread per room); default: up to 32 rooms on a thread before the next starts, at most one thread per core, then rooms spread evenly');
+    .option('--rooms-per-worker <n>', 'room actors per worker thread (1 = a thread per room); default: up to 32 rooms on a thread before the next starts, at most one thread per core, then rooms spread evenly (at most 256 a thread)');
 }
 
 /** Aliases declared as separate options (commander has one long name per option) folded into the main names. */

@@ -1,14 +1,14 @@
 // Room placement: fill a thread with 32 rooms before the next, up to the cap, then the least-loaded thread; --rooms-per-worker K fills K per thread.
 import { describe, expect, it } from 'vitest';
-import { defaultMaxHosts, pickHost, ROOMS_BEFORE_NEXT_THREAD } from '../../src/rooms/placement.js';
+import { defaultMaxHosts, MAX_ROOMS_PER_THREAD, pickHost, ROOMS_BEFORE_NEXT_THREAD } from '../../src/rooms/placement.js';
 
 type Host = { id: number; rooms: Set<number> };
 
 /** Places `n` rooms one by one as the supervisor does and returns the room count of every host. */
-function place(n: number, roomsPerWorker: number | undefined, maxHosts: number, fill?: number): number[] {
+function place(n: number, roomsPerWorker: number | undefined, maxHosts: number, fill?: number, cap?: number): number[] {
   const hosts: Host[] = [];
   for (let room = 0; room < n; room++) {
-    let h = pickHost(hosts, roomsPerWorker, maxHosts, fill);
+    let h = pickHost(hosts, roomsPerWorker, maxHosts, fill, cap);
     if (!h) hosts.push((h = { id: hosts.length, rooms: new Set() }));
     h.rooms.add(room);
   }
@@ -30,6 +30,16 @@ describe('placement', () => {
     expect(defaultMaxHosts(2)).toBe(2);
     expect(defaultMaxHosts(16)).toBe(16);
     expect(defaultMaxHosts(0)).toBe(1);
+  });
+
+  it('default: no thread carries more than 256 rooms; past cores x 256, threads are added beyond one per core', () => {
+    expect(MAX_ROOMS_PER_THREAD).toBe(256);
+    expect(place(512, undefined, 2)).toEqual([256, 256]);
+    expect(place(513, undefined, 2)).toEqual([256, 256, 1]);
+    expect(place(700, undefined, 2)).toEqual([256, 256, 188]);
+    expect(place(10, undefined, 1, 2, 4)).toEqual([4, 4, 2]);
+    // A cap below the fill size does not stop a thread from filling.
+    expect(place(40, undefined, 1, 32, 8)).toEqual([32, 8]);
   });
 
   it('--rooms-per-worker K: K rooms per thread, as many threads as that takes', () => {
