@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { packageRoot } from '../src/paths.js';
-import { defaultMaxHosts, ROOMS_BEFORE_NEXT_THREAD } from '../src/rooms/placement.js';
+import { defaultMaxHosts, MAX_ROOMS_PER_THREAD, ROOMS_BEFORE_NEXT_THREAD } from '../src/rooms/placement.js';
 import { OutputTail } from './child-output.js';
 import { removeDir, stopChild, tempDir, track } from './cleanup.js';
 import type { ApiLoadFigures, LiverecFigures } from './figures.js';
@@ -55,7 +55,7 @@ function startApiLoad(apiUrl: string, roomIds: number[], rps: number, seconds: n
 /** Room threads the placement rules give for `rooms` rooms added one by one (used only if /metrics cannot be read). */
 function expectedThreads(rooms: number, roomsPerWorker: number | null): number {
   if (roomsPerWorker !== null) return Math.ceil(rooms / roomsPerWorker);
-  return Math.min(Math.ceil(rooms / ROOMS_BEFORE_NEXT_THREAD), defaultMaxHosts());
+  return Math.max(Math.min(Math.ceil(rooms / ROOMS_BEFORE_NEXT_THREAD), defaultMaxHosts()), Math.ceil(rooms / MAX_ROOMS_PER_THREAD));
 }
 
 /** The recorder's own count of room threads (`liverec_worker_threads` on /metrics), or null. */
