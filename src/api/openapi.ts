@@ -1,5 +1,4 @@
 // The OpenAPI 3.0 document (brec's "brec" document at /swagger/brec/swagger.{json,yaml}), built once and cached.
-import YAML from 'yaml';
 import { VERSION } from '../version.js';
 import type { ApiApp } from './context.js';
 import { JSON_CONTENT_TYPE } from './json.js';
@@ -16,7 +15,8 @@ const DESCRIPTION = [
 export interface OpenApiDocument {
   object(): Record<string, unknown>;
   json(): string;
-  yaml(): string;
+  /** Loads the YAML writer on first use: most processes never serve this, and it costs the main thread ~1 MB of heap. */
+  yaml(): Promise<string>;
 }
 
 /** Generated lazily on first use (after every route is registered) and kept: the document never changes at runtime. */
@@ -26,7 +26,7 @@ export function openApiDocument(app: ApiApp): OpenApiDocument {
   });
   let doc: Record<string, unknown> | null = null;
   let json: string | null = null;
-  let yaml: string | null = null;
+  let yaml: Promise<string> | null = null;
   const object = (): Record<string, unknown> => {
     doc ??= app.getOpenAPIDocument({
       openapi: '3.0.3',
@@ -39,11 +39,11 @@ export function openApiDocument(app: ApiApp): OpenApiDocument {
     object,
     json: () => (json ??= JSON.stringify(object())),
     // YAML 1.1 output so 1.1 readers do not take strings such as "yes" for booleans.
-    yaml: () => (yaml ??= YAML.stringify(object(), { version: '1.1' })),
+    yaml: () => (yaml ??= import('yaml').then(({ default: YAML }) => YAML.stringify(object(), { version: '1.1' }))),
   };
 }
 
 export function registerOpenApiRoutes(app: ApiApp, doc: OpenApiDocument): void {
   app.get('/swagger/brec/swagger.json', (c) => c.body(doc.json(), 200, { 'content-type': JSON_CONTENT_TYPE }));
-  app.get('/swagger/brec/swagger.yaml', (c) => c.body(doc.yaml(), 200, { 'content-type': 'application/yaml; charset=utf-8' }));
+  app.get('/swagger/brec/swagger.yaml', async (c) => c.body(await doc.yaml(), 200, { 'content-type': 'application/yaml; charset=utf-8' }));
 }
