@@ -1,7 +1,9 @@
 // `liverec simulate`: runs the live-service simulator until SIGINT/SIGTERM, optionally with N live rooms.
 import type { Command } from 'commander';
 import { type Clip, loadClipFile } from '../simulator/clips.js';
+import { attachHls } from '../simulator/hls/real-hls-clips.js';
 import { realClips } from '../simulator/real-clips.js';
+import { SIM_FORMATS, type SimFormat } from '../simulator/room.js';
 import { Simulator } from '../simulator/simulator.js';
 
 interface SimulateOptions {
@@ -12,13 +14,26 @@ interface SimulateOptions {
   clip?: string;
   smallClips?: boolean;
   padWithFiller?: boolean;
+  formats?: SimFormat[];
 }
 
-/** --clip FILE, else the committed small clips (--small-clips), else generated 1080p real content. */
+/**
+ * --clip FILE, else the committed small clips (--small-clips), else generated 1080p real content. With --formats
+ * naming an HLS format, the content is also cut into HLS segments (once, cached); without it, HLS requests get
+ * the committed clips' segments, and no start pays for cutting.
+ */
 async function content(opts: SimulateOptions): Promise<Clip[] | undefined> {
-  if (opts.clip) return [loadClipFile(opts.clip)];
   if (opts.smallClips) return undefined;
-  return realClips([opts.bitrateKbps]);
+  const clips = opts.clip ? [loadClipFile(opts.clip)] : await realClips([opts.bitrateKbps]);
+  if (opts.formats) await attachHls(clips, opts.formats);
+  return clips;
+}
+
+function formatList(value: string): SimFormat[] {
+  const list = value.split(',').map((f) => f.trim());
+  const bad = list.filter((f) => !SIM_FORMATS.includes(f as SimFormat));
+  if (list.length === 0 || bad.length > 0) throw new Error(`--formats takes a comma-separated list of ${SIM_FORMATS.join(', ')}, got "${value}"`);
+  return [...new Set(list)] as SimFormat[];
 }
 
 function int(name: string, min: number, max: number): (value: string) => number {
@@ -40,12 +55,13 @@ export function registerSimulateCommand(program: Command): void {
     .option('--bitrate-kbps <n>', 'bitrate of the pre-created rooms: picks the generated 1080p clip nearest it (1.5/3/6/10 Mbps video)', int('bitrate-kbps', 1, 100_000), 2000)
     .option('--clip <file.flv>', 'serve this FLV recording (H.264/AAC, looped from its first keyframe) instead of generated content')
     .option('--small-clips', 'serve the small committed 360p/480p clips (about 0.4 Mbps; no ffmpeg needed)')
+    .option('--formats <list>', 'what the pre-created rooms offer, of flv, fmp4 and ts (HLS), serving the content in each (default: all three, HLS from the small clips); without flv, recorders fall back to HLS', formatList)
     .option('--pad-with-filler', 'pad video with H.264 filler NALUs up to --bitrate-kbps (recorders drop filler: flatters them)')
     .action(async (opts: SimulateOptions) => {
       const sim = new Simulator({ content: await content(opts) });
       const running = await sim.start({ port: opts.port, host: opts.host });
       for (let i = 1; i <= opts.rooms; i++) {
-        sim.createRoom({ roomId: 10000 + i, shortId: i, name: `sim-${i}`, title: `Simulated room ${i}`, live: true, bitrateKbps: opts.bitrateKbps, padWithFiller: opts.padWithFiller ?? false });
+        sim.createRoom({ roomId: 10000 + i, shortId: i, name: `sim-${i}`, title: `Simulated room ${i}`, live: true, bitrateKbps: opts.bitrateKbps, padWithFiller: opts.padWithFiller ?? false, formats: opts.formats });
       }
       const shown = opts.host === '127.0.0.1' || opts.host === '0.0.0.0' ? running.url : `http://${opts.host}:${running.port}`;
       process.stdout.write(`liverec simulator listening on ${shown} (${opts.rooms} rooms; control API ${shown}/_sim/rooms)\n`);

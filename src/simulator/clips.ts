@@ -9,6 +9,7 @@ import { TagFlag, TagType } from '../flv/tag.js';
 import { packageRoot } from '../paths.js';
 import { CLIP_FILES, HEVC_CLIP_FILES } from './clip-files.js';
 import { SEI_SIZE } from './flv-out.js';
+import type { HlsClip, HlsFormat } from './hls/hls-clips.js';
 
 export interface ClipTag {
   type: number;
@@ -21,6 +22,8 @@ export interface ClipTag {
 
 export interface Clip {
   name: string;
+  /** The FLV file the clip was read from. */
+  path: string;
   width: number;
   height: number;
   scriptBody: Buffer;
@@ -34,6 +37,8 @@ export interface Clip {
   videoTags: number;
   /** What the clip sends per second without filler, SEIs included: its own bitrate. */
   kbps: number;
+  /** The same loop cut into HLS segments, for rooms that offer HLS (see hls/real-hls-clips.ts); else the committed HLS clips. */
+  hls?: Partial<Record<HlsFormat, HlsClip>>;
 }
 
 const SIZES: Record<string, [number, number]> = { 'clip-360p.flv': [640, 360], 'clip-480p.flv': [854, 480] };
@@ -83,6 +88,7 @@ export function loadClipFile(path: string, size?: [number, number]): Clip {
   const videoTags = loop.filter((t) => t.video).length;
   return {
     name,
+    path,
     width,
     height,
     scriptBody: encodeAmf(makeOnMetaData(meta)),

@@ -6,7 +6,8 @@ import type { DanmakuPeer } from './danmaku-hub.js';
 import type { HlsTimeline } from './hls/hls-timeline.js';
 
 /** Stream formats a room can offer: http_stream/flv, http_hls/ts, http_hls/fmp4. */
-export type SimFormat = 'flv' | 'ts' | 'fmp4';
+export const SIM_FORMATS = ['flv', 'ts', 'fmp4'] as const;
+export type SimFormat = (typeof SIM_FORMATS)[number];
 
 export interface SimRoomInit {
   roomId: number;
@@ -56,6 +57,8 @@ export interface RoomCounters {
   hlsSegmentsServed: number;
   /** Media milliseconds of the distinct segments served (EXTINF durations). */
   hlsMediaMsServed: number;
+  /** Bytes of HLS media segments sent (every request; playlists and init sections not counted). */
+  hlsBytesServed: number;
   /** The most stream responses open at once (a cluster must never hold two for one room). */
   maxOpenStreams: number;
   /** The longest time two stream responses of this room were open together (ms, counted when one closes). */
@@ -111,7 +114,7 @@ export class SimRoom {
   readonly counters: RoomCounters = {
     apiHits: { total: 0, roomInit: 0, getInfoByRoom: 0, getRoomPlayInfo: 0, getDanmuInfo: 0 },
     streamRequests: 0, streamConnections: 0, bytesServed: 0, mediaMsServed: 0, danmakuConnections: 0, danmakuAuths: 0, heartbeats: 0, danmakuMessagesSent: 0,
-    hlsPlaylistRequests: 0, hlsSegmentRequests: 0, hlsSegmentsServed: 0, hlsMediaMsServed: 0, maxOpenStreams: 0, maxStreamOverlapMs: 0,
+    hlsPlaylistRequests: 0, hlsSegmentRequests: 0, hlsSegmentsServed: 0, hlsMediaMsServed: 0, hlsBytesServed: 0, maxOpenStreams: 0, maxStreamOverlapMs: 0,
   };
   readonly apiLog: RequestRecord[] = [];
   readonly streamLog: RequestRecord[] = [];

@@ -1,35 +1,20 @@
 // One-off generator of the simulator's committed HLS clips (fMP4 and TS) from the committed FLV clips, with ffmpeg -c copy.
 // Run: npx tsx src/simulator/hls/generate-hls-clips.ts
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ffmpegBin } from '../../media/ffmpeg-bin.js';
 import { clipPath } from '../clips.js';
 import { CLIP_FILES } from '../clip-files.js';
 import { HEVC_FMP4_CLIP } from './hls-clips.js';
+import { segmentFlv } from './segment-flv.js';
 
-/**
- * Each FLV clip is one 3.84 s loop of four 0.96 s GOPs. The hls muxer cuts at every keyframe (hls_time below
- * one GOP); -t 3.84 drops the one AAC frame past the loop, so video and audio loop without overlap.
- * Output: `<clip>.fmp4` = init segment + 4 fragments, `<clip>.mpegts` = the 4 TS segments back to back.
- */
-function generate(flv: string, format: 'fmp4' | 'mpegts'): void {
-  const dir = mkdtempSync(join(tmpdir(), 'liverec-hls-gen-'));
-  try {
-    execFileSync(ffmpegBin(), [
-      '-hide_banner', '-loglevel', 'error', '-y', '-i', clipPath(flv), '-t', '3.84', '-c', 'copy',
-      '-f', 'hls', '-hls_time', '0.9', '-hls_list_size', '0', '-hls_segment_type', format,
-      '-hls_segment_filename', join(dir, `s%d.${format === 'fmp4' ? 'm4s' : 'ts'}`), join(dir, 'index.m3u8'),
-    ], { stdio: 'inherit' });
-    const segments = readdirSync(dir).filter((f) => /^s\d+\./.test(f)).sort((a, b) => parseInt(a.slice(1)) - parseInt(b.slice(1)));
-    const parts = [...(format === 'fmp4' ? ['init.mp4'] : []), ...segments].map((f) => readFileSync(join(dir, f)));
-    const out = clipPath(flv.replace(/\.flv$/, format === 'fmp4' ? '.fmp4' : '.mpegts'));
-    writeFileSync(out, Buffer.concat(parts));
-    process.stdout.write(`wrote ${out} (${segments.length} segments)\n`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/** Each FLV clip is one 3.84 s loop of four 0.96 s GOPs: `<clip>.fmp4` = init + 4 fragments, `<clip>.mpegts` = 4 TS segments. */
+async function generate(flv: string, format: 'fmp4' | 'mpegts'): Promise<void> {
+  const out = clipPath(flv.replace(/\.flv$/, format === 'fmp4' ? '.fmp4' : '.mpegts'));
+  await segmentFlv(clipPath(flv), format, 3.84, out);
+  process.stdout.write(`wrote ${out}\n`);
 }
 
 /** HEVC over fMP4 (libx265, the FLV clip's AAC copied): what `_prohevc` fMP4 URLs serve. */
@@ -53,6 +38,6 @@ function generateHevc(): void {
 
 generateHevc();
 for (const flv of CLIP_FILES) {
-  generate(flv, 'fmp4');
-  generate(flv, 'mpegts');
+  await generate(flv, 'fmp4');
+  await generate(flv, 'mpegts');
 }

@@ -1,5 +1,6 @@
 // The committed HLS clips (fMP4: init + 4 fragments, TS: 4 segments), split into one loop of segments each.
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { boxes, parseInit, parseMoof, type Mp4Init, type TrackRun } from '../../hls/mp4-boxes.js';
 import { TS_PACKET } from '../../hls/ts-packets.js';
 import { CLIP_FILES } from '../clip-files.js';
@@ -27,8 +28,10 @@ export interface HlsClip {
 
 const PERIOD_SEC = 3.84;
 
-function loadFmp4(file: string): HlsClip {
-  const buf = readFileSync(clipPath(file));
+/** An init section and its fragments (as ffmpeg's hls muxer writes them, concatenated) as one loop of `periodSec`. */
+export function loadFmp4(path: string, periodSec = PERIOD_SEC): HlsClip {
+  const file = basename(path);
+  const buf = readFileSync(path);
   const top = boxes(buf);
   const moov = top.find((b) => b.type === 'moov');
   if (!moov) throw new Error(`${file}: no moov`);
@@ -46,12 +49,12 @@ function loadFmp4(file: string): HlsClip {
     const scale = mp4?.tracks.find((t) => t.trackId === video.trackId)?.timescale ?? 1000;
     segments.push({ bytes, duration: video.duration / scale, runs });
   }
-  return { format: 'fmp4', init: Buffer.from(init), mp4, segments, periodSec: PERIOD_SEC };
+  return { format: 'fmp4', init: Buffer.from(init), mp4, segments, periodSec };
 }
 
 /** ffmpeg's hls muxer starts every TS segment with SDT (PID 0x11) + PAT + PMT: cut before each SDT. */
-function loadTs(file: string): HlsClip {
-  const buf = readFileSync(clipPath(file));
+export function loadTs(path: string, periodSec = PERIOD_SEC): HlsClip {
+  const buf = readFileSync(path);
   const starts: number[] = [];
   for (let p = 0; p + TS_PACKET <= buf.length; p += TS_PACKET) {
     const pid = ((buf[p + 1]! & 0x1f) << 8) | buf[p + 2]!;
@@ -59,8 +62,8 @@ function loadTs(file: string): HlsClip {
   }
   starts.push(buf.length);
   const count = starts.length - 1;
-  const segments = starts.slice(0, -1).map((s, i) => ({ bytes: Buffer.from(buf.subarray(s, starts[i + 1])), duration: PERIOD_SEC / count, runs: [] }));
-  return { format: 'ts', init: null, mp4: null, segments, periodSec: PERIOD_SEC };
+  const segments = starts.slice(0, -1).map((s, i) => ({ bytes: Buffer.from(buf.subarray(s, starts[i + 1])), duration: periodSec / count, runs: [] }));
+  return { format: 'ts', init: null, mp4: null, segments, periodSec };
 }
 
 /** The one HEVC clip (360p, fMP4 only): `_prohevc` fMP4 streams serve it; TS hevc entries serve H.264. */
@@ -73,8 +76,8 @@ export function hlsClips(format: HlsFormat, hevc = false): HlsClip[] {
   const key = `${format}${hevc && format === 'fmp4' ? '-hevc' : ''}`;
   let list = cache.get(key);
   if (!list) {
-    list = key === 'fmp4-hevc' ? [loadFmp4(HEVC_FMP4_CLIP)]
-      : CLIP_FILES.map((f) => (format === 'fmp4' ? loadFmp4(f.replace(/\.flv$/, '.fmp4')) : loadTs(f.replace(/\.flv$/, '.mpegts'))));
+    list = key === 'fmp4-hevc' ? [loadFmp4(clipPath(HEVC_FMP4_CLIP))]
+      : CLIP_FILES.map((f) => (format === 'fmp4' ? loadFmp4(clipPath(f.replace(/\.flv$/, '.fmp4'))) : loadTs(clipPath(f.replace(/\.flv$/, '.mpegts')))));
     cache.set(key, list);
   }
   return list;

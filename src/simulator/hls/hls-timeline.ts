@@ -35,16 +35,25 @@ export class HlsTimeline {
   playlist404 = 0;
   readonly slow: { remaining: number; delayMs: number }[] = [];
 
+  /** Whole seconds, at least every segment's duration (RFC 8216 §4.3.3.1). */
+  private readonly targetDuration: number;
+
   constructor(readonly room: SimRoom, readonly format: HlsFormat, readonly hevc = false, now = Date.now()) {
     const clip = this.clips[0]!;
     this.segMs = (clip.periodSec / clip.segments.length) * 1000;
+    this.targetDuration = Math.max(1, ...this.clips.flatMap((c) => c.segments.map((g) => Math.round(g.duration))));
     // Start with a full window, as a stream that has been live for a while.
     this.t0 = now - (WINDOW + 0.5) * this.segMs;
     this.switches = [{ from: 0, clip: room.clipIndex }];
   }
 
+  /**
+   * The room's content clip cut into HLS when it has one (real video; init-change then has no second clip and
+   * keeps the same init section), else the committed 360p/480p clips.
+   */
   private get clips(): HlsClip[] {
-    return hlsClips(this.format, this.hevc);
+    const own = this.hevc ? undefined : this.room.content?.hls?.[this.format];
+    return own ? [own] : hlsClips(this.format, this.hevc);
   }
 
   /** The newest complete segment's content index. */
@@ -90,7 +99,7 @@ export class HlsTimeline {
     if (frozen !== undefined) return frozen;
     const live = this.liveIndex(now);
     const first = Math.max(this.floor, live - WINDOW + 1, 0);
-    const lines = ['#EXTM3U', `#EXT-X-VERSION:${this.format === 'fmp4' ? 7 : 3}`, '#EXT-X-TARGETDURATION:1', `#EXT-X-MEDIA-SEQUENCE:${first + this.seqOffset}`];
+    const lines = ['#EXTM3U', `#EXT-X-VERSION:${this.format === 'fmp4' ? 7 : 3}`, `#EXT-X-TARGETDURATION:${this.targetDuration}`, `#EXT-X-MEDIA-SEQUENCE:${first + this.seqOffset}`];
     let prevClip = -1;
     for (let n = first; n <= live; n++) {
       const seg = this.segment(n);
@@ -119,6 +128,7 @@ export class HlsTimeline {
   served(n: number): void {
     const c = this.room.counters;
     c.hlsSegmentsServed++;
+    c.hlsBytesServed += this.segment(n).bytes.length;
     if (this.recentServed.includes(n)) return;
     this.recentServed.push(n);
     if (this.recentServed.length > 64) this.recentServed.shift();
