@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ApiLimiter } from '../src/bilibili/api-limiter.js';
 import { BilibiliApiClient } from '../src/bilibili/api-client.js';
+import type { StreamFormat } from '../src/bilibili/recording-protocol.js';
 import { resolveStreamUrl } from '../src/bilibili/stream-url.js';
 import { OutputTail } from './child-output.js';
 import { removeDir, stopChild, tempDir, track } from './cleanup.js';
@@ -12,40 +13,49 @@ import { ffmpegBin } from './ffmpeg-bin.js';
 import type { FfmpegFigures } from './figures.js';
 import { GiveUp, waitFor } from './http-json.js';
 import { cpuSecondsPerGb, inputFigures, machineFigures, procFigures } from './metrics.js';
-import { lowestPace, simSeries } from './pace.js';
+import { paceOf, simSeries } from './pace.js';
 import { pssKiB } from './proc.js';
 import { phase } from './progress.js';
 import { sample } from './sampler.js';
 import { servedBytes, type SimulatorProcess } from './simulator-process.js';
 import { flvLeadBytes, phaseTotals } from './output-bytes.js';
 
-const PACE_WINDOW_MS = 10_000;
-
 /** The stream URL a client gets from the live API (the real client code), on 127.0.0.1. */
-async function streamUrls(simUrl: string, roomIds: number[]): Promise<string[]> {
+async function streamUrls(simUrl: string, roomIds: number[], format: StreamFormat): Promise<string[]> {
   // The benchmark's own limiter, without spacing: ffmpeg's start should not wait on brec's politeness delay.
   const api = new BilibiliApiClient({ liveApiHost: simUrl }, ApiLimiter.create({ spacingMs: 0, burst: 1_000_000 }));
   const urls: string[] = [];
   for (const id of roomIds) {
-    const { url } = await resolveStreamUrl(api, id);
+    const { url } = await resolveStreamUrl(api, id, undefined, [format]);
     // This ffmpeg build resolves "localhost" to ::1 only, where the simulator does not listen.
     urls.push(url.replace('://localhost:', '://127.0.0.1:'));
   }
   return urls;
 }
 
-export async function runFfmpegPhase(sim: SimulatorProcess, seconds: number, warmupSeconds: number): Promise<FfmpegFigures> {
+/**
+ * What `ffmpeg -c copy` writes each format into: FLV as FLV; HLS fMP4 as fragmented MP4 (liverec keeps the
+ * fragments it gets in an .mp4); HLS TS as TS (liverec keeps the segments in a .ts).
+ */
+const MUXER: Record<StreamFormat, { ext: string; args: string[] }> = {
+  flv: { ext: 'flv', args: ['-f', 'flv'] },
+  fmp4: { ext: 'mp4', args: ['-f', 'mp4', '-movflags', 'frag_keyframe+empty_moov+default_base_moof'] },
+  ts: { ext: 'ts', args: ['-f', 'mpegts'] },
+};
+
+export async function runFfmpegPhase(sim: SimulatorProcess, seconds: number, warmupSeconds: number, format: StreamFormat = 'flv'): Promise<FfmpegFigures> {
   const ids = sim.roomIds;
   const outDir = tempDir('liverec-bench-ffmpeg-');
   const procs: { child: ChildProcess; err: OutputTail; file: string; id: number }[] = [];
   try {
     phase(`ffmpeg: resolving ${ids.length} stream URLs and starting ${ids.length} ffmpeg -c copy processes`);
-    const urls = await streamUrls(sim.url, ids);
+    const urls = await streamUrls(sim.url, ids, format);
+    const muxer = MUXER[format];
     const servedBefore = await servedBytes(sim);
     const bin = ffmpegBin();
     ids.forEach((id, i) => {
-      const file = join(outDir, `${id}.flv`);
-      const child = track(spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', '-i', urls[i]!, '-c', 'copy', '-f', 'flv', file], { stdio: ['ignore', 'ignore', 'pipe'] }));
+      const file = join(outDir, `${id}.${muxer.ext}`);
+      const child = track(spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', '-i', urls[i]!, '-c', 'copy', ...muxer.args, file], { stdio: ['ignore', 'ignore', 'pipe'] }));
       procs.push({ child, err: new OutputTail(child.stderr), file, id });
     });
     const died = (): string | null => {
@@ -98,7 +108,7 @@ export async function runFfmpegPhase(sim: SimulatorProcess, seconds: number, war
       processes: ids.length, input, outMbps, totals, cpu, cpuSecondsPerGb: cpuSecondsPerGb(cpu, input),
       rssPeakMiB: cpu.rssPeakMiB, rssPerRoomMiB: cpu.rssPeakMiB / ids.length,
       pssMiB, pssPerRoomMiB: pssMiB === null ? null : pssMiB / ids.length,
-      simPace: lowestPace(simSeries(s.simRooms, ids), PACE_WINDOW_MS),
+      simPace: paceOf(simSeries(s.simRooms, ids), format !== 'flv'),
       simulatorCpuPct: procFigures(s.sim).cpuPct,
       machine: machineFigures([s.procs, s.sim]),
     };

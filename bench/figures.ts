@@ -4,6 +4,7 @@ import type { LatencySummary } from './latency.js';
 import type { PhaseTotals } from './output-bytes.js';
 import type { BrecRatioFigures, InputFigures, MachineFigures, ProcFigures, RecorderIoFigures } from './metrics.js';
 import type { PaceFigures } from './pace.js';
+import type { BenchProtocol } from './options.js';
 
 export interface ApiLoadFigures extends LatencySummary {
   targetRps: number;
@@ -112,7 +113,7 @@ export const TARGETS = { cpuPerGbRatio: 1.0, rssPerRoomMiB: 8, pace: 0.99, apiP9
 export const MBPS_TOLERANCE = 0.01;
 
 /** Flags a run whose recorders did not get, or did not write, the same stream (filler runs differ by design). */
-export function comparisonFlags(l: LiverecFigures, f: FfmpegFigures | null, padWithFiller: boolean): string[] {
+export function comparisonFlags(l: LiverecFigures, f: FfmpegFigures | null, padWithFiller: boolean, protocol: BenchProtocol = 'flv'): string[] {
   if (!f) return [];
   const flags: string[] = [];
   const off = (a: number, b: number): number => Math.abs(a - b) / Math.max(1e-9, Math.abs(b));
@@ -124,7 +125,9 @@ export function comparisonFlags(l: LiverecFigures, f: FfmpegFigures | null, padW
   const lr = l.totals.outOverIn;
   const ff = f.totals.outOverIn;
   if (padWithFiller) flags.push('filler padding: liverec drops filler that ffmpeg writes, so per-GB-in figures favour liverec');
-  else if (off(lr, ff) > MBPS_TOLERANCE) {
+  // Over HLS, liverec keeps the segments as served and ffmpeg remuxes them (its own MP4 fragments or TS packets),
+  // so bytes out differ by container overhead; Mbps in still has to match.
+  else if (protocol === 'flv' && off(lr, ff) > MBPS_TOLERANCE) {
     flags.push(`bytes out / bytes in differ by ${(100 * off(lr, ff)).toFixed(1)} % (liverec ${lr.toFixed(4)}, ffmpeg ${ff.toFixed(4)})`);
   }
   const unmeasured = [['liverec', l.cpuSecondsPerGb], ['ffmpeg', f.cpuSecondsPerGb]].filter(([, v]) => !((v as number) > 0)).map(([n]) => n);

@@ -10,7 +10,7 @@ import type { ApiLoadFigures, LiverecFigures } from './figures.js';
 import { waitFor } from './http-json.js';
 import { brecRatio, cpuSecondsPerGb, inputFigures, machineFigures, procFigures, recorderIo } from './metrics.js';
 import { outputBytes, outputSizes, phaseTotals } from './output-bytes.js';
-import { lowestPace, recorderSeries, simSeries } from './pace.js';
+import { paceOf, recorderSeries, simSeries } from './pace.js';
 import { pssKiB } from './proc.js';
 import { counter, phase } from './progress.js';
 import { startRecorder } from './recorder-process.js';
@@ -23,9 +23,9 @@ export interface PhaseOptions {
   /** null = liverec's default placement (no flag). */
   roomsPerWorker: number | null;
   apiRps: number;
+  /** Rooms offer only HLS: pace is then a slope (see pace.ts). */
+  hls: boolean;
 }
-
-const PACE_WINDOW_MS = 10_000;
 /** The API load starts this long before its measured window: the first requests compile the route's code. */
 const API_WARMUP_S = 2;
 const apiLoadScript = join(packageRoot, 'dist', 'bench', 'api-load.js');
@@ -133,12 +133,12 @@ export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): P
       roomsPerWorker: o.roomsPerWorker, workers, placement, startupS, input, outMbps, totals, cpu, cpuSecondsPerGb: cpuSecondsPerGb(cpu, input),
       cpuUnderApiLoad: loaded ? procFigures(loaded.procs) : null,
       rssPeakMiB, rssPerRoomMiB: rssPeakMiB / ids.length, pssMiB: pss === null ? null : pss / 1024,
-      pace: lowestPace(recorderSeries(all.apiRooms), PACE_WINDOW_MS),
+      pace: paceOf(recorderSeries(all.apiRooms), o.hls),
       paceByWindow: {
-        recordingOnly: lowestPace(recorderSeries(quiet.apiRooms), PACE_WINDOW_MS),
-        underApiLoad: loaded ? lowestPace(recorderSeries(loaded.apiRooms), PACE_WINDOW_MS) : null,
+        recordingOnly: paceOf(recorderSeries(quiet.apiRooms), o.hls),
+        underApiLoad: loaded ? paceOf(recorderSeries(loaded.apiRooms), o.hls) : null,
       },
-      simPace: lowestPace(simSeries(all.simRooms, ids), PACE_WINDOW_MS),
+      simPace: paceOf(simSeries(all.simRooms, ids), o.hls),
       brecDurationRatio: brecRatio(all.apiRooms),
       io: recorderIo(all.apiRooms),
       api,

@@ -16,17 +16,24 @@ export interface BenchOptions {
   /** Pad video with filler NALUs up to the bitrate (flatters recorders that drop filler). */
   padWithFiller: boolean;
   apiRps: number;
+  /** What the simulated rooms offer: FLV (the default protocol users get), or only HLS, which liverec falls back to. */
+  protocol: BenchProtocol;
   /** Where results JSON (and the sweep SVG) go. */
   outDir: string | null;
   skipFfmpeg: boolean;
 }
 
+export const BENCH_PROTOCOLS = ['flv', 'hls-fmp4', 'hls-ts'] as const;
+export type BenchProtocol = (typeof BENCH_PROTOCOLS)[number];
+
 export const USAGE = `usage: npm run bench -- [--rooms N] [--bitrate-kbps K] [--seconds S] [--warmup S] [--json]
        [--sweep 10,50,100,200] [--rooms-per-worker K] [--api-rps R] [--out DIR] [--no-ffmpeg]
-       [--clip FILE.flv] [--pad-with-filler]
+       [--clip FILE.flv] [--pad-with-filler] [--protocol flv|hls-fmp4|hls-ts]
 defaults: --rooms 20 --bitrate-kbps 6000 --seconds 30 --warmup 5 --api-rps 500 (0 = no API load window)
           content: the generated 1080p25 clip nearest --bitrate-kbps (real entropy, no filler), or --clip
-          --rooms-per-worker: not passed, so liverec uses its own default placement   --out bench/results`;
+          --rooms-per-worker: not passed, so liverec uses its own default placement   --out bench/results
+          --protocol flv: rooms offer FLV (and HLS); hls-fmp4 / hls-ts: rooms offer only that HLS format, the same
+          video cut into segments; liverec keeps its default RecordingProtocol and falls back to it`;
 
 function positiveInt(name: string, v: string | undefined, fallback: number, min = 1): number {
   if (v === undefined) return fallback;
@@ -42,7 +49,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
       rooms: { type: 'string' }, 'bitrate-kbps': { type: 'string' }, seconds: { type: 'string' }, warmup: { type: 'string' },
       json: { type: 'boolean' }, sweep: { type: 'string' }, 'rooms-per-worker': { type: 'string' }, 'api-rps': { type: 'string' },
       out: { type: 'string' }, 'no-ffmpeg': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      clip: { type: 'string' }, 'pad-with-filler': { type: 'boolean' },
+      clip: { type: 'string' }, 'pad-with-filler': { type: 'boolean' }, protocol: { type: 'string' },
     },
   });
   if (values.help) return 'help';
@@ -52,6 +59,9 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     if (rooms.length === 0) throw new Error('--sweep needs a comma-separated list of room counts');
   }
   if (rooms.some((n) => n > 5000)) throw new Error('at most 5000 rooms');
+  const protocol = (values.protocol ?? 'flv') as BenchProtocol;
+  if (!BENCH_PROTOCOLS.includes(protocol)) throw new Error(`--protocol must be one of ${BENCH_PROTOCOLS.join(', ')}, got "${values.protocol}"`);
+  if (protocol !== 'flv' && values['pad-with-filler']) throw new Error('--pad-with-filler pads FLV streams only');
   return {
     rooms,
     bitrateKbps: positiveInt('bitrate-kbps', values['bitrate-kbps'], 6000),
@@ -65,5 +75,6 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     clip: values.clip ?? null,
     padWithFiller: values['pad-with-filler'] ?? false,
     skipFfmpeg: values['no-ffmpeg'] ?? false,
+    protocol,
   };
 }

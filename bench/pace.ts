@@ -79,3 +79,49 @@ export function simSeries(simRooms: TimedSample<Map<number, SimRoomCounters>>[],
   }
   return m;
 }
+
+/**
+ * HLS: media advances one whole segment at a time (1.92 s for the generated clips), so a 10-s window can be off
+ * by a fifth either way. Here each room's pace is the least-squares slope of media ms over wall ms across each
+ * unbroken run of samples, which averages the steps out; `lowest` is the lowest slope and `windowS` the shortest run.
+ */
+export function slopePace(series: Map<number, Point[]>): PaceFigures {
+  const r: PaceFigures = { lowest: Number.POSITIVE_INFINITY, lowestRoom: 0, windowS: Number.POSITIVE_INFINITY, windows: 0, lowestWhole: Number.POSITIVE_INFINITY };
+  for (const [room, points] of series) {
+    const runs: Point[][] = [];
+    for (const p of points) {
+      const run = runs.at(-1);
+      if (!run || p.x < run.at(-1)!.x) runs.push([p]);
+      else if (p.x > run.at(-1)!.x) run.push(p);
+    }
+    for (const run of runs) {
+      if (run.length < 3) continue;
+      const n = run.length;
+      const mx = run.reduce((s, p) => s + p.x, 0) / n;
+      const my = run.reduce((s, p) => s + p.y, 0) / n;
+      let sxy = 0;
+      let sxx = 0;
+      for (const p of run) {
+        sxy += (p.x - mx) * (p.y - my);
+        sxx += (p.x - mx) ** 2;
+      }
+      const slope = sxy / sxx;
+      r.windows++;
+      r.windowS = Math.min(r.windowS, (run.at(-1)!.x - run[0]!.x) / 1000);
+      r.lowestWhole = Math.min(r.lowestWhole, (run.at(-1)!.y - run[0]!.y) / (run.at(-1)!.x - run[0]!.x));
+      if (slope < r.lowest) {
+        r.lowest = slope;
+        r.lowestRoom = room;
+      }
+    }
+  }
+  if (!r.windows) r.lowest = r.lowestWhole = r.windowS = Number.NaN;
+  return r;
+}
+
+const PACE_WINDOW_MS = 10_000;
+
+/** The pace figure of a phase: sliding 10-s windows over FLV, the slope over HLS (see slopePace). */
+export function paceOf(series: Map<number, Point[]>, hls: boolean): PaceFigures {
+  return hls ? slopePace(series) : lowestPace(series, PACE_WINDOW_MS);
+}

@@ -9,21 +9,23 @@ import { checkTargets, comparisonFlags, cpuRatio, type RunFigures } from './figu
 import { destroyAgent } from './http-json.js';
 import { runLiverecPhase } from './liverec-phase.js';
 import { describeMachine, machineLine } from './machine.js';
-import { type BenchOptions, parseOptions, USAGE } from './options.js';
+import { type BenchOptions, type BenchProtocol, parseOptions, USAGE } from './options.js';
 import { phase } from './progress.js';
 import { cliPath, startSimulator } from './simulator-process.js';
 import { sweepSvg } from './svg-chart.js';
 import { DEFINITIONS, renderNotes, renderTable } from './table.js';
 
+const streamFormat = (p: BenchProtocol): 'flv' | 'fmp4' | 'ts' => (p === 'hls-fmp4' ? 'fmp4' : p === 'hls-ts' ? 'ts' : 'flv');
+
 async function runOne(rooms: number, o: BenchOptions): Promise<RunFigures> {
   phase(`${rooms} rooms at ${o.bitrateKbps} kbps: starting the simulator${o.clip ? ` with ${o.clip}` : ' (the first start of a bitrate encodes its 1080p clip)'}`);
-  const sim = await startSimulator(rooms, o.bitrateKbps, { clip: o.clip, padWithFiller: o.padWithFiller });
+  const sim = await startSimulator(rooms, o.bitrateKbps, { clip: o.clip, padWithFiller: o.padWithFiller, formats: o.protocol === 'flv' ? undefined : [streamFormat(o.protocol)] });
   try {
     phase(`content: ${sim.content ? `${sim.content.name}, ${sim.content.kbps} kbps` : 'committed 360p clip'}${o.padWithFiller ? `, padded with filler to ${o.bitrateKbps} kbps` : ', no filler'}`);
-    const liverec = await runLiverecPhase(sim, { seconds: o.seconds, warmupSeconds: o.warmupSeconds, roomsPerWorker: o.roomsPerWorker, apiRps: o.apiRps });
-    const ffmpeg = o.skipFfmpeg ? null : await runFfmpegPhase(sim, o.seconds, o.warmupSeconds);
+    const liverec = await runLiverecPhase(sim, { seconds: o.seconds, warmupSeconds: o.warmupSeconds, roomsPerWorker: o.roomsPerWorker, apiRps: o.apiRps, hls: o.protocol !== 'flv' });
+    const ffmpeg = o.skipFfmpeg ? null : await runFfmpegPhase(sim, o.seconds, o.warmupSeconds, streamFormat(o.protocol));
     const ratios = ffmpeg ? { cpuPerGb: cpuRatio(liverec, ffmpeg), rssPerRoom: liverec.rssPerRoomMiB / ffmpeg.rssPerRoomMiB } : null;
-    const flags = comparisonFlags(liverec, ffmpeg, o.padWithFiller);
+    const flags = comparisonFlags(liverec, ffmpeg, o.padWithFiller, o.protocol);
     for (const f of flags) phase(`FLAGGED: ${f}`);
     return {
       rooms, bitrateKbps: o.bitrateKbps, content: sim.content, padWithFiller: o.padWithFiller, flags,
@@ -55,7 +57,7 @@ async function main(): Promise<number> {
   const date = new Date().toISOString().slice(0, 10);
   const outDir = o.outDir ?? join(packageRoot, 'bench', 'results');
   mkdirSync(outDir, { recursive: true });
-  const placement = o.roomsPerWorker === null ? '' : `-rpw${o.roomsPerWorker}`;
+  const placement = `${o.roomsPerWorker === null ? '' : `-rpw${o.roomsPerWorker}`}${o.protocol === 'flv' ? '' : `-${o.protocol}`}`;
   const base = freshStem(join(outDir, o.sweep ? `${date}-sweep-${o.rooms.join('-')}r${placement}` : `${date}-${o.rooms[0]}r${placement}`), ['.json', '.svg']);
   const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
   const result = {

@@ -21,7 +21,7 @@ export interface SimRoomCounters {
 interface SimRoomJson {
   roomId: number;
   openStreams: number;
-  counters: { bytesServed: number; mediaMsServed: number; streamConnections: number };
+  counters: { bytesServed: number; mediaMsServed: number; streamConnections: number; hlsBytesServed: number; hlsMediaMsServed: number };
 }
 
 export interface SimulatorProcess {
@@ -48,6 +48,8 @@ export const simRoomIds = (rooms: number): number[] => Array.from({ length: room
 export interface SimContent {
   clip: string | null;
   padWithFiller: boolean;
+  /** Formats the rooms offer (`liverec simulate --formats`); default: FLV and both HLS formats. */
+  formats?: readonly ('flv' | 'fmp4' | 'ts')[];
 }
 
 export interface SimRoomContent {
@@ -59,6 +61,7 @@ export async function startSimulator(rooms: number, bitrateKbps: number, content
   const args = [cliPath, 'simulate', '--port', '0', '--rooms', String(rooms), '--bitrate-kbps', String(bitrateKbps)];
   if (content.clip) args.push('--clip', content.clip);
   if (content.padWithFiller) args.push('--pad-with-filler');
+  if (content.formats) args.push('--formats', content.formats.join(','));
   const child = track(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
   const errors = new OutputTail(child.stderr);
   let url: string;
@@ -79,7 +82,11 @@ export async function startSimulator(rooms: number, bitrateKbps: number, content
     padWithFiller: content.padWithFiller,
     async counters() {
       const list = await getJson<SimRoomJson[]>(`${url}/_sim/rooms`);
-      return new Map(list.map((r) => [r.roomId, { roomId: r.roomId, openStreams: r.openStreams, ...r.counters }]));
+      // A room is recorded over one protocol, so FLV and HLS counters add up to what that protocol served.
+      return new Map(list.map((r) => [r.roomId, {
+        roomId: r.roomId, openStreams: r.openStreams, streamConnections: r.counters.streamConnections,
+        bytesServed: r.counters.bytesServed + r.counters.hlsBytesServed, mediaMsServed: r.counters.mediaMsServed + r.counters.hlsMediaMsServed,
+      }]));
     },
     stop: () => stopChild(child),
   };
