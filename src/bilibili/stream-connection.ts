@@ -2,6 +2,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { ChunkedDecoder } from './chunked-decoder.js';
+import { cachedLookup } from './dns-cache.js';
 import { BiliErrorCode, BilibiliError } from './errors.js';
 import { MAX_HEAD_BYTES, headEnd, parseHead, type ResponseHead } from './http-head.js';
 
@@ -50,8 +51,8 @@ export class StreamConnection {
     const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     this.socket = url.protocol === 'https:'
-      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ca: options.tlsCa, onread } as tls.ConnectionOptions)
-      : net.connect({ host, port, onread });
+      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ca: options.tlsCa, onread, lookup: cachedLookup } as tls.ConnectionOptions)
+      : net.connect({ host, port, onread, lookup: cachedLookup } as net.NetConnectOpts);
     this.socket.setNoDelay(true);
     this.socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => this.sendRequest());
     this.socket.on('error', (err) => this.fail(this.headBytes
