@@ -63,21 +63,43 @@ export class TsScanner {
   readonly video: TsTimes = { first: null, last: null };
   readonly audio: TsTimes = { first: null, last: null };
   codecs = new Set<string>();
-  private carry = new Uint8Array(0);
+  /** The start of a packet cut by the end of the last chunk (reads do not end on packet boundaries). */
+  private readonly carry = new Uint8Array(TS_PACKET);
+  private carryLen = 0;
   private readonly pmtPids = new Set<number>();
   private readonly kinds = new Map<number, TsKind>();
   /** Bytes of the ADTS frame in progress still to skip, and a partial ADTS header. */
   private adtsSkip = 0;
   private adtsHead: number[] = [];
 
+  /**
+   * Completes a packet cut by the previous chunk in a 188-byte scratch, then scans the chunk where it lies: no copy
+   * of the chunk (a copy per network read was most of the TS path's garbage).
+   */
   push(chunk: Uint8Array): void {
-    let buf = chunk;
-    if (this.carry.length > 0) {
-      buf = new Uint8Array(this.carry.length + chunk.length);
-      buf.set(this.carry);
-      buf.set(chunk, this.carry.length);
+    if (this.carryLen === 0) return this.scan(chunk, 0);
+    if (this.carry[0] !== SYNC) {
+      // Out of sync at the cut: search across the joined bytes, as for any other lost sync.
+      const joined = new Uint8Array(this.carryLen + chunk.length);
+      joined.set(this.carry.subarray(0, this.carryLen));
+      joined.set(chunk, this.carryLen);
+      this.carryLen = 0;
+      return this.scan(joined, 0);
     }
-    let p = 0;
+    const need = TS_PACKET - this.carryLen;
+    if (chunk.length < need) {
+      this.carry.set(chunk, this.carryLen);
+      this.carryLen += chunk.length;
+      return;
+    }
+    this.carry.set(chunk.subarray(0, need), this.carryLen);
+    this.carryLen = 0;
+    this.packet(this.carry, 0);
+    this.scan(chunk, need);
+  }
+
+  private scan(buf: Uint8Array, from: number): void {
+    let p = from;
     while (p + TS_PACKET <= buf.length) {
       if (buf[p] !== SYNC) {
         this.anomalies++;
@@ -88,12 +110,13 @@ export class TsScanner {
       this.packet(buf, p);
       p += TS_PACKET;
     }
-    this.carry = buf.slice(p);
+    this.carry.set(buf.subarray(p), 0);
+    this.carryLen = buf.length - p;
   }
 
   /** True when the input ended on a packet boundary. */
   get aligned(): boolean {
-    return this.carry.length === 0;
+    return this.carryLen === 0;
   }
 
   private packet(b: Uint8Array, p: number): void {
