@@ -12,8 +12,9 @@ const MAX_HELD_BOX = 16 * 1024 * 1024;
  * and a file of many segments with many sidx boxes confuses players' duration and seeking.
  *
  * A fragment becomes visible only once it is whole: its moof is first written as a `free` box of the same size,
- * the mdat streams in behind it, and the moof is written over the placeholder when the segment is complete. A
- * kill -9 mid-segment leaves a free box and an mdat no moof points to, which players skip without an error.
+ * the mdat follows it (staged, see segment-writer.ts), and the moof is written over the placeholder when the
+ * segment is complete. A kill -9 mid-segment leaves nothing of it, or a free box and an mdat no moof points to,
+ * which players skip without an error.
  *
  * Decode times are moved
  * so that each file starts at 0 (as FLV files do), by one offset in seconds for all tracks, which keeps A/V sync.
