@@ -1,4 +1,4 @@
-// fMP4 segments → one fragmented MP4 per file: the init section once, then moof+mdat pairs streamed to disk as they arrive.
+// fMP4 segments → one fragmented MP4 per file: the init section once, then moof+mdat pairs written to disk as they arrive.
 import type { PlaylistSegment } from './playlist.js';
 import { type Mp4Init, boxes, parseInit, parseMoof, setDecodeTime, type TrackRun } from './mp4-boxes.js';
 import { REPEAT_WINDOW_MS, SegmentWriter } from './segment-writer.js';
