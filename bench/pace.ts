@@ -16,18 +16,23 @@ export interface PaceFigures {
 
 type Point = { x: number; y: number };
 
+/** Points split where x drops (a new recorder session or file clock); repeated x values are dropped. */
+function unbrokenRuns(points: readonly Point[]): Point[][] {
+  const runs: Point[][] = [];
+  for (const p of points) {
+    const run = runs.at(-1);
+    if (!run || p.x < run.at(-1)!.x) runs.push([p]);
+    else if (p.x > run.at(-1)!.x) run.push(p);
+  }
+  return runs;
+}
+
 /** Sliding windows of at least `windowMs` between sample points, per room; a drop in x starts a new segment. */
 export function lowestPace(series: Map<number, Point[]>, windowMs: number): PaceFigures {
   const r: PaceFigures = { lowest: Number.POSITIVE_INFINITY, lowestRoom: 0, windowS: 0, windows: 0, lowestWhole: Number.POSITIVE_INFINITY };
   let usedW = windowMs;
   for (const [room, points] of series) {
-    const segments: Point[][] = [];
-    for (const p of points) {
-      const seg = segments.at(-1);
-      if (!seg || p.x < seg.at(-1)!.x) segments.push([p]);
-      else if (p.x > seg.at(-1)!.x) seg.push(p);
-    }
-    for (const seg of segments) {
+    for (const seg of unbrokenRuns(points)) {
       if (seg.length < 2) continue;
       const span = seg.at(-1)!.x - seg[0]!.x;
       const w = Math.min(windowMs, span);
@@ -88,13 +93,7 @@ export function simSeries(simRooms: TimedSample<Map<number, SimRoomCounters>>[],
 export function slopePace(series: Map<number, Point[]>): PaceFigures {
   const r: PaceFigures = { lowest: Number.POSITIVE_INFINITY, lowestRoom: 0, windowS: Number.POSITIVE_INFINITY, windows: 0, lowestWhole: Number.POSITIVE_INFINITY };
   for (const [room, points] of series) {
-    const runs: Point[][] = [];
-    for (const p of points) {
-      const run = runs.at(-1);
-      if (!run || p.x < run.at(-1)!.x) runs.push([p]);
-      else if (p.x > run.at(-1)!.x) run.push(p);
-    }
-    for (const run of runs) {
+    for (const run of unbrokenRuns(points)) {
       if (run.length < 3) continue;
       const n = run.length;
       const mx = run.reduce((s, p) => s + p.x, 0) / n;

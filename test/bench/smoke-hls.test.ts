@@ -1,12 +1,10 @@
 // Smoke test of `npm run bench -- --protocol hls-ts`: HLS-only rooms, liverec falling back to HLS, ffmpeg reading the same playlists.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/paths.js';
+import { runBench, smokeClip } from './run-bench.js';
 
-const runJs = join(packageRoot, 'dist', 'bench', 'run.js');
 const num = expect.any(Number);
 
 describe('npm run bench --protocol hls-ts', () => {
@@ -15,15 +13,8 @@ describe('npm run bench --protocol hls-ts', () => {
     const tmp = join(work, 'tmp');
     try {
       mkdirSync(tmp);
-      const clip = join(packageRoot, 'test', 'fixtures', 'media', 'h264-aac.flv');
-      const args = [runJs, '--rooms', '1', '--seconds', '4', '--warmup', '1', '--api-rps', '0', '--json', '--out', join(work, 'results'), '--clip', clip, '--protocol', 'hls-ts'];
-      const env = { ...process.env, TMPDIR: tmp, LIVEREC_MEDIA_CACHE: join(work, 'cache') };
-      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+      const args = ['--rooms', '1', '--seconds', '4', '--warmup', '1', '--api-rps', '0', '--json', '--out', join(work, 'results'), '--clip', smokeClip, '--protocol', 'hls-ts'];
+      const { code, stdout, stderr } = await runBench(args, { ...process.env, TMPDIR: tmp, LIVEREC_MEDIA_CACHE: join(work, 'cache') });
       expect(code, stderr).toBe(0);
       const result = JSON.parse(stdout.trim());
       expect(result.options.protocol).toBe('hls-ts');

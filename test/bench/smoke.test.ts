@@ -1,12 +1,10 @@
 // Smoke test of the multi-room benchmark: a tiny real run (2 rooms, 3-s windows) prints one JSON object with both rows and leaves nothing behind.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/paths.js';
+import { runBench, runJs, smokeClip } from './run-bench.js';
 
-const runJs = join(packageRoot, 'dist', 'bench', 'run.js');
 
 /** Pids of live processes whose environment carries `marker` (every descendant of the benchmark inherits it). */
 function processesWith(marker: string): number[] {
@@ -35,14 +33,8 @@ describe('npm run bench (multi-room)', () => {
     try {
       mkdirSync(tmp);
       // --clip: the committed fixture, so the smoke run encodes nothing (real-content.test.ts covers the generated clips).
-      const clip = join(packageRoot, 'test', 'fixtures', 'media', 'h264-aac.flv');
-      const args = [runJs, '--rooms', '2', '--seconds', '3', '--warmup', '1', '--bitrate-kbps', '1500', '--api-rps', '100', '--json', '--out', out, '--clip', clip];
-      const child = spawn(process.execPath, args, { env: { ...process.env, TMPDIR: tmp, LIVEREC_BENCH_SMOKE: tag }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+      const args = ['--rooms', '2', '--seconds', '3', '--warmup', '1', '--bitrate-kbps', '1500', '--api-rps', '100', '--json', '--out', out, '--clip', smokeClip];
+      const { code, stdout, stderr } = await runBench(args, { ...process.env, TMPDIR: tmp, LIVEREC_BENCH_SMOKE: tag });
       expect(code, stderr).toBe(0);
 
       const lines = stdout.trim().split('\n');
