@@ -1,6 +1,6 @@
 // One segment or init section fetched over the offered hosts in turn: attempts, size/CRC32 check, whole-box check.
-import { crc32 } from 'node:zlib';
 import { LiverecError } from '../errors.js';
+import { crc32 } from './crc32.js';
 import { fetchStreamed, type HlsHttpOptions } from './http-fetch.js';
 import type { HlsSink } from './live-client.js';
 import { type PlaylistSegment, segmentCheck } from './playlist.js';

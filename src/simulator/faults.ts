@@ -38,6 +38,7 @@ const ms = z.number().int().min(0).max(86_400_000);
  *   { kind: 'sequence-reset' }           media sequence numbers restart at 1; the last two segments are listed again
  *   { kind: 'slow-segment', count?, delayMs? [3000] }  the next `count` segments send half their bytes, then the rest after delayMs
  *   { kind: 'playlist-404', count? }     the next `count` playlist requests answer 404
+ *   { kind: 'segment-corrupt', count? }  the next `count` segment responses have one byte flipped (same length); a retry gets good bytes
  *
  * Room faults:
  *   { kind: 'header-change', midStream? [false], afterMs? [0] }  the room switches clip (360p <-> 480p: new SPS,
@@ -74,6 +75,7 @@ export const FaultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('sequence-reset') }),
   z.object({ kind: z.literal('slow-segment'), count, delayMs: ms.default(3000) }),
   z.object({ kind: z.literal('playlist-404'), count }),
+  z.object({ kind: z.literal('segment-corrupt'), count }),
   z.object({ kind: z.literal('header-change'), midStream: z.boolean().default(false), afterMs: ms.default(0) }),
   z.object({ kind: z.literal('codec-switch'), midStream: z.boolean().default(false), afterMs: ms.default(0) }),
   z.object({ kind: z.literal('danmaku-drop'), mode: z.enum(['terminate', 'close']).default('terminate') }),
@@ -94,8 +96,8 @@ export interface Armed<F> {
   until?: number;
 }
 
-export type HlsFault = Extract<Fault, { kind: 'segment-404' | 'playlist-stale' | 'init-change' | 'sequence-reset' | 'slow-segment' | 'playlist-404' }>;
-export const HLS_FAULTS = new Set<FaultKind>(['segment-404', 'playlist-stale', 'init-change', 'sequence-reset', 'slow-segment', 'playlist-404']);
+export type HlsFault = Extract<Fault, { kind: 'segment-404' | 'playlist-stale' | 'init-change' | 'sequence-reset' | 'slow-segment' | 'playlist-404' | 'segment-corrupt' }>;
+export const HLS_FAULTS = new Set<FaultKind>(['segment-404', 'playlist-stale', 'init-change', 'sequence-reset', 'slow-segment', 'playlist-404', 'segment-corrupt']);
 
 export const API_FAULTS = new Set<FaultKind>(['api412', 'api352', 'api-malformed', 'api-delay']);
 export const REQUEST_FAULTS = new Set<FaultKind>(['stream-404', 'stream-403', 'stream-delay', 'redirect']);

@@ -1,4 +1,4 @@
-// HLS faults on fMP4 rooms: init change → new file; segment 404 → one counted gap; stale playlist → reconnect; sequence reset → no repeats.
+// HLS faults on fMP4 rooms: init change → new file; segment 404 → one counted gap; stale playlist → reconnect; sequence reset → no repeats; corrupt segment → refetched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileClosedData, RecorderEvent } from '../../src/events/types.js';
 import { FAST, type Harness, roomOf, sleep, startHarness } from '../rooms/harness.js';
@@ -8,9 +8,11 @@ const INIT = 23101;
 const GAP = 23102;
 const STALE = 23103;
 const RESET = 23104;
-const ROOMS = [INIT, GAP, STALE, RESET];
+const CORRUPT = 23105;
+const ROOMS = [INIT, GAP, STALE, RESET, CORRUPT];
 const FAULTS: Record<number, object> = {
   [INIT]: { kind: 'init-change' }, [GAP]: { kind: 'segment-404' }, [STALE]: { kind: 'playlist-stale' }, [RESET]: { kind: 'sequence-reset' },
+  [CORRUPT]: { kind: 'segment-corrupt', count: 1 },
 };
 
 const sessionOf = (e: RecorderEvent): string => (e.EventData as { SessionId: string }).SessionId;
@@ -92,5 +94,13 @@ describe('HLS faults (fMP4)', () => {
     expect(summary.repeatsDropped).toBeGreaterThanOrEqual(1);
     expect(summary.gaps, gapLines(RESET)).toBe(0);
     expect(closed(RESET)).toHaveLength(1);
+  });
+
+  it('segment-corrupt: the CRC-32 check refuses the damaged copy once, the retry is kept, and nothing is missed', () => {
+    const refused = logs.match('the playlist says', CORRUPT);
+    expect(refused, gapLines(CORRUPT)).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ code: 'HLS_CHECKSUM', attempt: 1 });
+    expect(logs.match('hls connection summary', CORRUPT).at(-1)!.gaps, gapLines(CORRUPT)).toBe(0);
+    expect(closed(CORRUPT)).toHaveLength(1);
   });
 });

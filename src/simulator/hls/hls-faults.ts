@@ -22,6 +22,7 @@ export function applyHlsFault(room: SimRoom, fault: HlsFault): number {
       case 'sequence-reset': tl.resetSequence(now); break;
       case 'slow-segment': tl.slow.push({ remaining: fault.count, delayMs: fault.delayMs }); break;
       case 'playlist-404': tl.playlist404 += fault.count; break;
+      case 'segment-corrupt': tl.corrupt += fault.count; break;
     }
   }
   return timelines.length;

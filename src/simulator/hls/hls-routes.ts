@@ -69,5 +69,12 @@ export async function handleHls(findRoom: (id: number) => SimRoom | undefined, r
     return void res.end(seg.bytes.subarray(half));
   }
   tl.served(n);
+  if (tl.corrupt > 0) {
+    // Damage in transit, as a bad CDN edge: the length is right, the playlist's CRC-32 is not.
+    tl.corrupt--;
+    const bad = Buffer.from(seg.bytes);
+    bad[bad.length >> 1] ^= 0xff;
+    return send(res, type, bad);
+  }
   send(res, type, seg.bytes);
 }

@@ -33,6 +33,8 @@ export class HlsTimeline {
   private readonly frozen = new Map<string, string>();
   staleArmed = 0;
   playlist404 = 0;
+  /** Segment responses still to be damaged (segment-corrupt). */
+  corrupt = 0;
   readonly slow: { remaining: number; delayMs: number }[] = [];
 
   /** Whole seconds, at least every segment's duration (RFC 8216 §4.3.3.1). */
