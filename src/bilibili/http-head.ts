@@ -3,6 +3,8 @@ import { BiliErrorCode, BilibiliError } from './errors.js';
 
 export interface ResponseHead {
   status: number;
+  /** HTTP/1.x minor version (1.0 closes unless it says keep-alive); absent before a head arrived. */
+  minor?: number;
   /** Lower-case names; repeated headers joined with ", ". */
   headers: Record<string, string>;
 }
@@ -20,7 +22,7 @@ export function headEnd(buf: Uint8Array, length: number): number {
 
 export function parseHead(text: string, origin: string): ResponseHead {
   const lines = text.split('\r\n');
-  const m = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(lines[0] ?? '');
+  const m = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0] ?? '');
   if (!m) throw new BilibiliError(BiliErrorCode.StreamNetwork, `${origin} did not answer with HTTP/1.x: ${JSON.stringify((lines[0] ?? '').slice(0, 60))}`);
   const headers: Record<string, string> = {};
   for (const line of lines.slice(1)) {
@@ -30,5 +32,5 @@ export function parseHead(text: string, origin: string): ResponseHead {
     const value = line.slice(colon + 1).trim();
     headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
   }
-  return { status: Number(m[1]), headers };
+  return { status: Number(m[2]), minor: Number(m[1]), headers };
 }

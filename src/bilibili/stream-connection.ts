@@ -1,10 +1,11 @@
-// One HTTP/1.1 GET on a raw socket that reads into a single reused buffer: the cheap way to take in hours of FLV.
+// One HTTP/1.1 GET on a raw socket that reads into a single reused buffer (kept alive between HLS requests): the cheap way to take in hours of FLV.
 import net from 'node:net';
 import tls from 'node:tls';
 import { ChunkedDecoder } from './chunked-decoder.js';
 import { cachedLookup } from './dns-cache.js';
 import { BiliErrorCode, BilibiliError } from './errors.js';
 import { MAX_HEAD_BYTES, headEnd, parseHead, type ResponseHead } from './http-head.js';
+import { type Link, type LinkTarget, linkKey, newLink, readInto, release, takeIdle } from './keep-alive-pool.js';
 
 /*
  * Why not node:http: receiving a 6 Mbps stream through node:http's IncomingMessage costs as much CPU as
@@ -23,15 +24,25 @@ export interface ConnectionOptions {
   readBufferBytes?: number;
   /** Extra trusted CA certificate(s) for https hosts (private CDNs, proxies, tests). */
   tlsCa?: string | Buffer;
+  /**
+   * Short requests (HLS): ask for keep-alive, take an idle socket to the same origin if there is one, and hand
+   * the socket back once a Content-Length body has ended cleanly. Long FLV streams leave this off.
+   */
+  keepAlive?: boolean;
 }
 
 type BodyListener = (body: Uint8Array) => void;
 
-export class StreamConnection {
+export class StreamConnection implements LinkTarget {
   head: ResponseHead = { status: 0, headers: {} };
   /** Body bytes received (chunked framing not counted). */
   bytesReceived = 0;
+  private readonly link: Link;
   private readonly socket: net.Socket;
+  /** A reused socket that the server closed before any byte of our response: try once more on a new one. */
+  private stale = false;
+  private sawBytes = false;
+  private extraBytes = false;
   private headBytes: Buffer | null = Buffer.alloc(0);
   private framing: 'chunked' | 'length' | 'close' = 'close';
   private remaining = 0;
@@ -44,31 +55,65 @@ export class StreamConnection {
   private stopped = false;
   private readonly headTimer: NodeJS.Timeout;
 
-  private constructor(private readonly url: URL, private readonly options: ConnectionOptions) {
-    // A plain Uint8Array: body views are cut from it on every read, and a Buffer's subarray costs about twice as much.
-    const buffer = new Uint8Array(options.readBufferBytes ?? 64 * 1024);
-    const onread = { buffer, callback: (n: number, buf: Uint8Array) => this.onRead(buf, n) };
-    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    this.socket = url.protocol === 'https:'
-      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ca: options.tlsCa, onread, lookup: cachedLookup } as tls.ConnectionOptions)
-      : net.connect({ host, port, onread, lookup: cachedLookup } as net.NetConnectOpts);
-    this.socket.setNoDelay(true);
-    this.socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => this.sendRequest());
-    this.socket.on('error', (err) => this.fail(this.headBytes
-      ? new BilibiliError(BiliErrorCode.StreamNetwork, `Stream request to ${url.origin} failed: ${err.message}`, { cause: err })
-      : new BilibiliError(BiliErrorCode.StreamAborted, `Stream from ${url.origin} broke off after ${this.bytesReceived} bytes: ${err.message}`, { cause: err })));
-    this.socket.on('end', () => this.onEnd());
-    this.socket.on('close', () => this.onEnd());
+  private constructor(private readonly url: URL, private readonly options: ConnectionOptions, mayReuse: boolean) {
+    const key = options.keepAlive ? linkKey(url, options.tlsCa) : '';
+    const idle = options.keepAlive && mayReuse ? takeIdle(key) : null;
+    this.link = idle ?? this.connect(key);
+    this.link.target = this;
+    this.socket = this.link.socket;
+    if (idle) this.sendRequest();
     this.headTimer = setTimeout(
       () => this.fail(new BilibiliError(BiliErrorCode.StreamConnectTimeout, `No response headers from ${url.origin} within ${options.connectTimeoutMs} ms`)),
       options.connectTimeoutMs,
     );
   }
 
+  private connect(key: string): Link {
+    const { url, options } = this;
+    // A plain Uint8Array: body views are cut from it on every read, and a Buffer's subarray costs about twice as much.
+    const buffer = new Uint8Array(options.readBufferBytes ?? 64 * 1024);
+    let link: Link | null = null;
+    const onread = { buffer, callback: (n: number, buf: Uint8Array) => readInto(link!, buf, n) };
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const socket = url.protocol === 'https:'
+      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ca: options.tlsCa, onread, lookup: cachedLookup } as tls.ConnectionOptions)
+      : net.connect({ host, port, onread, lookup: cachedLookup } as net.NetConnectOpts);
+    socket.setNoDelay(true);
+    link = newLink(socket, key);
+    socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => this.sendRequest());
+    return link;
+  }
+
+  onSocketError(err: Error): void {
+    if (this.isStale()) return this.fail(new BilibiliError(BiliErrorCode.StreamNetwork, `A kept-alive connection to ${this.url.origin} was closed: ${err.message}`));
+    this.fail(this.headBytes
+      ? new BilibiliError(BiliErrorCode.StreamNetwork, `Stream request to ${this.url.origin} failed: ${err.message}`, { cause: err })
+      : new BilibiliError(BiliErrorCode.StreamAborted, `Stream from ${this.url.origin} broke off after ${this.bytesReceived} bytes: ${err.message}`, { cause: err }));
+  }
+
+  onWatchdog(): void {
+    this.fail(new BilibiliError(BiliErrorCode.StreamStalled, `No stream data for ${this.options.watchdogMs} ms from ${this.url.origin}`));
+  }
+
+  /** Marks (and tells) a reused socket that ended before any byte of this response: the request never ran. */
+  private isStale(): boolean {
+    if (this.link.uses > 1 && !this.sawBytes && !this.finished) this.stale = true;
+    return this.stale;
+  }
+
   /** Connects and resolves once the response head has arrived (body bytes wait until `consume`). */
   static async open(url: URL, options: ConnectionOptions, signal?: AbortSignal): Promise<StreamConnection> {
-    const c = new StreamConnection(url, options);
+    const reused = new StreamConnection(url, options, true);
+    try {
+      return await StreamConnection.awaitHead(reused, signal);
+    } catch (err) {
+      if (!reused.stale || signal?.aborted) throw err;
+    }
+    return StreamConnection.awaitHead(new StreamConnection(url, options, false), signal);
+  }
+
+  private static async awaitHead(c: StreamConnection, signal?: AbortSignal): Promise<StreamConnection> {
     const onAbort = (): void => c.fail(new BilibiliError(BiliErrorCode.StreamNetwork, 'Stream request cancelled'));
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -97,8 +142,7 @@ export class StreamConnection {
     }
     if (this.finished) this.settleBody();
     else if (!this.stopped) {
-      this.socket.setTimeout(this.options.watchdogMs, () => this.fail(
-        new BilibiliError(BiliErrorCode.StreamStalled, `No stream data for ${this.options.watchdogMs} ms from ${this.url.origin}`)));
+      this.socket.setTimeout(this.options.watchdogMs);
       this.socket.resume();
     }
     return done;
@@ -117,13 +161,14 @@ export class StreamConnection {
   private sendRequest(): void {
     const lines = [`GET ${this.url.pathname}${this.url.search} HTTP/1.1`, `Host: ${this.url.host}`];
     for (const [k, v] of Object.entries(this.options.headers)) lines.push(`${k}: ${v}`);
-    lines.push('Connection: close', '', '');
+    lines.push(this.options.keepAlive ? 'Connection: keep-alive' : 'Connection: close', '', '');
     this.socket.write(lines.join('\r\n'));
   }
 
   /** The onread callback: returning false pauses the socket until a consumer is attached. */
-  private onRead(buf: Uint8Array, n: number): boolean {
+  onRead(buf: Uint8Array, n: number): boolean {
     if (this.finished) return false;
+    this.sawBytes = true;
     try {
       if (this.headBytes) return this.onHeadBytes(buf, n);
       this.feedBody(buf, 0, n);
@@ -175,14 +220,16 @@ export class StreamConnection {
       const n = Math.min(this.remaining, end - start);
       if (n > 0) deliver(buf.subarray(start, start + n));
       this.remaining -= n;
+      if (n < end - start) this.extraBytes = true;
       if (this.remaining === 0) this.finish(null);
     } else if (end > start) {
       deliver(buf.subarray(start, end));
     }
   }
 
-  private onEnd(): void {
+  onEnd(): void {
     if (this.finished) return;
+    if (this.isStale()) return this.fail(new BilibiliError(BiliErrorCode.StreamNetwork, `A kept-alive connection to ${this.url.origin} was closed`));
     if (this.headBytes) return this.fail(new BilibiliError(BiliErrorCode.StreamNetwork, `${this.url.origin} closed the connection before answering`));
     if (this.framing === 'close') return this.finish(null);
     this.fail(new BilibiliError(BiliErrorCode.StreamAborted, `Stream from ${this.url.origin} ended before its body did, after ${this.bytesReceived} bytes`));
@@ -197,12 +244,24 @@ export class StreamConnection {
     this.finished = { error };
     clearTimeout(this.headTimer);
     this.socket.setTimeout(0);
-    this.socket.destroy();
+    if (error === null && this.reusable()) release(this.link);
+    else {
+      this.link.target = null;
+      this.socket.destroy();
+    }
     if (this.headWaiter) {
       this.headWaiter.reject(error ?? new BilibiliError(BiliErrorCode.StreamNetwork, 'Stream request cancelled'));
       this.headWaiter = null;
     }
     if (this.listener) this.settleBody();
+  }
+
+  /** A clean end of a Content-Length body on a connection both sides keep: the socket can carry another request. */
+  private reusable(): boolean {
+    if (!this.options.keepAlive || this.stopped || this.headBytes || this.extraBytes) return false;
+    if (this.framing !== 'length' || this.remaining !== 0 || this.pending.length > 0) return false;
+    const connection = (this.head.headers.connection ?? '').toLowerCase();
+    return this.head.minor === 1 ? !connection.includes('close') : connection.includes('keep-alive');
   }
 
   private settleBody(): void {

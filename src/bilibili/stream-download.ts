@@ -7,7 +7,7 @@ import { StreamConnection } from './stream-connection.js';
 export type StreamDownloadOptions = Pick<
   ClientOptions,
   'streamConnectTimeoutMs' | 'watchdogTimeoutMs' | 'userAgent' | 'maxRedirects'
-> & { signal?: AbortSignal; tlsCa?: string | Buffer };
+> & { signal?: AbortSignal; tlsCa?: string | Buffer; keepAlive?: boolean };
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -104,7 +104,7 @@ export async function openStream(url: string, options: Partial<StreamDownloadOpt
     }
     if (options.signal?.aborted) throw new BilibiliError(BiliErrorCode.StreamNetwork, 'Stream request cancelled');
     const connection = await StreamConnection.open(current, {
-      headers, connectTimeoutMs: o.streamConnectTimeoutMs, watchdogMs: o.watchdogTimeoutMs, tlsCa: options.tlsCa,
+      headers, connectTimeoutMs: o.streamConnectTimeoutMs, watchdogMs: o.watchdogTimeoutMs, tlsCa: options.tlsCa, keepAlive: options.keepAlive,
     }, options.signal);
     const status = connection.head.status;
     if (REDIRECTS.has(status)) {

@@ -15,7 +15,8 @@ const MAX_PLAYLIST_BYTES = 1024 * 1024;
  * URL (after redirects) once the whole body arrived; rejects with the reader's STREAM_* coded errors.
  */
 export async function fetchStreamed(url: string, options: HlsHttpOptions, onChunk: (chunk: Uint8Array) => void): Promise<string> {
-  const download = await openStream(url, options);
+  // Playlists and segments are short requests to the same few hosts: they share kept-alive sockets.
+  const download = await openStream(url, { ...options, keepAlive: true });
   let failure: unknown = null;
   await download.consume((chunk) => {
     if (failure) return;
