@@ -1,7 +1,10 @@
 // Kept-alive sockets for HLS requests: reused per origin, never for FLV, dropped after bad ends, retried when stale.
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStream } from '../../src/bilibili/stream-download.js';
 import { idleCount, linkKey } from '../../src/bilibili/keep-alive-pool.js';
@@ -36,6 +39,7 @@ async function serve(handler: (req: http.IncomingMessage, res: http.ServerRespon
 }
 
 const body = (n: number): string => 'x'.repeat(n);
+const tlsDir = join(import.meta.dirname, '../fixtures/tls');
 
 describe('keep-alive pool (HLS requests)', () => {
   it('carries sequential requests to one origin on one socket, with bodies intact', async () => {
@@ -49,6 +53,23 @@ describe('keep-alive pool (HLS requests)', () => {
     }
     expect(s.connections()).toBe(1);
     expect(s.requests.map((r) => r.connection)).toEqual(Array(5).fill('keep-alive'));
+  });
+
+  it('keeps TLS sockets too (one handshake for many requests), per trusted CA', async () => {
+    const cert = readFileSync(join(tlsDir, 'cert.pem'));
+    const server = https.createServer({ cert, key: readFileSync(join(tlsDir, 'key.pem')) }, (_req, res) => res.writeHead(200, { 'Content-Length': 2 }).end('ok'));
+    let connections = 0;
+    server.on('secureConnection', () => connections++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    closers.push(() => new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }));
+    const url = `https://localhost:${(server.address() as AddressInfo).port}/index.m3u8`;
+    for (let i = 0; i < 4; i++) expect((await fetchText(url, { tlsCa: cert })).text).toBe('ok');
+    expect(connections).toBe(1);
+    expect(idleCount(linkKey(new URL(url), cert))).toBe(1);
+    expect(idleCount(linkKey(new URL(url), undefined))).toBe(0);
   });
 
   it('never keeps an FLV stream socket: it asks for Connection: close and opens one per request', async () => {
