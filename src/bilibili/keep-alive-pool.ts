@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import type net from 'node:net';
 
 /*
- * Why: an HLS room makes one or two requests a second. Opening and closing a TCP connection for each cost
- * about 6 % of liverec's CPU at 20 fMP4 rooms on loopback (perf: connect, close and the socket objects), and
- * against a real CDN every request would also pay a TLS handshake.
+ * Why: an HLS room makes one or two requests a second. A TCP connection's life (Node's socket objects, handshake
+ * and teardown) cost about 0.3 ms of CPU across both ends on the benchmark VM, a fifth of liverec's CPU at 20
+ * fMP4 rooms (docs/performance.md, tenth pass); against a real CDN every request would also pay a TLS handshake.
  */
 
 /** What owns a link while a request runs on it: its reads and its socket's events go there. */
