@@ -12,6 +12,8 @@ const enc = (s: string): Buffer => Buffer.from(s, 'utf8');
 const K_TIMES = enc('times');
 const K_POS = enc('filepositions');
 const K_SPACER = enc('spacer');
+/** One spacer entry: AMF Number marker, then NaN as a big-endian double (what DataView.setFloat64 writes). */
+const NAN_ENTRY = Buffer.from([0, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0]);
 
 /** A dirty byte range of the body: [start, end). */
 export interface ByteRange { start: number; end: number }
@@ -135,10 +137,10 @@ export class MetadataLayout {
     p += 4;
     const end = p;
     if (force) {
-      for (let i = 0; i < spacer; i++, p += 9) {
-        b[p] = 0;
-        this.view.setFloat64(p + 1, NaN);
-      }
+      // fill() repeats the entry in native code: a JS loop here ran 12 600 times per opened file and made V8
+      // compile this function twice (on-stack replacement, then again), about 7 ms per process.
+      b.fill(NAN_ENTRY, p, p + spacer * 9);
+      p += spacer * 9;
       b[p++] = 0;
       b[p++] = 0;
       b[p++] = 9;
