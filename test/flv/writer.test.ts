@@ -47,9 +47,10 @@ function readFlv(path: string): { tags: FlvTag[]; meta: Map<string, AmfValue>; b
 
 const num = (meta: Map<string, AmfValue>, key: string): number => (meta.get(key) as { value: number }).value;
 
-function keyframes(meta: Map<string, AmfValue>): { times: number[]; positions: number[]; spacer: number } {
+function keyframes(meta: Map<string, AmfValue>): { times: number[]; positions: number[]; spacer: number; spacerAllNaN: boolean } {
   const kf = (meta.get('keyframes') as { value: Map<string, { value: { value: number }[] }> }).value;
-  return { times: kf.get('times')!.value.map((x) => x.value), positions: kf.get('filepositions')!.value.map((x) => x.value), spacer: kf.get('spacer')!.value.length };
+  const spacer = kf.get('spacer')!.value;
+  return { times: kf.get('times')!.value.map((x) => x.value), positions: kf.get('filepositions')!.value.map((x) => x.value), spacer: spacer.length, spacerAllNaN: spacer.every((x) => Number.isNaN(x.value)) };
 }
 
 /** Every index entry points at a video keyframe tag header inside the file. */
@@ -86,6 +87,7 @@ describe('FlvFileOutput', () => {
     expect(expectIndexValid(bytes, meta)).toBe(5);
     expect(keyframes(meta).times).toEqual([0, 2, 4, 6, 8]);
     expect(keyframes(meta).spacer).toBe(2 * (6300 - 5));
+    expect(keyframes(meta).spacerAllNaN).toBe(true);
     expect(s.closed).toEqual([{ path, size: statSync(path).size, duration: lastData.timestamp / 1000 }]);
   });
 
