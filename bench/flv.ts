@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { generatedMedia, mediaCacheDir, type MediaSpec } from '../src/media/generated-media.js';
 import { FlvParser } from '../src/flv/parser.js';
 import { TagType } from '../src/flv/tag.js';
-import { packageRoot } from '../src/paths.js';
+import { cliEntry, packageRoot } from '../src/paths.js';
 import { ffmpegBin } from './ffmpeg-bin.js';
 import { freshStem } from './result-name.js';
 import { type Measurement, measure } from './flv-measure.js';
@@ -22,7 +22,7 @@ const bigMb = Number(process.env.BENCH_FLV_MB ?? 300);
 const smallMb = Number(process.env.BENCH_FLV_SMALL_MB ?? 30);
 const kbps = Number(process.env.BENCH_FLV_KBPS ?? 12000);
 const runs = Math.max(1, Number(process.env.BENCH_FLV_RUNS ?? 3));
-const cli = join(packageRoot, 'dist', 'cli', 'liverec.js');
+const cli = cliEntry;
 
 interface BuiltInput {
   path: string;

@@ -2,12 +2,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { packageRoot } from '../src/paths.js';
+import { cliEntry } from '../src/paths.js';
 import { OutputTail, waitForLine } from './child-output.js';
 import { stopChild, track } from './cleanup.js';
 import { getJson } from './http-json.js';
 
-export const cliPath = join(packageRoot, 'dist', 'cli', 'liverec.js');
+export const cliPath = cliEntry;
 
 /** The counters of one simulated room that the benchmark reads (GET /_sim/rooms). */
 export interface SimRoomCounters {

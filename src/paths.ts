@@ -16,6 +16,9 @@ function findRoot(start: string): string {
 /** The folder holding liverec's package.json. */
 export const packageRoot: string = findRoot(dirname(fileURLToPath(import.meta.url)));
 
+/** The `liverec` executable as built (scripts/bundle-cli.mjs, from src/cli/launch.cts): what tests and benchmarks spawn. */
+export const cliEntry: string = join(packageRoot, 'dist', 'cli', 'liverec.cjs');
+
 /**
  * Bundled thread entry `dist/cli/workers/<name>.worker.js` (scripts/bundle-cli.mjs, from workers/<name>.worker.ts).
  * Workers always run the built JS (lean, no loader); tests build first (`npm test` runs tsc and the bundler),

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // The `liverec` command line: one registration module per command family, loaded only for its own commands.
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
@@ -19,16 +18,18 @@ async function register(program: Command, family: Family): Promise<void> {
   else (await import('./tool-command.js')).registerToolCommand(program);
 }
 
-const program = new Command();
-program.name('liverec').description('A live-stream recorder for Bilibili live rooms').version(VERSION);
-const first = process.argv[2];
-if (first !== '-V' && first !== '--version') {
-  const family = first === undefined ? undefined : FAMILY_OF[first];
-  const families: Family[] = family ? [family] : ['recorder', 'cluster', 'simulate', 'tool'];
-  for (const f of families) await register(program, f);
+/** Registers the families `argv` needs, then runs the command. */
+export async function main(argv: readonly string[], options: { allFamilies?: boolean } = {}): Promise<void> {
+  const program = new Command();
+  program.name('liverec').description('A live-stream recorder for Bilibili live rooms').version(VERSION);
+  const first = argv[2];
+  if (first !== '-V' && first !== '--version') {
+    const family = first === undefined || options.allFamilies ? undefined : FAMILY_OF[first];
+    const families: Family[] = family ? [family] : ['recorder', 'cluster', 'simulate', 'tool'];
+    for (const f of families) await register(program, f);
+  }
+  await program.parseAsync(argv as string[]).catch((err: unknown) => {
+    process.stderr.write(`liverec: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
 }
-
-program.parseAsync(process.argv).catch((err: unknown) => {
-  process.stderr.write(`liverec: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});

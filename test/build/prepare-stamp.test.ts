@@ -23,7 +23,8 @@ function project(name: string): string {
   write(root, 'test/fixtures/big.flv', 'FLV');
   write(root, 'bench/results/run.json', '{}');
   write(root, 'test/web/screenshots/ui.png', 'png');
-  write(root, 'dist/cli/liverec.js', '');
+  write(root, 'dist/cli/liverec.cjs', '');
+  write(root, 'dist/cli/command.cjs', '');
   write(root, 'dist/src/a.js', '');
   write(root, 'dist/web/index.html', '');
   return root;
@@ -71,6 +72,6 @@ describe('build stamp', () => {
     const run = spawnSync(process.execPath, [join(root, 'scripts/prepare.mjs')], { encoding: 'utf8' });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('build skipped');
-    expect(readFileSync(join(root, 'dist/cli/liverec.js'), 'utf8')).toBe('');
+    expect(readFileSync(join(root, 'dist/cli/liverec.cjs'), 'utf8')).toBe('');
   });
 });

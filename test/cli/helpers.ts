@@ -1,9 +1,8 @@
 // Spawns the compiled CLI and waits for lines on its stdout or stderr.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { packageRoot } from '../../src/paths.js';
+import { cliEntry } from '../../src/paths.js';
 
-export const cli = join(packageRoot, 'dist/cli/liverec.js');
+export const cli = cliEntry;
 
 export interface CliProcess {
   child: ChildProcess;

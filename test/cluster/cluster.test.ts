@@ -4,13 +4,13 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/paths.js';
+import { cliEntry } from '../../src/paths.js';
 import { Simulator, type RunningSimulator } from '../../src/simulator/index.js';
 import { FAST } from '../rooms/harness.js';
 import { api, type NodeProcess, startNode, startPostgres, startProxy, until } from './harness.js';
 
 const ROOMS = Array.from({ length: 30 }, (_, i) => 30001 + i);
-const cli = join(packageRoot, 'dist/cli/liverec.js');
+const cli = cliEntry;
 
 type RoomView = { roomId: number; ownerNode: string | null; recording: boolean; streaming: boolean };
 

@@ -5,10 +5,10 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../bench/free-port.js';
-import { packageRoot } from '../../src/paths.js';
+import { cliEntry } from '../../src/paths.js';
 import { control } from '../simulator/helpers.js';
 
-const cli = join(packageRoot, 'dist/cli/liverec.js');
+const cli = cliEntry;
 
 export { startPostgres } from '../../bench/postgres.js';
 

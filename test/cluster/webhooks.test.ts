@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/paths.js';
+import { cliEntry } from '../../src/paths.js';
 import { Simulator, type RunningSimulator } from '../../src/simulator/index.js';
 import { FAST } from '../rooms/harness.js';
 import { api, type NodeProcess, startNode, startPostgres, until } from './harness.js';
 
 const ROOMS = [31001, 31002, 31003, 31004];
-const cli = join(packageRoot, 'dist/cli/liverec.js');
+const cli = cliEntry;
 
 interface Hit { eventId: string; type: string; nodeId?: string; at: number; status: number; body: string }
 

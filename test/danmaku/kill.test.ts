@@ -4,13 +4,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/paths.js';
+import { cliEntry } from '../../src/paths.js';
 import { Simulator, type RunningSimulator } from '../../src/simulator/index.js';
 import { sleep } from '../rooms/harness.js';
 import { filesIn, readDanmaku } from './helpers.js';
 
 const ROOM = 27101;
-const cli = join(packageRoot, 'dist/cli/liverec.js');
+const cli = cliEntry;
 
 describe('danmaku after kill -9', () => {
   let sim: Simulator;

@@ -8,11 +8,11 @@ import { parse as parseAss } from 'ass-compiler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../src/config/store.js';
 import { DanmakuRecorder } from '../../src/danmaku/recorder.js';
-import { packageRoot } from '../../src/paths.js';
+import { cliEntry, packageRoot } from '../../src/paths.js';
 import { comment, gift, guard, superChat } from './events.js';
 import { readDanmaku } from './helpers.js';
 
-const cli = join(packageRoot, 'dist/cli/liverec.js');
+const cli = cliEntry;
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'liverec-dm-tools-'));
 

@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { amfToJson } from '../../src/flv/amf-json.js';
-import { packageRoot } from '../../src/paths.js';
+import { cliEntry, packageRoot } from '../../src/paths.js';
 import type { ProcessingComment } from '../../src/flv/pipeline/actions.js';
 import { FlvStream } from '../../src/flv/stream.js';
 import type { FlvTag } from '../../src/flv/tag.js';
@@ -14,7 +14,7 @@ export const root = packageRoot;
 export const corpus = join(root, 'test', 'fixtures', 'brec-flv');
 export const fixtureFlv = join(root, 'test', 'fixtures', 'media', 'h264-aac.flv');
 export const sampleFlv = join(corpus, 'TestData', 'Flv', 'sample.flv');
-export const cliPath = join(root, 'dist', 'cli', 'liverec.js');
+export const cliPath = cliEntry;
 
 export function samples(kind: 'Bad' | 'Good'): string[] {
   return readdirSync(join(corpus, 'TestData', kind)).filter((f) => f.endsWith('.xml')).sort();

@@ -5,10 +5,10 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { packageRoot } from '../../src/paths.js';
+import { cliEntry } from '../../src/paths.js';
 import { Simulator, type RunningSimulator } from '../../src/simulator/simulator.js';
 
-const cli = join(packageRoot, 'dist/cli/liverec.js');
+const cli = cliEntry;
 let running: RunningSimulator;
 beforeAll(async () => {
   const sim = new Simulator();

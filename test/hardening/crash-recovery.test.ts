@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecorderEvent } from '../../src/events/types.js';
-import { packageRoot } from '../../src/paths.js';
+import { cliEntry } from '../../src/paths.js';
 import { Simulator, type RunningSimulator } from '../../src/simulator/index.js';
 import { probe } from '../support/media-tools.js';
 import { sleep } from '../rooms/harness.js';
 import { type Receiver, startReceiver } from '../webhook/helpers.js';
 
 const ROOM = 34001;
-const cli = join(packageRoot, 'dist/cli/liverec.js');
+const cli = cliEntry;
 const opt = (Value: unknown) => ({ HasValue: true, Value });
 const sid = (e: RecorderEvent): string | undefined => (e.EventData as { SessionId?: string }).SessionId;
 

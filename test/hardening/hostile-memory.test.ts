@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/paths.js';
+import { cliEntry } from '../../src/paths.js';
 import { Simulator, type RunningSimulator } from '../../src/simulator/index.js';
 import { probe } from '../support/media-tools.js';
 import { sleep } from '../rooms/harness.js';
@@ -17,7 +17,7 @@ const SECONDS = 60;
 /** Three rooms, each in its own worker, and the process itself: measured peak 191 MiB (docs/hardening-recording.md). */
 const RSS_BOUND_MIB = 320;
 
-const cli = join(packageRoot, 'dist/cli/liverec.js');
+const cli = cliEntry;
 const opt = (Value: unknown) => ({ HasValue: true, Value });
 
 function rssMiB(pid: number): number {

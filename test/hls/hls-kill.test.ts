@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boxes } from '../../src/hls/mp4-boxes.js';
-import { packageRoot } from '../../src/paths.js';
+import { cliEntry } from '../../src/paths.js';
 import { Simulator, type RunningSimulator } from '../../src/simulator/index.js';
 import { sleep } from '../rooms/harness.js';
 import { decode } from './helpers.js';
 
-const cli = join(packageRoot, 'dist/cli/liverec.js');
+const cli = cliEntry;
 const ROOM = 23301;
 const mp4Files = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.mp4')).map((f) => join(dir, f));

@@ -4,12 +4,12 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/paths.js';
+import { cliEntry } from '../../src/paths.js';
 import { Simulator, type RunningSimulator } from '../../src/simulator/index.js';
 import { probe } from '../support/media-tools.js';
 import { sleep } from './harness.js';
 
-const cli = join(packageRoot, 'dist/cli/liverec.js');
+const cli = cliEntry;
 const flvFiles = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.flv')).map((f) => join(dir, f));
 

@@ -3,9 +3,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/paths.js';
+import { cliEntry, packageRoot } from '../../src/paths.js';
 
-const main = join(packageRoot, 'dist', 'cli', 'liverec.js');
+const main = cliEntry;
 
 describe('liverec simulate', () => {
   it('prints its URL, serves N live rooms from --clip, and exits 0 on SIGTERM', async () => {

@@ -1,14 +1,13 @@
 // Real content by default: `liverec simulate` serves a generated 1080p clip near the asked bitrate, with no filler.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStream } from '../../src/bilibili/stream-download.js';
 import { FlvParser } from '../../src/flv/parser.js';
 import { TagType } from '../../src/flv/tag.js';
-import { packageRoot } from '../../src/paths.js';
+import { cliEntry } from '../../src/paths.js';
 import { collect } from './helpers.js';
 
-const main = join(packageRoot, 'dist', 'cli', 'liverec.js');
+const main = cliEntry;
 
 /** Starts `liverec simulate` with `args`; resolves its URL (the first start encodes the clip: allow a minute or two). */
 async function simulate(args: string[]): Promise<{ url: string; stop: () => Promise<void> }> {

@@ -1,0 +1,53 @@
+// The `liverec` launcher: the build's code cache is used, and a stale, corrupt or missing one only costs speed.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cliEntry, packageRoot } from '../../src/paths.js';
+import { VERSION } from '../../src/version.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'liverec-launch-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** `liverec --version` through the launcher at `entry`, with its report on the cache. */
+function version(entry: string, env: Record<string, string> = {}): { stdout: string; cache: string; status: number | null } {
+  const r = spawnSync(process.execPath, [entry, '--version'], { encoding: 'utf8', env: { ...process.env, LIVEREC_REPORT_CODE_CACHE: '1', ...env } });
+  return { stdout: r.stdout.trim(), cache: /code cache (\w+)/.exec(r.stderr)?.[1] ?? r.stderr, status: r.status };
+}
+
+/** A copy of the built launcher, bundle and cache in a package of its own, timestamps kept (the cache names the bundle's mtime). */
+function copyOfBuild(name: string): string {
+  const dir = join(tmp, name, 'dist', 'cli');
+  cpSync(dirname(cliEntry), dir, { recursive: true, preserveTimestamps: true });
+  cpSync(join(packageRoot, 'package.json'), join(tmp, name, 'package.json'));
+  return dir;
+}
+
+describe('launcher code cache', () => {
+  it('the built command runs from the cache made by the build', () => {
+    expect(version(cliEntry)).toEqual({ stdout: VERSION, cache: 'used', status: 0 });
+  });
+
+  it('a copy that keeps timestamps keeps its cache', () => {
+    expect(version(join(copyOfBuild('copy'), 'liverec.cjs'))).toEqual({ stdout: VERSION, cache: 'used', status: 0 });
+  });
+
+  it('ignores a cache made for another bundle (changed mtime) and still runs', () => {
+    const dir = copyOfBuild('stale');
+    utimesSync(join(dir, 'command.cjs'), new Date(), new Date(Date.now() - 60_000));
+    expect(version(join(dir, 'liverec.cjs'))).toEqual({ stdout: VERSION, cache: 'absent', status: 0 });
+  });
+
+  it('runs when V8 rejects a corrupt cache, and without one', () => {
+    const dir = copyOfBuild('corrupt');
+    const file = join(dir, 'command.cjs.cache');
+    const raw = readFileSync(file);
+    const body = raw.indexOf(10) + 1;
+    for (let i = body + 16; i < raw.length; i += 97) raw[i] ^= 0x5a;
+    writeFileSync(file, raw);
+    expect(version(join(dir, 'liverec.cjs'))).toEqual({ stdout: VERSION, cache: 'rejected', status: 0 });
+    rmSync(file);
+    expect(version(join(dir, 'liverec.cjs'))).toEqual({ stdout: VERSION, cache: 'absent', status: 0 });
+  });
+});
