@@ -1,10 +1,10 @@
 // The `liverec` launcher: the build's code cache is used, and a stale, corrupt or missing one only costs speed.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliEntry, packageRoot } from '../../src/paths.js';
+import { cliEntry, packageRoot, workerPath } from '../../src/paths.js';
 import { VERSION } from '../../src/version.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'liverec-launch-'));
@@ -49,5 +49,16 @@ describe('launcher code cache', () => {
     expect(version(join(dir, 'liverec.cjs'))).toEqual({ stdout: VERSION, cache: 'rejected', status: 0 });
     rmSync(file);
     expect(version(join(dir, 'liverec.cjs'))).toEqual({ stdout: VERSION, cache: 'absent', status: 0 });
+  });
+});
+
+describe('bundles', () => {
+  // A directive after any other statement is an inert string: the code would run in sloppy mode (slower, and
+  // without the errors strict mode gives), as it once did behind the import.meta.url banner.
+  it('every script opens in strict mode', () => {
+    const cli = dirname(cliEntry);
+    const scripts = [...readdirSync(cli).filter((f) => f.endsWith('.cjs')).map((f) => join(cli, f)), ...['room', 'tool', 'template'].map(workerPath)];
+    expect(scripts.length).toBe(5);
+    for (const file of scripts) expect(readFileSync(file, 'utf8'), file).toMatch(/^(#![^\n]*\n)?"use strict";/);
   });
 });
