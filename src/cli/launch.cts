@@ -20,6 +20,9 @@ interface BundleExports {
   main(argv: readonly string[], options?: { allFamilies?: boolean }): Promise<void>;
 }
 
+/** The bundle: a CommonJS module body as a function (scripts/bundle-cli.mjs, WRAP_OPEN). */
+type ModuleBody = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
+
 const bundle = join(__dirname, 'command.cjs');
 const cacheFile = `${bundle}.cache`;
 
@@ -62,7 +65,7 @@ function load(writing: boolean): BundleExports {
   // Node's own start-up snapshot (~10 ms of CPU per thread).
   setFlagsFromString('--verify-snapshot-checksum');
   // The bundle has no import(): scripts/bundle-cli.mjs turns those into require (see dynamicImportsAsRequire).
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
+  const script = new vm.Script(source, { filename: bundle, cachedData });
   setFlagsFromString('--no-verify-snapshot-checksum');
   if (process.env[REPORT_ENV] === '1') {
     process.stderr.write(`liverec: code cache ${cachedData === undefined ? 'absent' : script.cachedDataRejected ? 'rejected' : 'used'}\n`);
@@ -75,12 +78,16 @@ function load(writing: boolean): BundleExports {
       renameSync(tmp, cacheFile);
     });
   }
+  return run(script.runInThisContext() as ModuleBody);
+}
+
+function run(body: ModuleBody): BundleExports {
   const mod = { exports: {} as BundleExports };
-  (script.runInThisContext() as (...args: unknown[]) => void)(mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));
+  body(mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));
   return mod.exports;
 }
 
 const writing = process.env[WRITE_ENV] === '1';
 // Node maps stack traces (--enable-source-maps) only for files its own loaders read, so then it loads the bundle.
-const command = process.sourceMapsEnabled && !writing ? (require(bundle) as BundleExports) : load(writing);
+const command = process.sourceMapsEnabled && !writing ? run(require(bundle) as ModuleBody) : load(writing);
 void command.main(process.argv, { allFamilies: writing });
