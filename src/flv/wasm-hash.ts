@@ -19,8 +19,10 @@ const SCRATCH_BYTES = 16 * 1024 * 1024;
 /** Arena slabs in module memory (virtual until touched: unused slabs cost no RSS). */
 export const ARENA_SLAB_BYTES = 256 * 1024;
 const ARENA_SLABS = 128;
-/** Scratch, a guard page, the slabs, a guard page (the absorb tail load may read 7 bytes past a range). */
-const MEMORY_PAGES = (SCRATCH_BYTES + PAGE + ARENA_SLABS * ARENA_SLAB_BYTES + PAGE) / PAGE;
+/** Scratch, a guard page, the slabs, a guard page (the absorb tail load may read 7 bytes past a range), and a
+ * page whose first 8 bytes receive tagHash's result. */
+const MEMORY_PAGES = (SCRATCH_BYTES + PAGE + ARENA_SLABS * ARENA_SLAB_BYTES + PAGE + PAGE) / PAGE;
+const RESULT_AT = (MEMORY_PAGES - 1) * PAGE;
 const C1 = 0xff51afd7ed558ccdn;
 const SEED = 0x9e3779b97f4a7c15n;
 
@@ -76,11 +78,12 @@ const splatP = (): number[] => {
   return [...v.const, ...b];
 };
 const op = {
-  end: 0x0b, block: 0x02, loop: 0x03, if: 0x04, void: 0x40, br: 0x0c, brIf: 0x0d, call: 0x10,
+  end: 0x0b, else: 0x05, block: 0x02, loop: 0x03, if: 0x04, void: 0x40, br: 0x0c, brIf: 0x0d, call: 0x10,
   localGet: 0x20, localSet: 0x21, localTee: 0x22, globalGet: 0x23, globalSet: 0x24,
-  i64Load: 0x29, i32Const: 0x41, i64Const: 0x42,
-  i32LtU: 0x49, i32GeU: 0x4f, i32Add: 0x6a, i32And: 0x71, return: 0x0f,
-  i64Sub: 0x7d, i64Mul: 0x7e, i64And: 0x83, i64Xor: 0x85, i64Shl: 0x86, i64ShrU: 0x88,
+  i32Load: 0x28, i64Load: 0x29, i32Load8U: 0x2d, i32Store: 0x36, i32Const: 0x41, i64Const: 0x42,
+  i32Eqz: 0x45, i32Eq: 0x46, i32Ne: 0x47, i32LtU: 0x49, i32GeU: 0x4f, i64LtU: 0x54, i64GtU: 0x56,
+  i32Add: 0x6a, i32Sub: 0x6b, i32And: 0x71, i32Or: 0x72, i32Shl: 0x74, i32ShrU: 0x76, return: 0x0f, select: 0x1b,
+  i64Add: 0x7c, i64Sub: 0x7d, i64Mul: 0x7e, i64And: 0x83, i64Xor: 0x85, i64Shl: 0x86, i64ShrU: 0x88,
   i32WrapI64: 0xa7, i64ExtendI32U: 0xad,
 };
 const c64 = (v: bigint): number[] => [op.i64Const, ...sleb(v)];
@@ -129,14 +132,17 @@ function stripes(useSimd: boolean): number[] {
 }
 
 function assemble(useSimd: boolean): Uint8Array {
-  const types = section(1, vec([[0x60, 1, I64, 0], [0x60, 0, 0], [0x60, 1, I32, 0], [0x60, 0, 1, I32], [0x60, 2, I32, I32, 0], [0x60, 2, I32, I32, 1, I32]]));
-  const funcs = section(3, vec([[0], [1], [4], [2], [3], [3], [5]]));
+  const types = section(1, vec([
+    [0x60, 1, I64, 0], [0x60, 0, 0], [0x60, 1, I32, 0], [0x60, 0, 1, I32], [0x60, 2, I32, I32, 0], [0x60, 2, I32, I32, 1, I32],
+    [0x60, 3, I32, I32, I32, 0],
+  ]));
+  const funcs = section(3, vec([[0], [1], [4], [2], [3], [3], [5], [6]]));
   // Fixed size (minimum = maximum): growing would detach the buffer that arena slabs and their views use.
   const memory = section(5, vec([[0x01, ...uleb(MEMORY_PAGES), ...uleb(MEMORY_PAGES)]]));
   const globals = section(6, vec([[I64, 1, ...c64(SEED), op.end]]));
   const exports = section(7, vec([
     [...name('mem'), 2, 0], [...name('h'), 3, 0], [...name('reset'), 0, 1], [...name('absorb'), 0, 2],
-    [...name('mixInt'), 0, 3], [...name('hi'), 0, 4], [...name('lo'), 0, 5],
+    [...name('mixInt'), 0, 3], [...name('hi'), 0, 4], [...name('lo'), 0, 5], [...name('tagHash'), 0, 7],
   ]));
   // mix(k): h = (h ^ f(k)) · M
   const mix = func([], [op.globalGet, 0, op.localGet, 0, ...scramble(0), op.i64Xor, ...c64(M), op.i64Mul, op.globalSet, 0]);
@@ -164,7 +170,52 @@ function assemble(useSimd: boolean): Uint8Array {
   const mixInt = func([], [op.localGet, 0, op.i64ExtendI32U, op.call, 0]);
   const hi = func([[1, I64]], [...finalise, ...c64(32n), op.i64ShrU, op.i32WrapI64]);
   const lo = func([[1, I64]], [...finalise, op.i32WrapI64]);
-  const code = section(10, [...uleb(7), ...mix, ...reset, ...absorb, ...mixInt, ...hi, ...lo, ...stripes(useSimd)]);
+  // tagHash(ptr, len, mode): one tag body's hash into memory[RESULT_AT] (hi, lo), leaving the running state as it
+  // was. Mode 0: the whole body; 1 (AVC) and 2 (HEVC) frames: the 5-byte prefix, then each NALU but filler, then
+  // any bytes after the last whole NALU, exactly as the JS walk it replaces (remove-duplicated-chunk.ts). Positions
+  // are 64-bit, since a NALU length may be anything up to 2^32 - 1.
+  // Locals: 0 ptr, 1 len, 2 mode | 3 saved state, 4 pos, 5 len, 6 end, 7 size (i64) | 8 filler, 9 p, 10 header (i32).
+  const be32 = (at: number): number[] => [
+    op.localGet, 9, op.i32Load8U, 0, at, op.i32Const, 24, op.i32Shl, op.localGet, 9, op.i32Load8U, 0, at + 1, op.i32Const, 16, op.i32Shl, op.i32Or,
+    op.localGet, 9, op.i32Load8U, 0, at + 2, op.i32Const, 8, op.i32Shl, op.i32Or, op.localGet, 9, op.i32Load8U, 0, at + 3, op.i32Or,
+  ];
+  const pos32 = [op.localGet, 4, op.i32WrapI64];
+  const tagHash = func([[5, I64], [3, I32]], [
+    op.globalGet, 0, op.localSet, 3, ...c64(SEED), op.globalSet, 0,
+    op.localGet, 1, op.i64ExtendI32U, op.localSet, 5,
+    op.localGet, 2, op.i32Eqz,
+    op.if, op.void,
+    op.localGet, 0, op.localGet, 1, op.call, 2,
+    op.else, 
+    op.localGet, 0, op.i32Const, 5, op.call, 2,
+    op.i32Const, 12, op.i32Const, 38, op.localGet, 2, op.i32Const, 1, op.i32Eq, op.select, op.localSet, 8,
+    ...c64(5n), op.localSet, 4,
+    op.block, op.void, op.loop, op.void,
+    op.localGet, 4, ...c64(5n), op.i64Add, op.localGet, 5, op.i64GtU, op.brIf, 1,
+    op.localGet, 0, ...pos32, op.i32Add, op.localSet, 9,
+    ...be32(0), op.i64ExtendI32U, op.localSet, 7,
+    op.localGet, 9, op.i32Load8U, 0, 4, op.localTee, 10, op.i32Const, ...sleb(0x80n), op.i32And, op.brIf, 1,
+    op.localGet, 10, op.i32Const, 0x1f, op.i32And,
+    op.localGet, 10, op.i32Const, 1, op.i32ShrU, op.i32Const, 0x3f, op.i32And,
+    op.localGet, 2, op.i32Const, 1, op.i32Eq, op.select,
+    op.localGet, 8, op.i32Ne,
+    op.if, op.void,
+    op.localGet, 9,
+    op.localGet, 4, ...c64(4n), op.i64Add, op.localGet, 7, op.i64Add, op.localTee, 6, op.localGet, 5, op.localGet, 6, op.localGet, 5, op.i64LtU, op.select,
+    op.localGet, 4, op.i64Sub, op.i32WrapI64, op.call, 2,
+    op.end,
+    op.localGet, 4, ...c64(4n), op.i64Add, op.localGet, 7, op.i64Add, op.localSet, 4,
+    op.br, 0, op.end, op.end,
+    op.localGet, 4, op.localGet, 5, op.i64LtU,
+    op.if, op.void,
+    op.localGet, 0, ...pos32, op.i32Add, op.localGet, 5, op.localGet, 4, op.i64Sub, op.i32WrapI64, op.call, 2,
+    op.end,
+    op.end,
+    op.i32Const, ...sleb(BigInt(RESULT_AT)), op.call, 4, op.i32Store, 2, 0,
+    op.i32Const, ...sleb(BigInt(RESULT_AT)), op.call, 5, op.i32Store, 2, 4,
+    op.localGet, 3, op.globalSet, 0,
+  ]);
+  const code = section(10, [...uleb(8), ...mix, ...reset, ...absorb, ...mixInt, ...hi, ...lo, ...stripes(useSimd), ...tagHash]);
   return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...types, ...funcs, ...memory, ...globals, ...exports, ...code]);
 }
 
@@ -184,13 +235,23 @@ interface Exports {
   mixInt(v: number): void;
   hi(): number;
   lo(): number;
+  tagHash(ptr: number, len: number, mode: number): void;
 }
+
+/** How tagHash reads a body: whole, or as an AVC or HEVC frame whose filler NALUs are skipped. */
+export const TagHashMode = { Whole: 0, Avc: 1, Hevc: 2 } as const;
 
 /** The module's functions with its memory view; null when WebAssembly is unavailable (e.g. --jitless). */
 export interface WasmHash {
   readonly x: Exports;
   /** Absorbs `u8`: in place when it lies in module memory (an arena slab), else copied to the scratch first. */
   absorbBytes(u8: Uint8Array): void;
+  /**
+   * One tag body's hash in a single call (see tagHash in assemble), into `result` as [hi, lo]; the running
+   * state of absorbBytes and mixInt is left as it was. Bodies outside module memory are copied to the scratch.
+   */
+  tagHash(u8: Uint8Array, mode: number): void;
+  readonly result: Int32Array;
   /** Slabs for tag arenas inside module memory, hashed in place; see tag-arena.ts. */
   readonly slabs: WasmSlabRegion;
 }
@@ -237,6 +298,16 @@ export function wasmHash(): WasmHash | null {
         scratch.set(u8, 0);
         x.absorb(0, u8.length);
       },
+      tagHash(u8: Uint8Array, mode: number): void {
+        if (u8.buffer === buffer) {
+          x.tagHash(u8.byteOffset, u8.length, mode);
+          return;
+        }
+        if (u8.length > SCRATCH_BYTES) throw new RangeError(`Cannot hash ${u8.length} bytes at once (FLV tag bodies are under 16 MiB)`);
+        scratch.set(u8, 0);
+        x.tagHash(0, u8.length, mode);
+      },
+      result: new Int32Array(buffer, RESULT_AT, 2),
     };
   } catch {
     cached = null;
