@@ -10,7 +10,7 @@ import { wasmHash } from '../../src/flv/wasm-hash.js';
 /** The walk as specified: prefix, every NALU but filler (cut to the body), then what follows the last NALU. */
 function walked(body: Uint8Array, frame: boolean): [number, number] {
   const fp = new Fingerprint64(true).reset();
-  if (!frame) return fp.addBytes(body).digest();
+  if (!frame) return signed(fp.addBytes(body).digest());
   const hevc = (body[0]! & 0x0f) === 12;
   const filler = hevc ? 38 : 12;
   fp.addBytes(body.subarray(0, 5));
@@ -24,8 +24,11 @@ function walked(body: Uint8Array, frame: boolean): [number, number] {
     pos += 4 + size;
   }
   if (pos < body.length) fp.addBytes(body.subarray(pos));
-  return fp.digest();
+  return signed(fp.digest());
 }
+
+/** Tags keep their hash as signed 32-bit halves (small integers in V8). */
+const signed = ([hi, lo]: [number, number]): [number, number] => [hi | 0, lo | 0];
 
 function nalu(header: number[], size: number, declared = size + header.length): Buffer {
   const len = Buffer.alloc(4);

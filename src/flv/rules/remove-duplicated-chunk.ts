@@ -65,14 +65,18 @@ export function tagContentHash(t: FlvTag): void {
   const frame = t.type === TagType.Video && (t.flag & TagFlag.Header) === 0 && body.length > 5;
   if (wasm) {
     wasm.tagHash(body, frame ? (hevcNalus(body) ? TagHashMode.Hevc : TagHashMode.Avc) : TagHashMode.Whole);
-    t.hashHi = wasm.result[0]! >>> 0;
-    t.hashLo = wasm.result[1]! >>> 0;
+    // Kept as signed 32-bit values: small integers on 64-bit V8, where unsigned ones over 2^31 would each be a
+    // heap number (two allocations per tag) and change the field's representation, deoptimizing its readers.
+    t.hashHi = wasm.result[0]!;
+    t.hashLo = wasm.result[1]!;
     return;
   }
   tagFp.reset();
   if (frame) absorbAvcBody(tagFp, body);
   else tagFp.addBytes(body);
-  [t.hashHi, t.hashLo] = tagFp.digest();
+  const [hi, lo] = tagFp.digest();
+  t.hashHi = hi | 0;
+  t.hashLo = lo | 0;
 }
 
 /**
