@@ -6,6 +6,8 @@ import type { SimRoomCounters } from './simulator-process.js';
 
 export interface ProcFigures {
   cpuS: number;
+  /** User time within cpuS; on this kind of VM system time swings with the host's page handling (docs/performance.md). */
+  userS: number;
   wallS: number;
   /** Percent of one core. */
   cpuPct: number;
@@ -18,8 +20,9 @@ export function procFigures(samples: ProcSample[]): ProcFigures {
   const last = samples.at(-1)!;
   const wallS = (last.t - first.t) / 1000;
   const cpuS = last.cpuS - first.cpuS;
+  const userS = last.userS - first.userS;
   const rss = samples.map((s) => s.rssKiB / 1024);
-  return { cpuS, wallS, cpuPct: (100 * cpuS) / wallS, rssPeakMiB: Math.max(...rss), rssMeanMiB: rss.reduce((a, b) => a + b, 0) / rss.length };
+  return { cpuS, userS, wallS, cpuPct: (100 * cpuS) / wallS, rssPeakMiB: Math.max(...rss), rssMeanMiB: rss.reduce((a, b) => a + b, 0) / rss.length };
 }
 
 export interface MachineFigures {

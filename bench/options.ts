@@ -21,6 +21,11 @@ export interface BenchOptions {
   /** Where results JSON (and the sweep SVG) go. */
   outDir: string | null;
   skipFfmpeg: boolean;
+  /**
+   * Record with ffmpeg before liverec. Whichever phase runs second writes into page-cache pages the first one's
+   * deleted outputs just freed, which on a VM whose free memory goes back to the host is cheaper (docs/performance.md).
+   */
+  ffmpegFirst: boolean;
 }
 
 export const BENCH_PROTOCOLS = ['flv', 'hls-fmp4', 'hls-ts'] as const;
@@ -28,7 +33,7 @@ export type BenchProtocol = (typeof BENCH_PROTOCOLS)[number];
 
 export const USAGE = `usage: npm run bench -- [--rooms N] [--bitrate-kbps K] [--seconds S] [--warmup S] [--json]
        [--sweep 10,50,100,200] [--rooms-per-worker K] [--api-rps R] [--out DIR] [--no-ffmpeg]
-       [--clip FILE.flv] [--pad-with-filler] [--protocol flv|hls-fmp4|hls-ts]
+       [--ffmpeg-first] [--clip FILE.flv] [--pad-with-filler] [--protocol flv|hls-fmp4|hls-ts]
 defaults: --rooms 20 --bitrate-kbps 6000 --seconds 30 --warmup 5 --api-rps 500 (0 = no API load window)
           content: the generated 1080p25 clip nearest --bitrate-kbps (real entropy, no filler), or --clip
           --rooms-per-worker: not passed, so liverec uses its own default placement   --out bench/results
@@ -48,7 +53,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     options: {
       rooms: { type: 'string' }, 'bitrate-kbps': { type: 'string' }, seconds: { type: 'string' }, warmup: { type: 'string' },
       json: { type: 'boolean' }, sweep: { type: 'string' }, 'rooms-per-worker': { type: 'string' }, 'api-rps': { type: 'string' },
-      out: { type: 'string' }, 'no-ffmpeg': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      out: { type: 'string' }, 'no-ffmpeg': { type: 'boolean' }, 'ffmpeg-first': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       clip: { type: 'string' }, 'pad-with-filler': { type: 'boolean' }, protocol: { type: 'string' },
     },
   });
@@ -75,6 +80,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     clip: values.clip ?? null,
     padWithFiller: values['pad-with-filler'] ?? false,
     skipFfmpeg: values['no-ffmpeg'] ?? false,
+    ffmpegFirst: values['ffmpeg-first'] ?? false,
     protocol,
   };
 }

@@ -41,9 +41,15 @@ export const rssKiB = (pid: number): number | null => statusKiB(pid, 'VmRSS');
  * stat line sums every thread; reaped children are not included). Null when the process is gone.
  */
 export function cpuSeconds(pid: number): number | null {
+  const s = cpuSplit(pid);
+  return s === null ? null : s.userS + s.sysS;
+}
+
+/** User and system CPU seconds apart (system time carries the kernel's copies into the page cache and sockets). */
+export function cpuSplit(pid: number): { userS: number; sysS: number } | null {
   try {
     const f = statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-    return (Number(f[11]) + Number(f[12])) / clockTicks();
+    return { userS: Number(f[11]) / clockTicks(), sysS: Number(f[12]) / clockTicks() };
   } catch {
     return null;
   }
@@ -67,6 +73,8 @@ export interface ProcSample {
   /** performance.now() of the reading. */
   t: number;
   cpuS: number;
+  /** The user part of cpuS (the rest is system time). */
+  userS: number;
   rssKiB: number;
   /** How many of the processes were still there. */
   alive: number;
@@ -77,17 +85,19 @@ export interface ProcSample {
 
 export function sampleProcs(pids: readonly number[], t: number): ProcSample {
   let cpuS = 0;
+  let userS = 0;
   let rss = 0;
   let alive = 0;
   for (const pid of pids) {
-    const c = cpuSeconds(pid);
+    const c = cpuSplit(pid);
     const r = rssKiB(pid);
     if (c === null || r === null) continue;
-    cpuS += c;
+    cpuS += c.userS + c.sysS;
+    userS += c.userS;
     rss += r;
     alive++;
   }
-  return { t, cpuS, rssKiB: rss, alive, machineS: allProcessesCpuSeconds(), benchS: selfCpuSecondsWithChildren() };
+  return { t, cpuS, userS, rssKiB: rss, alive, machineS: allProcessesCpuSeconds(), benchS: selfCpuSecondsWithChildren() };
 }
 
 /**

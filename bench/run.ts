@@ -22,8 +22,10 @@ async function runOne(rooms: number, o: BenchOptions): Promise<RunFigures> {
   const sim = await startSimulator(rooms, o.bitrateKbps, { clip: o.clip, padWithFiller: o.padWithFiller, formats: o.protocol === 'flv' ? undefined : [streamFormat(o.protocol)] });
   try {
     phase(`content: ${sim.content ? `${sim.content.name}, ${sim.content.kbps} kbps` : 'committed 360p clip'}${o.padWithFiller ? `, padded with filler to ${o.bitrateKbps} kbps` : ', no filler'}`);
+    const ffmpegPhase = () => (o.skipFfmpeg ? null : runFfmpegPhase(sim, o.seconds, o.warmupSeconds, streamFormat(o.protocol)));
+    const early = o.ffmpegFirst ? await ffmpegPhase() : null;
     const liverec = await runLiverecPhase(sim, { seconds: o.seconds, warmupSeconds: o.warmupSeconds, roomsPerWorker: o.roomsPerWorker, apiRps: o.apiRps, hls: o.protocol !== 'flv' });
-    const ffmpeg = o.skipFfmpeg ? null : await runFfmpegPhase(sim, o.seconds, o.warmupSeconds, streamFormat(o.protocol));
+    const ffmpeg = o.ffmpegFirst ? early : await ffmpegPhase();
     const ratios = ffmpeg ? { cpuPerGb: cpuRatio(liverec, ffmpeg), rssPerRoom: liverec.rssPerRoomMiB / ffmpeg.rssPerRoomMiB } : null;
     const flags = comparisonFlags(liverec, ffmpeg, o.padWithFiller, o.protocol);
     for (const f of flags) phase(`FLAGGED: ${f}`);
