@@ -65,8 +65,8 @@ export function tagContentHash(t: FlvTag): void {
   const frame = t.type === TagType.Video && (t.flag & TagFlag.Header) === 0 && body.length > 5;
   if (wasm) {
     wasm.tagHash(body, frame ? (hevcNalus(body) ? TagHashMode.Hevc : TagHashMode.Avc) : TagHashMode.Whole);
-    // Kept as signed 32-bit values: small integers on 64-bit V8, where unsigned ones over 2^31 would each be a
-    // heap number (two allocations per tag) and change the field's representation, deoptimizing its readers.
+    // Kept as signed 32-bit values: small integers on 64-bit V8 without pointer compression (Node's builds), where
+    // unsigned ones over 2^31 are heap numbers: up to two allocations per tag, for nothing.
     t.hashHi = wasm.result[0]!;
     t.hashLo = wasm.result[1]!;
     return;
