@@ -54,6 +54,14 @@ export class TagGrouper {
     this.meter?.reset(0);
   }
 
+  /**
+   * Whether a keyframe pushed now would join the open group instead of closing it (an all-audio data group
+   * absorbs it); src/flv/fast only takes over a group at a keyframe that closes what is open.
+   */
+  get keyframeWouldAppend(): boolean {
+    return this.kind === 'Data' && this.allAudio;
+  }
+
   /** Tags held in the open group (not yet emitted). */
   get pending(): readonly FlvTag[] {
     return this.tags;

@@ -192,6 +192,16 @@ export class FlvParser {
     return { tags: [], error: null };
   }
 
+  /**
+   * Accounts for `count` whole units (`bytes` with their PreviousTagSize fields) that src/flv/fast handled
+   * without this parser, between two pushes: tag numbers and byte counts stay those of the whole stream.
+   */
+  skipUnits(count: number, bytes: number): void {
+    this.index += count;
+    this.bytesIn += bytes;
+    this.bytesConsumed += bytes;
+  }
+
   /** Views of the bytes held for an incomplete unit (they must stay valid until the next push). */
   get heldViews(): readonly Uint8Array[] {
     return this.parts;

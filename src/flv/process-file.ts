@@ -3,6 +3,7 @@ import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs
 import { gzipSync } from 'node:zlib';
 import type { HevcOutputForm } from './codecs/video-format.js';
 import { FlvError } from './errors.js';
+import { fastPathAvailable, readFlvFast } from './fast/fast-reader.js';
 import { COMMENT_TYPES, ISSUE_TYPES, type IssueType } from './pipeline/actions.js';
 import type { FlvStats } from './rules/tool-stats.js';
 import { TagArena } from './tag-arena.js';
@@ -29,6 +30,8 @@ export interface ProcessFileOptions {
   openFlags?: 'w' | 'wx';
   /** HEVC output: Enhanced FLV (`hvc1`, default) or codec id 12 as in the input (`--keep-codec12`). */
   hevcForm?: HevcOutputForm;
+  /** Write GOPs that need no repair straight from the read buffers (src/flv/fast; default true). Same output. */
+  fastPath?: boolean;
 }
 
 /** The result of one input; `status` is OK only when the whole input was read and written cleanly. */
@@ -56,6 +59,8 @@ export interface ProcessFileReport {
   inputBytes: number;
   /** Bytes of a cut trailing tag that were dropped. */
   truncatedBytes: number;
+  /** Data groups (GOPs) that needed no repair and were written straight from the read buffers (src/flv/fast). */
+  fastGroups: number;
 }
 
 /** `<base>` without a trailing `.flv`/`.xml`/`.gz`, like brec's Path.ChangeExtension for the usual names. */
@@ -93,6 +98,7 @@ class ToolRun {
   private readonly info = new Map<string, number>();
   private readonly issues: string[] = [];
   error: unknown = null;
+  fastGroups = 0;
   /** Tags assembled from reads in two slabs (and other copies); the reads themselves go to `reads`. */
   readonly copies = new TagArena();
   readonly reads = new TagArena();
@@ -140,7 +146,7 @@ class ToolRun {
       outputFileCount: tagCounts.length, tagCounts, outputFiles: this.outputFiles, issueCounts, infoCounts, issues: this.issues,
       needFix: tagCounts.length !== 1 || required > 0, unrepairable: issueCounts.Unrepairable > 0,
       ffmpegDetected: ffmpeg.endTagDetected && ffmpeg.lavfEncoderDetected,
-      video: stats.video, audio: stats.audio, inputBytes, truncatedBytes,
+      video: stats.video, audio: stats.audio, inputBytes, truncatedBytes, fastGroups: this.fastGroups,
     };
   }
 }
@@ -207,6 +213,12 @@ function readFlv(opts: ProcessFileOptions, run: ToolRun): number {
   }
   let done = 0;
   try {
+    if (opts.fastPath !== false && fastPathAvailable(run)) {
+      const r = readFlvFast(fd, opts.input, run, (n) => opts.onProgress?.(n, total));
+      run.fastGroups = r.fastGroups;
+      if (r.whole) return r.done;
+      done = r.done;
+    }
     for (;;) {
       const region = run.reads.tail(MIN_READ);
       let n: number;

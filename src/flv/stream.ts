@@ -86,6 +86,11 @@ export class FlvStream {
     return this.feed(r.tags, r.error, true);
   }
 
+  /** Processes and writes the open group now, as the next keyframe would (for src/flv/fast). */
+  flushGroup(): StreamStep {
+    return this.feed([], null, true);
+  }
+
   /** Feeds already-parsed tags (e.g. from an XML tag list); `last` flushes the final group. */
   pushTags(tags: readonly FlvTag[], last = false): StreamStep {
     return this.feed(tags, null, last);

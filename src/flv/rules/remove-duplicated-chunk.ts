@@ -1,7 +1,7 @@
 // RemoveDuplicatedChunk rule: drops a data group the CDN sent again (same content as one of the last 16).
 import { Fingerprint64 } from '../fingerprint.js';
 import { TagHashMode, wasmHash } from '../wasm-hash.js';
-import type { ProcessingContext, ProcessingRule } from '../pipeline/context.js';
+import type { ProcessingContext, ProcessingRule, SessionItems } from '../pipeline/context.js';
 import { fillerType, hevcNalus, nalType } from '../codecs/nal.js';
 import { type FlvTag, TagFlag, TagType } from '../tag.js';
 
@@ -94,6 +94,20 @@ export function groupFingerprint(fp: Fingerprint64, tags: readonly FlvTag[]): [n
   return fp.digest();
 }
 
+const historyOf = (session: SessionItems): History => session.get('RemoveDuplicatedChunkRule', () => new History());
+
+/**
+ * For a plain data group (see src/flv/fast) whose fingerprint is [hi, lo]: true, and remembered as the rule
+ * would, when it repeats none of the recent groups; false (nothing changed) when the full rule must drop it.
+ */
+export function acceptPlainGroup(session: SessionItems, hi: number, lo: number): boolean {
+  const history = historyOf(session);
+  if (history.includes(hi, lo)) return false;
+  history.add(hi, lo);
+  history.consecutive = 0;
+  return true;
+}
+
 export class RemoveDuplicatedChunkRule implements ProcessingRule {
   /** Plain JS: it mixes a few 32-bit words per tag, where a call into WebAssembly per word costs more. */
   private readonly fp = new Fingerprint64(false);
@@ -104,7 +118,7 @@ export class RemoveDuplicatedChunkRule implements ProcessingRule {
         out.push(action);
         return true;
       }
-      const history = ctx.session.get('RemoveDuplicatedChunkRule', () => new History());
+      const history = historyOf(ctx.session);
       const [hi, lo] = groupFingerprint(this.fp, action.tags);
       if (history.includes(hi, lo)) {
         ctx.addComment('RepeatingData', true, '重复数据');

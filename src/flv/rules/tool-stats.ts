@@ -9,22 +9,32 @@ export interface FlvStats {
   frameDurations: Record<string, number>;
 }
 
+/** Frame durations counted in an array below this (ms); others, rare, in a map. */
+const SMALL = 256;
+
 /** Histogram of one channel's frame durations, kept incrementally (memory does not grow with the input). */
 class Channel {
   count = 0;
   private last = 0;
+  // Why two stores: almost every duration is a frame's 10-100 ms, and an array count costs less than a Map update per tag.
+  private readonly small = new Int32Array(SMALL);
   private readonly durations = new Map<number, number>();
 
   add(ts: number): void {
     if (this.count++ > 0) {
       const d = ts - this.last;
-      this.durations.set(d, (this.durations.get(d) ?? 0) + 1);
+      if (d >= 0 && d < SMALL) this.small[d]!++;
+      else this.durations.set(d, (this.durations.get(d) ?? 0) + 1);
     }
     this.last = ts;
   }
 
   stats(): FlvStats {
-    const sorted = [...this.durations].sort((a, b) => b[1] - a[1] || b[0] - a[0]);
+    const all = [...this.durations];
+    this.small.forEach((c, d) => {
+      if (c > 0) all.push([d, c]);
+    });
+    const sorted = all.sort((a, b) => b[1] - a[1] || b[0] - a[0]);
     // brec weights each duration by count / frameCount (not by the number of durations): kept as is.
     let weighted = 0;
     for (const [d, c] of sorted) weighted += d * (c / this.count);
@@ -45,11 +55,21 @@ export class ToolStatsRule implements ProcessingRule {
     for (const a of ctx.actions) {
       if (a.kind !== 'Data') continue;
       for (const t of a.tags) {
-        if (t.type === TagType.Video) this.video.add(t.timestamp);
-        else if (t.type === TagType.Audio && t.flag === TagFlag.None) this.audio.add(t.timestamp);
+        if (t.type === TagType.Video) this.addVideo(t.timestamp);
+        else if (t.type === TagType.Audio && t.flag === TagFlag.None) this.addAudio(t.timestamp);
       }
     }
     next();
+  }
+
+  /** One video data tag's input timestamp (also fed by src/flv/fast for the groups it handles). */
+  addVideo(ts: number): void {
+    this.video.add(ts);
+  }
+
+  /** One audio data tag's (Flag None) input timestamp. */
+  addAudio(ts: number): void {
+    this.audio.add(ts);
   }
 
   result(): { video: FlvStats; audio: FlvStats } {

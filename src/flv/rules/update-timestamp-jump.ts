@@ -30,19 +30,60 @@ function channelTarget(tags: readonly FlvTag[], type: number, d: typeof AUDIO): 
   let first: FlvTag | null = null;
   let second: FlvTag | null = null;
   let last: FlvTag | null = null;
+  let count = 0;
   for (const t of tags) {
     if (t.type !== type) continue;
     if (!first) first = t;
     else if (!second) second = t;
     last = t;
+    count++;
   }
-  if (!last) return 0;
+  return targetOf(count, first?.timestamp ?? 0, second?.timestamp ?? 0, last?.timestamp ?? 0, d);
+}
+
+/** One channel's target from its tag count and its first, second and last (already rebased) timestamps. */
+function targetOf(count: number, first: number, second: number, last: number, d: typeof AUDIO): number {
+  if (count === 0) return 0;
   let duration = d.fallback;
-  if (first && second) {
-    const dt = (second.timestamp - first.timestamp) | 0;
+  if (count >= 2) {
+    const dt = (second - first) | 0;
     if (dt >= d.min && dt <= d.max) duration = dt;
   }
-  return (duration + last.timestamp) | 0;
+  return (duration + last) | 0;
+}
+
+/** What a plain data group (see src/flv/fast) tells this rule: per channel, its tag count and input timestamps. */
+export interface PlainGroupTimes {
+  videoCount: number;
+  videoFirst: number;
+  videoSecond: number;
+  videoLast: number;
+  audioCount: number;
+  audioFirst: number;
+  audioSecond: number;
+  audioLast: number;
+  /** Input timestamp of the group's last tag. */
+  last: number;
+}
+
+/**
+ * The rule's offset for a data group that starts at input timestamp `first`, when that group needs no repair
+ * (no comment, no new offset): null otherwise, and for a file's first group, which the full rule handles.
+ */
+export function plainGroupOffset(session: SessionItems, first: number): number | null {
+  const s = store(session);
+  return s.firstChunk || jumpOf(s, first, false) !== 0 ? null : s.currentOffset;
+}
+
+/** Does for such a group what `data()` does once its timestamps are rebased by `plainGroupOffset`'s offset. */
+export function commitPlainGroup(session: SessionItems, g: PlainGroupTimes): void {
+  const s = store(session);
+  const o = s.currentOffset;
+  s.lastOriginal = g.last;
+  s.nextTimestampTarget = Math.max(
+    targetOf(g.videoCount, (g.videoFirst - o) | 0, (g.videoSecond - o) | 0, (g.videoLast - o) | 0, VIDEO),
+    targetOf(g.audioCount, (g.audioFirst - o) | 0, (g.audioSecond - o) | 0, (g.audioLast - o) | 0, AUDIO),
+  );
 }
 
 const KEY = 'UpdateTimestampJumpRule';

@@ -3,7 +3,7 @@ import { FlvError } from '../errors.js';
 import type { AmfMap } from '../metadata.js';
 import type { PipelineAction } from '../pipeline/actions.js';
 import type { FlvTag } from '../tag.js';
-import type { FlvOutput } from './output.js';
+import type { FlvOutput, PlainGroupWrite } from './output.js';
 
 export interface FlvContextWriterOptions {
   /** When false (the recorder's setting), opening a file without both AVC and AAC headers throws MISSING_HEADER. */
@@ -34,6 +34,26 @@ export class FlvContextWriter {
     const before = this.output.bytesWritten;
     try {
       for (const a of actions) this.apply(a);
+    } catch (err) {
+      this.failed = err;
+      throw err;
+    }
+    return this.output.bytesWritten - before;
+  }
+
+  /** Whether the output takes plain groups in output form (`writePlain`). */
+  get takesPlainGroups(): boolean {
+    return typeof this.output.writePlain === 'function';
+  }
+
+  /** What `write` does for a Data action, for a plain group already in output form; returns the bytes written. */
+  writePlain(g: PlainGroupWrite): number {
+    if (this.failed) throw new FlvError('WRITER_FAILED', 'The writer failed earlier and accepts no more data.', { cause: this.failed });
+    const before = this.output.bytesWritten;
+    try {
+      this.ensureOpen();
+      this.output.writePlain!(g);
+      this.lastDuration = g.lastTs / 1000;
     } catch (err) {
       this.failed = err;
       throw err;

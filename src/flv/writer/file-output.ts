@@ -9,7 +9,7 @@ import { type NaluSummary, naluSummary } from '../nalu.js';
 import { FLV_FILE_HEADER, encodeTag, encodeTagBody } from '../tag-encoding.js';
 import { type FlvTag, TagType, isKeyframeData } from '../tag.js';
 import { DEFAULT_KEYFRAME_CAPACITY, KEYFRAMES_PLACEHOLDER, MetadataLayout } from './metadata-layout.js';
-import type { FileClosedInfo, FlvOutput } from './output.js';
+import type { FileClosedInfo, FlvOutput, PlainGroupWrite } from './output.js';
 import { writePartsAt } from './gathered-write.js';
 import { TagStager } from './tag-stager.js';
 import { TextLog } from './text-log.js';
@@ -175,10 +175,33 @@ export class FlvFileOutput implements FlvOutput {
     this.tagCounts[this.tagCounts.length - 1]! += tags.length;
     f.lastTs = tags[tags.length - 1]!.timestamp;
     const first = tags[0]!;
-    const lastKf = f.layout.lastKeyframeMs;
-    if (isKeyframeData(first) && (lastKf === null || first.timestamp - lastKf > KEYFRAME_SPACING_MS)) {
-      f.layout.addKeyframe(first.timestamp, start);
+    if (isKeyframeData(first)) this.indexKeyframe(f, first.timestamp, start);
+    this.afterGroup(f);
+  }
+
+  writePlain(g: PlainGroupWrite): void {
+    const f = this.requireFile();
+    this.flushStageTo(f);
+    const start = f.size;
+    this.appendTo(f, g.parts);
+    if (g.videoCount > 0) {
+      if (f.videoFrames === 0) f.firstVideoTs = g.firstVideoTs;
+      f.videoFrames += g.videoCount;
+      f.lastVideoTs = g.lastVideoTs;
     }
+    this.tagCounts[this.tagCounts.length - 1]! += g.tagCount;
+    f.lastTs = g.lastTs;
+    this.indexKeyframe(f, g.firstTs, start);
+    this.afterGroup(f);
+  }
+
+  private indexKeyframe(f: OpenFile, ts: number, start: number): void {
+    const lastKf = f.layout.lastKeyframeMs;
+    if (lastKf === null || ts - lastKf > KEYFRAME_SPACING_MS) f.layout.addKeyframe(ts, start);
+  }
+
+  /** Live outputs keep onMetaData current as groups arrive; offline ones patch it at close. */
+  private afterGroup(f: OpenFile): void {
     if (this.options.offline) return;
     if (f.lastTs - f.numbersAt >= NUMBERS_EVERY_MS || f.lastTs < f.numbersAt) this.flushNumbers(f);
     if (f.layout.pendingKeyframes > 0 && (f.layout.keyframeCount === 1 || Math.abs(f.lastTs - f.indexAt) >= INDEX_EVERY_MS)) {

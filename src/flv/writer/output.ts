@@ -29,10 +29,26 @@ export interface FlvOutput {
   open(metadata: AmfMap, videoHeader: FlvTag | null, audioHeader: FlvTag | null): void;
   /** Appends one data group (timestamps already fixed) and updates duration / keyframe metadata. */
   writeData(tags: readonly FlvTag[]): void;
+  /** Appends a plain data group already in output form (src/flv/fast); outputs without it never get one. */
+  writePlain?(group: PlainGroupWrite): void;
   /** Appends an End tag. */
   writeEnd(tag: FlvTag): void;
   /** Adds a message to the text log that accompanies the current (or next) file. */
   log(message: string, duration: number): void;
   /** Finishes the current file, if any, leaving it complete and valid. */
   close(): FileClosedInfo | null;
+}
+
+/**
+ * A data group that needed no repair, as whole output tags (header, body, PreviousTagSize) in `parts`, with what
+ * `writeData` would have learnt from its tags. It starts with a keyframe; timestamps are output timestamps.
+ */
+export interface PlainGroupWrite {
+  parts: readonly Uint8Array[];
+  tagCount: number;
+  firstTs: number;
+  lastTs: number;
+  videoCount: number;
+  firstVideoTs: number;
+  lastVideoTs: number;
 }
