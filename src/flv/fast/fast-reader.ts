@@ -5,7 +5,7 @@ import type { StreamStep, FlvStream } from '../stream.js';
 import type { TagArena } from '../tag-arena.js';
 import { wasmHash } from '../wasm-hash.js';
 import type { FlvContextWriter } from '../writer/context-writer.js';
-import { PlainGop, type PlainGopContext } from './plain-gop.js';
+import { PlainGop } from './plain-gop.js';
 import { Plain, plainKind } from './plain-tag.js';
 
 // Why: with brec's rules run tag by tag, V8 optimised ~30 functions on every `tool fix`, and on a 300 MB input
@@ -48,13 +48,13 @@ class FastLane {
   collecting = false;
   /** The full pipeline got units since the last release. */
   slowUsed = false;
+  /** A group was decided since the last release (the oldest held byte moved on). */
+  decided = false;
   readonly gop: PlainGop;
-  private readonly ctx: PlainGopContext;
 
   constructor(private readonly run: FastReadRun) {
-    this.gop = new PlainGop(wasmHash()!);
     const { processor, parser } = run.stream;
-    this.ctx = { session: processor.session, toolStats: processor.toolStats!, writer: run.writer, parser };
+    this.gop = new PlainGop(wasmHash()!, { session: processor.session, toolStats: processor.toolStats!, writer: run.writer, parser });
   }
 
   /** Pushes whole units to the full pipeline; false when it failed (the run is over). */
@@ -72,8 +72,9 @@ class FastLane {
   /** Writes the collected group, or hands it to the full pipeline; false when the run is over. */
   decide(): boolean {
     this.collecting = false;
+    this.decided = true;
     try {
-      if (this.gop.tryWrite(this.ctx)) return true;
+      if (this.gop.tryWrite()) return true;
     } catch (err) {
       if (!(err instanceof FlvError)) throw err;
       this.run.error ??= err;
@@ -136,8 +137,13 @@ class FastLane {
     this.run.take(this.run.stream.end());
   }
 
-  /** Gives back the slabs nothing pending views. */
+  /**
+   * Gives back the slabs nothing pending views. Only once the oldest held byte may have moved on: while a group
+   * is being collected it stays put (and releasing per read made the arena's bookkeeping hot enough to compile).
+   */
   release(reads: TagArena): void {
+    if (this.collecting && !this.decided && !this.slowUsed) return;
+    this.decided = false;
     const stream = this.run.stream;
     const cut = this.end > this.p ? new Uint8Array(this.mem.buffer, this.p, this.end - this.p) : null;
     reads.releaseBefore((this.slowUsed ? stream.oldestLive(reads) : null) ?? this.gop.oldestView() ?? cut);

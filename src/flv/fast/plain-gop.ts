@@ -6,8 +6,6 @@ import type { SessionItems } from '../pipeline/context.js';
 import { acceptPlainGroup } from '../rules/remove-duplicated-chunk.js';
 import type { ToolStatsRule } from '../rules/tool-stats.js';
 import { type PlainGroupTimes, commitPlainGroup, plainGroupOffset } from '../rules/update-timestamp-jump.js';
-import { writeTagHeader } from '../tag-encoding.js';
-import { TagType } from '../tag.js';
 import { TagHashMode, type WasmHash } from '../wasm-hash.js';
 import type { FlvContextWriter } from '../writer/context-writer.js';
 import { Plain } from './plain-tag.js';
@@ -38,17 +36,25 @@ export class PlainGop {
   count = 0;
   /** Groups written by `tryWrite`. */
   written = 0;
-  private readonly pos = new Float64Array(CAPACITY);
   private readonly size = new Int32Array(CAPACITY);
   private readonly ts = new Int32Array(CAPACITY);
-  private readonly kind = new Uint8Array(CAPACITY);
+  /** Input timestamps per channel, in order (the tool's stats and the timestamp rule read them). */
+  private readonly videoTs = new Int32Array(CAPACITY);
+  private readonly audioTs = new Int32Array(CAPACITY);
+  private videoCount = 0;
+  private audioCount = 0;
   private readonly hi = new Int32Array(CAPACITY);
   private readonly lo = new Int32Array(CAPACITY);
   private readonly blocks: Block[] = [];
   private readonly fp = new Fingerprint64(false);
-  private readonly pts = new Uint8Array(4);
+  /** The last `mem` seen, and whether it is the hash module's memory (hashed in place, no copy). */
+  private lastMem: Uint8Array | null = null;
+  private inModule = false;
 
-  constructor(private readonly wasm: WasmHash) {}
+  /** The timestamp rule's offset for this group, known from its first tag (null: the full pipeline decides). */
+  private offset: number | null = null;
+
+  constructor(private readonly wasm: WasmHash, private readonly ctx: PlainGopContext) {}
 
   /**
    * Adds the unit at `mem[p]` (its body hashed now, while it is in cache). False, with nothing added, when the
@@ -59,17 +65,38 @@ export class PlainGop {
     const ts = (mem[p + 8]! << 16) | (mem[p + 9]! << 8) | mem[p + 10]! | (mem[p + 11]! << 24);
     if (n === CAPACITY || (n > 0 && ((ts - this.ts[n - 1]!) | 0) >= DATA_GAP_LIMIT)) return false;
     const mode = kind === Plain.Audio ? TagHashMode.Whole : TagHashMode.Avc;
-    if (mem.buffer === this.wasm.slabs.buffer) this.wasm.x.tagHash(p + 15, size, mode);
+    if (mem !== this.lastMem) {
+      this.lastMem = mem;
+      this.inModule = mem.buffer === this.wasm.slabs.buffer;
+    }
+    if (this.inModule) this.wasm.x.tagHash(p + 15, size, mode);
     else this.wasm.tagHash(mem.subarray(p + 15, p + 15 + size), mode);
     this.hi[n] = this.wasm.result[0]!;
     this.lo[n] = this.wasm.result[1]!;
-    this.pos[n] = p;
     this.size[n] = size;
     this.ts[n] = ts;
-    this.kind[n] = kind;
+    if (kind === Plain.Audio) this.audioTs[this.audioCount++] = ts;
+    else this.videoTs[this.videoCount++] = ts;
     this.count = n + 1;
+    if (n === 0) this.offset = plainGroupOffset(this.ctx.session, ts);
+    const o = this.offset;
     const b = this.blocks[this.blocks.length - 1];
-    if (b && b.mem === mem && b.end === p) {
+    const extends_ = b !== undefined && b.mem === mem && b.end === p;
+    if (o !== null) {
+      // Rewritten now, while in cache, as the writer would write it (type and size stay as read): the timestamp,
+      // a zero StreamID, and the previous tag's PreviousTagSize, which opens this unit. The parser reads none of
+      // that but the timestamp, which handOver puts back.
+      const t = (ts - o) | 0;
+      mem[p + 8] = (t >>> 16) & 0xff;
+      mem[p + 9] = (t >>> 8) & 0xff;
+      mem[p + 10] = t & 0xff;
+      mem[p + 11] = (t >>> 24) & 0xff;
+      mem[p + 12] = 0;
+      mem[p + 13] = 0;
+      mem[p + 14] = 0;
+      if (extends_) putSize(mem, p, b.lastSize + 11);
+    }
+    if (extends_) {
       // The arena may hand out the slab that follows in memory: then a block runs on into it.
       b.end = p + 15 + size;
       b.lastSize = size;
@@ -86,6 +113,7 @@ export class PlainGop {
 
   /** The group's units as read, block by block, for the full pipeline (stops at the first `push` that fails). */
   handOver(push: (units: Uint8Array) => boolean): boolean {
+    if (this.offset !== null && this.offset !== 0) this.restoreTimestamps();
     let ok = true;
     for (const b of this.blocks) if (ok) ok = push(new Uint8Array(b.mem.buffer, b.start, b.end - b.start));
     this.clear();
@@ -96,33 +124,26 @@ export class PlainGop {
    * Writes the group as the rules and the writer would, when they would change nothing but its timestamps:
    * no timestamp jump, not a repeat of a recent group. False, with nothing changed, otherwise.
    */
-  tryWrite(ctx: PlainGopContext): boolean {
+  tryWrite(): boolean {
+    const ctx = this.ctx;
     const n = this.count;
-    const offset = plainGroupOffset(ctx.session, this.ts[0]!);
+    const offset = this.offset;
     if (offset === null) return false;
-    const fp = this.fp.reset().addInt(n);
-    for (let i = 0; i < n; i++) fp.addInt(this.hi[i]!).addInt(this.lo[i]!);
-    const [hi, lo] = fp.digest();
+    const [hi, lo] = this.fp.reset().addInt(n).addIntPairs(this.hi, this.lo, n).digest();
     if (!acceptPlainGroup(ctx.session, hi, lo)) return false;
-    const t: PlainGroupTimes = { videoCount: 0, videoFirst: 0, videoSecond: 0, videoLast: 0, audioCount: 0, audioFirst: 0, audioSecond: 0, audioLast: 0, last: this.ts[n - 1]! };
-    for (let i = 0; i < n; i++) {
-      const ts = this.ts[i]!;
-      if (this.kind[i] === Plain.Audio) {
-        ctx.toolStats.addAudio(ts);
-        if (t.audioCount === 0) t.audioFirst = ts;
-        else if (t.audioCount === 1) t.audioSecond = ts;
-        t.audioLast = ts;
-        t.audioCount++;
-      } else {
-        ctx.toolStats.addVideo(ts);
-        if (t.videoCount === 0) t.videoFirst = ts;
-        else if (t.videoCount === 1) t.videoSecond = ts;
-        t.videoLast = ts;
-        t.videoCount++;
-      }
-    }
+    const v = this.videoTs;
+    const a = this.audioTs;
+    const vn = this.videoCount;
+    const an = this.audioCount;
+    ctx.toolStats.addVideoRun(v, vn);
+    ctx.toolStats.addAudioRun(a, an);
+    const t: PlainGroupTimes = {
+      videoCount: vn, videoFirst: v[0]!, videoSecond: v[1]!, videoLast: v[vn - 1]!,
+      audioCount: an, audioFirst: a[0]!, audioSecond: a[1]!, audioLast: an > 0 ? a[an - 1]! : 0, last: this.ts[n - 1]!,
+    };
     commitPlainGroup(ctx.session, t);
-    const bytes = this.patch(offset);
+    let bytes = 0;
+    for (const b of this.blocks) bytes += b.end - b.start;
     ctx.writer.writePlain({
       parts: this.parts(), tagCount: n, firstTs: (this.ts[0]! - offset) | 0, lastTs: (t.last - offset) | 0,
       videoCount: t.videoCount, firstVideoTs: (t.videoFirst - offset) | 0, lastVideoTs: (t.videoLast - offset) | 0,
@@ -133,35 +154,35 @@ export class PlainGop {
     return true;
   }
 
-  /** Rewrites each tag in place as the writer would write it; returns the bytes the units took in the input. */
-  private patch(offset: number): number {
+  /** Puts back the timestamps `add` rewrote, for the parser. */
+  private restoreTimestamps(): void {
     let i = 0;
-    let bytes = 0;
     for (const b of this.blocks) {
       const mem = b.mem;
       for (let p = b.start; p < b.end; i++) {
-        const size = this.size[i]!;
-        writeTagHeader(mem, p + 4, mem[p + 4] === TagType.Audio ? TagType.Audio : TagType.Video, size, (this.ts[i]! - offset) | 0);
-        p += 15 + size;
-        // The next unit's PreviousTagSize field (or spare slab bytes): no reader looks at it again.
-        if (p + 4 <= b.limit) writeSize(mem, p, size + 11);
-        bytes += 15 + size;
+        const ts = this.ts[i]!;
+        mem[p + 8] = (ts >>> 16) & 0xff;
+        mem[p + 9] = (ts >>> 8) & 0xff;
+        mem[p + 10] = ts & 0xff;
+        mem[p + 11] = (ts >>> 24) & 0xff;
+        p += 15 + this.size[i]!;
       }
     }
-    return bytes;
   }
 
   /** The output bytes: each block from its first tag header to its last PreviousTagSize. */
   private parts(): Uint8Array[] {
     const out: Uint8Array[] = [];
     for (const b of this.blocks) {
+      // The last PreviousTagSize goes where the next unit's starts (no reader looks at it again) or, at a
+      // slab's end, separately.
       if (b.end + 4 <= b.limit) {
+        putSize(b.mem, b.end, b.lastSize + 11);
         out.push(new Uint8Array(b.mem.buffer, b.start + 4, b.end - b.start));
         continue;
       }
-      // The block ends at its slab's end: the last PreviousTagSize goes separately (rare).
       const trailer = new Uint8Array(4);
-      writeSize(trailer, 0, b.lastSize + 11);
+      putSize(trailer, 0, b.lastSize + 11);
       out.push(new Uint8Array(b.mem.buffer, b.start + 4, b.end - b.start - 4), trailer);
     }
     return out;
@@ -169,11 +190,13 @@ export class PlainGop {
 
   private clear(): void {
     this.count = 0;
+    this.videoCount = 0;
+    this.audioCount = 0;
     this.blocks.length = 0;
   }
 }
 
-function writeSize(out: Uint8Array, p: number, n: number): void {
+function putSize(out: Uint8Array, p: number, n: number): void {
   out[p] = n >>> 24;
   out[p + 1] = (n >>> 16) & 0xff;
   out[p + 2] = (n >>> 8) & 0xff;

@@ -29,6 +29,21 @@ class Channel {
     this.last = ts;
   }
 
+  /** `add` for each of ts[0..n), in one loop. */
+  addRun(ts: Int32Array, n: number): void {
+    let last = this.last;
+    let i = 0;
+    if (n > 0 && this.count === 0) last = ts[i++]!;
+    for (; i < n; i++) {
+      const d = ts[i]! - last;
+      if (d >= 0 && d < SMALL) this.small[d]!++;
+      else this.durations.set(d, (this.durations.get(d) ?? 0) + 1);
+      last = ts[i]!;
+    }
+    this.count += n;
+    this.last = last;
+  }
+
   stats(): FlvStats {
     const all = [...this.durations];
     this.small.forEach((c, d) => {
@@ -70,6 +85,16 @@ export class ToolStatsRule implements ProcessingRule {
   /** One audio data tag's (Flag None) input timestamp. */
   addAudio(ts: number): void {
     this.audio.add(ts);
+  }
+
+  /** addVideo for ts[0..n) (src/flv/fast). */
+  addVideoRun(ts: Int32Array, n: number): void {
+    this.video.addRun(ts, n);
+  }
+
+  /** addAudio for ts[0..n). */
+  addAudioRun(ts: Int32Array, n: number): void {
+    this.audio.addRun(ts, n);
   }
 
   result(): { video: FlvStats; audio: FlvStats } {
