@@ -93,39 +93,45 @@ class FastLane {
     const mem = this.mem;
     const gop = this.gop;
     let p = this.p;
+    if (this.collecting) p = gop.collect(mem, p, this.end, this.limit);
     while (this.end - p >= 15) {
       const size = (mem[p + 5]! << 16) | (mem[p + 6]! << 8) | mem[p + 7]!;
       if (this.end - p < 15 + size) break;
-      const kind = plainKind(mem, p, size);
-      if (kind === Plain.Keyframe) {
+      if (plainKind(mem, p, size) === Plain.Keyframe) {
         this.p = p;
-        if (!this.keyframe(size)) return false;
-      } else if (!this.collecting || kind === Plain.No || !gop.add(mem, p, size, kind, this.limit)) {
+        if (!this.keyframe()) return false;
         if (this.collecting) {
-          this.collecting = false;
-          if (!this.handOver()) return false;
+          const q = gop.collect(mem, p, this.end, this.limit);
+          if (q > p) {
+            p = q;
+            continue;
+          }
+          this.collecting = false; // (a keyframe is always taken: defensive, against a loop)
         }
-        if (this.slowFrom < 0) this.slowFrom = p;
+      } else if (this.collecting) {
+        // The group stops before this unit (not plain, a data gap, or full): all of it goes the full way.
+        this.collecting = false;
+        if (!this.handOver()) return false;
       }
+      if (this.slowFrom < 0) this.slowFrom = p;
       p += 15 + size;
     }
     this.p = p;
     return this.pushSlow();
   }
 
-  /** A plain keyframe at `p`: the group before it is complete, and this one may go the fast way. */
-  private keyframe(size: number): boolean {
+  /**
+   * A plain keyframe at `p`: the group before it is complete, and the next may go the fast way. Sets
+   * `collecting` when the caller is to collect from `p`; otherwise the keyframe goes the full way.
+   */
+  private keyframe(): boolean {
     if (this.collecting && !this.decide()) return false;
     if (!this.pushSlow()) return false;
     const stream = this.run.stream;
-    if (stream.grouper.keyframeWouldAppend) {
-      this.slowFrom = this.p;
-      return true;
-    }
+    if (stream.grouper.keyframeWouldAppend) return true;
     // What pushing this keyframe to the grouper would do first: close and process the open group.
     if (stream.grouper.pending.length > 0 && !this.run.take(stream.flushGroup())) return false;
-    this.collecting = this.gop.add(this.mem, this.p, size, Plain.Keyframe, this.limit);
-    if (!this.collecting) this.slowFrom = this.p;
+    this.collecting = true;
     return true;
   }
 

@@ -8,7 +8,7 @@ import type { ToolStatsRule } from '../rules/tool-stats.js';
 import { type PlainGroupTimes, commitPlainGroup, plainGroupOffset } from '../rules/update-timestamp-jump.js';
 import { TagHashMode, type WasmHash } from '../wasm-hash.js';
 import type { FlvContextWriter } from '../writer/context-writer.js';
-import { Plain } from './plain-tag.js';
+import { Plain, plainKind } from './plain-tag.js';
 
 /** Tags per group the fast path keeps (a 10-s GOP at 60 fps with audio is ~1,000); a longer one goes the full way. */
 const CAPACITY = 4096;
@@ -57,52 +57,71 @@ export class PlainGop {
   constructor(private readonly wasm: WasmHash, private readonly ctx: PlainGopContext) {}
 
   /**
-   * Adds the unit at `mem[p]` (its body hashed now, while it is in cache). False, with nothing added, when the
-   * grouper would not append it (a data gap) or the group is full: the caller then hands the group over.
+   * Adds the whole units from `mem[p]` up to `end` while they continue the group: plain, no data gap, room left
+   * (a keyframe only as the group's first unit). Returns where it stopped: at a unit it did not take, at a cut
+   * unit or at `end`. Each body is hashed as it is added, while it is in cache.
    */
-  add(mem: Uint8Array, p: number, size: number, kind: number, limit: number): boolean {
-    const n = this.count;
-    const ts = (mem[p + 8]! << 16) | (mem[p + 9]! << 8) | mem[p + 10]! | (mem[p + 11]! << 24);
-    if (n === CAPACITY || (n > 0 && ((ts - this.ts[n - 1]!) | 0) >= DATA_GAP_LIMIT)) return false;
-    const mode = kind === Plain.Audio ? TagHashMode.Whole : TagHashMode.Avc;
+  collect(mem: Uint8Array, p: number, end: number, limit: number): number {
     if (mem !== this.lastMem) {
       this.lastMem = mem;
       this.inModule = mem.buffer === this.wasm.slabs.buffer;
     }
-    if (this.inModule) this.wasm.x.tagHash(p + 15, size, mode);
-    else this.wasm.tagHash(mem.subarray(p + 15, p + 15 + size), mode);
-    this.hi[n] = this.wasm.result[0]!;
-    this.lo[n] = this.wasm.result[1]!;
-    this.size[n] = size;
-    this.ts[n] = ts;
-    if (kind === Plain.Audio) this.audioTs[this.audioCount++] = ts;
-    else this.videoTs[this.videoCount++] = ts;
-    this.count = n + 1;
-    if (n === 0) this.offset = plainGroupOffset(this.ctx.session, ts);
-    const o = this.offset;
-    const b = this.blocks[this.blocks.length - 1];
-    const extends_ = b !== undefined && b.mem === mem && b.end === p;
-    if (o !== null) {
-      // Rewritten now, while in cache, as the writer would write it (type and size stay as read): the timestamp,
-      // a zero StreamID, and the previous tag's PreviousTagSize, which opens this unit. The parser reads none of
-      // that but the timestamp, which handOver puts back.
-      const t = (ts - o) | 0;
-      mem[p + 8] = (t >>> 16) & 0xff;
-      mem[p + 9] = (t >>> 8) & 0xff;
-      mem[p + 10] = t & 0xff;
-      mem[p + 11] = (t >>> 24) & 0xff;
-      mem[p + 12] = 0;
-      mem[p + 13] = 0;
-      mem[p + 14] = 0;
-      if (extends_) putSize(mem, p, b.lastSize + 11);
-    }
-    if (extends_) {
+    const wasm = this.wasm;
+    const result = wasm.result;
+    let b: Block | undefined = this.blocks[this.blocks.length - 1];
+    if (b !== undefined && (b.mem !== mem || b.end !== p)) b = undefined;
+    let n = this.count;
+    while (end - p >= 15) {
+      const size = (mem[p + 5]! << 16) | (mem[p + 6]! << 8) | mem[p + 7]!;
+      if (end - p < 15 + size) break;
+      const kind = plainKind(mem, p, size);
+      if (kind === Plain.No || (kind === Plain.Keyframe) !== (n === 0)) break;
+      const ts = (mem[p + 8]! << 16) | (mem[p + 9]! << 8) | mem[p + 10]! | (mem[p + 11]! << 24);
+      if (n === CAPACITY || (n > 0 && ((ts - this.ts[n - 1]!) | 0) >= DATA_GAP_LIMIT)) break;
+      const mode = kind === Plain.Audio ? TagHashMode.Whole : TagHashMode.Avc;
+      if (this.inModule) wasm.x.tagHash(p + 15, size, mode);
+      else wasm.tagHash(mem.subarray(p + 15, p + 15 + size), mode);
+      this.hi[n] = result[0]!;
+      this.lo[n] = result[1]!;
+      this.size[n] = size;
+      this.ts[n] = ts;
+      if (kind === Plain.Audio) this.audioTs[this.audioCount++] = ts;
+      else this.videoTs[this.videoCount++] = ts;
+      if (n === 0) this.offset = plainGroupOffset(this.ctx.session, ts);
+      n++;
+      const o = this.offset;
+      if (o !== null) {
+        // Rewritten now, while in cache, as the writer would write it (type and size stay as read): the
+        // timestamp, a zero StreamID, and the previous tag's PreviousTagSize, which opens this unit. The parser
+        // reads none of that but the timestamp, which handOver puts back.
+        const t = (ts - o) | 0;
+        mem[p + 8] = (t >>> 16) & 0xff;
+        mem[p + 9] = (t >>> 8) & 0xff;
+        mem[p + 10] = t & 0xff;
+        mem[p + 11] = (t >>> 24) & 0xff;
+        mem[p + 12] = 0;
+        mem[p + 13] = 0;
+        mem[p + 14] = 0;
+        if (b !== undefined) {
+          const prev = b.lastSize + 11;
+          mem[p] = prev >>> 24;
+          mem[p + 1] = (prev >>> 16) & 0xff;
+          mem[p + 2] = (prev >>> 8) & 0xff;
+          mem[p + 3] = prev & 0xff;
+        }
+      }
+      if (b === undefined) {
+        b = { mem, start: p, end: p, limit, lastSize: 0 };
+        this.blocks.push(b);
+      }
       // The arena may hand out the slab that follows in memory: then a block runs on into it.
       b.end = p + 15 + size;
       b.lastSize = size;
       b.limit = limit;
-    } else this.blocks.push({ mem, start: p, end: p + 15 + size, limit, lastSize: size });
-    return true;
+      p += 15 + size;
+    }
+    this.count = n;
+    return p;
   }
 
   /** A view of the group's oldest byte (for the arena's release), or null when it is empty. */
