@@ -12,6 +12,8 @@
 // is every 64-bit step, so inputs of equal length that differ in one word still never collide. In cache it
 // runs at ~25 GB/s against ~5 for the word loop (this machine's EPYC); straight after a file read, ~1.8×.
 
+import { HASH_MODULE_SCALAR, HASH_MODULE_SIMD } from './wasm-hash-bytes.js';
+
 const M = 0xc6a4a7935bd1e995n;
 const PAGE = 64 * 1024;
 /** Where bodies that live elsewhere are copied to be hashed: any FLV tag body (< 16 MiB) fits. */
@@ -131,7 +133,8 @@ function stripes(useSimd: boolean): number[] {
   ]);
 }
 
-function assemble(useSimd: boolean): Uint8Array {
+/** The module's bytes; the shipped copies (wasm-hash-bytes.ts) must equal these (test/flv/tag-hash.test.ts). */
+export function assemble(useSimd: boolean): Uint8Array {
   const types = section(1, vec([
     [0x60, 1, I64, 0], [0x60, 0, 0], [0x60, 1, I32, 0], [0x60, 0, 1, I32], [0x60, 2, I32, I32, 0], [0x60, 2, I32, I32, 1, I32],
     [0x60, 3, I32, I32, I32, 0],
@@ -270,12 +273,12 @@ let cached: WasmHash | null | undefined;
 function compile(wa: WasmApi): object {
   if (process.env.LIVEREC_HASH_SIMD !== '0') {
     try {
-      return new wa.Module(assemble(true));
+      return new wa.Module(Buffer.from(HASH_MODULE_SIMD, 'base64'));
     } catch {
       // no SIMD: the scalar module below
     }
   }
-  return new wa.Module(assemble(false));
+  return new wa.Module(Buffer.from(HASH_MODULE_SCALAR, 'base64'));
 }
 
 /** The module of the calling thread (created on first use). */

@@ -5,7 +5,8 @@ import { Fingerprint64 } from '../../src/flv/fingerprint.js';
 import { tagContentHash } from '../../src/flv/rules/remove-duplicated-chunk.js';
 import { type FlvTag, TagFlag, TagType } from '../../src/flv/tag.js';
 import { TagArena } from '../../src/flv/tag-arena.js';
-import { wasmHash } from '../../src/flv/wasm-hash.js';
+import { assemble, wasmHash } from '../../src/flv/wasm-hash.js';
+import { HASH_MODULE_SCALAR, HASH_MODULE_SIMD } from '../../src/flv/wasm-hash-bytes.js';
 
 /** The walk as specified: prefix, every NALU but filler (cut to the body), then what follows the last NALU. */
 function walked(body: Uint8Array, frame: boolean): [number, number] {
@@ -103,5 +104,12 @@ describe('tagContentHash in one WebAssembly call', () => {
     const other = hashOf(tag(TagType.Video, TagFlag.None, frame(7, [b, a])));
     expect(padded).toEqual(stripped);
     expect(other).not.toEqual(stripped);
+  });
+});
+
+describe('shipped module bytes', () => {
+  it('are what the assembler makes, SIMD and scalar (regenerate with scripts/wasm-hash-bytes.mjs)', () => {
+    expect(Buffer.from(HASH_MODULE_SIMD, 'base64').equals(Buffer.from(assemble(true)))).toBe(true);
+    expect(Buffer.from(HASH_MODULE_SCALAR, 'base64').equals(Buffer.from(assemble(false)))).toBe(true);
   });
 });
