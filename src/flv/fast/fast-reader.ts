@@ -6,7 +6,7 @@ import type { TagArena } from '../tag-arena.js';
 import { wasmHash } from '../wasm-hash.js';
 import type { FlvContextWriter } from '../writer/context-writer.js';
 import { PlainGop } from './plain-gop.js';
-import { Plain, plainKind } from './plain-tag.js';
+import { Plain, closesDataGroup, plainKind } from './plain-tag.js';
 
 // Why: with brec's rules run tag by tag, V8 optimised ~30 functions on every `tool fix`, and on a 300 MB input
 // that compile time alone was ~0.09 CPU-s, 40 % of ffmpeg's whole run. Most GOPs of a healthy recording need
@@ -109,9 +109,11 @@ class FastLane {
           this.collecting = false; // (a keyframe is always taken: defensive, against a loop)
         }
       } else if (this.collecting) {
-        // The group stops before this unit (not plain, a data gap, or full): all of it goes the full way.
+        // The group stops before this unit. Where the grouper would close it here too (a script, a header, an End
+        // tag), it is complete; otherwise (a unit it would append that is not plain, a data gap, a full group)
+        // all of it goes the full way.
         this.collecting = false;
-        if (!this.handOver()) return false;
+        if (!(closesDataGroup(mem, p, size) ? this.decide() : this.handOver())) return false;
       }
       if (this.slowFrom < 0) this.slowFrom = p;
       p += 15 + size;

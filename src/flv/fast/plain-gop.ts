@@ -5,7 +5,7 @@ import type { FlvParser } from '../parser.js';
 import type { SessionItems } from '../pipeline/context.js';
 import { acceptPlainGroup } from '../rules/remove-duplicated-chunk.js';
 import type { ToolStatsRule } from '../rules/tool-stats.js';
-import { type PlainGroupTimes, commitPlainGroup, plainGroupOffset } from '../rules/update-timestamp-jump.js';
+import { type PlainGroupTimes, commitPlainGroup, plainGroupFits, plainGroupOffset } from '../rules/update-timestamp-jump.js';
 import { TagHashMode, type WasmHash } from '../wasm-hash.js';
 import type { FlvContextWriter } from '../writer/context-writer.js';
 import { Plain, plainKind } from './plain-tag.js';
@@ -51,8 +51,10 @@ export class PlainGop {
   private lastMem: Uint8Array | null = null;
   private inModule = false;
 
-  /** The timestamp rule's offset for this group, known from its first tag (null: the full pipeline decides). */
-  private offset: number | null = null;
+  /** The timestamp rule's offset, which the group's headers are rewritten with as it is collected. */
+  private offset = 0;
+  /** The group's earliest input timestamp (a file's first group is judged by it). */
+  private earliest = 0;
 
   constructor(private readonly wasm: WasmHash, private readonly ctx: PlainGopContext) {}
 
@@ -87,30 +89,29 @@ export class PlainGop {
       this.ts[n] = ts;
       if (kind === Plain.Audio) this.audioTs[this.audioCount++] = ts;
       else this.videoTs[this.videoCount++] = ts;
-      if (n === 0) this.offset = plainGroupOffset(this.ctx.session, ts);
+      if (n === 0) {
+        this.offset = plainGroupOffset(this.ctx.session);
+        this.earliest = ts;
+      } else if (ts < this.earliest) this.earliest = ts;
       n++;
-      const o = this.offset;
-      if (o !== null) {
-        // Rewritten now, while in cache, as the writer would write it (type and size stay as read): the
-        // timestamp, a zero StreamID, and the previous tag's PreviousTagSize, which opens this unit. The parser
-        // reads none of that but the timestamp, which handOver puts back.
-        const t = (ts - o) | 0;
-        mem[p + 8] = (t >>> 16) & 0xff;
-        mem[p + 9] = (t >>> 8) & 0xff;
-        mem[p + 10] = t & 0xff;
-        mem[p + 11] = (t >>> 24) & 0xff;
-        mem[p + 12] = 0;
-        mem[p + 13] = 0;
-        mem[p + 14] = 0;
-        if (b !== undefined) {
-          const prev = b.lastSize + 11;
-          mem[p] = prev >>> 24;
-          mem[p + 1] = (prev >>> 16) & 0xff;
-          mem[p + 2] = (prev >>> 8) & 0xff;
-          mem[p + 3] = prev & 0xff;
-        }
-      }
-      if (b === undefined) {
+      // Rewritten now, while in cache, as the writer would write it (type and size stay as read): the
+      // timestamp, a zero StreamID, and the previous tag's PreviousTagSize, which opens this unit. The parser
+      // reads none of that but the timestamp, which handOver puts back.
+      const t = (ts - this.offset) | 0;
+      mem[p + 8] = (t >>> 16) & 0xff;
+      mem[p + 9] = (t >>> 8) & 0xff;
+      mem[p + 10] = t & 0xff;
+      mem[p + 11] = (t >>> 24) & 0xff;
+      mem[p + 12] = 0;
+      mem[p + 13] = 0;
+      mem[p + 14] = 0;
+      if (b !== undefined) {
+        const prev = b.lastSize + 11;
+        mem[p] = prev >>> 24;
+        mem[p + 1] = (prev >>> 16) & 0xff;
+        mem[p + 2] = (prev >>> 8) & 0xff;
+        mem[p + 3] = prev & 0xff;
+      } else {
         b = { mem, start: p, end: p, limit, lastSize: 0 };
         this.blocks.push(b);
       }
@@ -132,7 +133,7 @@ export class PlainGop {
 
   /** The group's units as read, block by block, for the full pipeline (stops at the first `push` that fails). */
   handOver(push: (units: Uint8Array) => boolean): boolean {
-    if (this.offset !== null && this.offset !== 0) this.restoreTimestamps();
+    if (this.offset !== 0) this.restoreTimestamps();
     let ok = true;
     for (const b of this.blocks) if (ok) ok = push(new Uint8Array(b.mem.buffer, b.start, b.end - b.start));
     this.clear();
@@ -147,7 +148,7 @@ export class PlainGop {
     const ctx = this.ctx;
     const n = this.count;
     const offset = this.offset;
-    if (offset === null) return false;
+    if (!plainGroupFits(ctx.session, this.ts[0]!, this.earliest)) return false;
     const [hi, lo] = this.fp.reset().addInt(n).addIntPairs(this.hi, this.lo, n).digest();
     if (!acceptPlainGroup(ctx.session, hi, lo)) return false;
     const v = this.videoTs;

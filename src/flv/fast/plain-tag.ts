@@ -31,3 +31,19 @@ function avcNalusPlain(mem: Uint8Array, body: number, end: number): boolean {
   }
   return pos === end;
 }
+
+/**
+ * Whether the grouper closes an open data group that holds video at the whole unit `mem[p]`, as it does for a
+ * script tag, a video sequence header, an End tag and any video keyframe. False where it would append the unit
+ * or where telling needs more than the first body bytes (Enhanced FLV, audio headers, unknown codecs).
+ */
+export function closesDataGroup(mem: Uint8Array, p: number, size: number): boolean {
+  const type = mem[p + 4]!;
+  if (type === TagType.Script) return true;
+  if (type !== TagType.Video || size <= 2) return false;
+  const h = mem[p + 15]!;
+  const codec = h & 0x0f;
+  if ((size >= 5 && h & 0x80) || (codec !== 7 && codec !== 12)) return false;
+  const packet = mem[p + 16]!;
+  return packet === 0 || packet === 2 || h === (0x10 | codec);
+}

@@ -66,19 +66,26 @@ export interface PlainGroupTimes {
   last: number;
 }
 
+/** The offset the rule applies to a data group in which it finds no jump (src/flv/fast rewrites with it as it reads). */
+export function plainGroupOffset(session: SessionItems): number {
+  return store(session).currentOffset;
+}
+
 /**
- * The rule's offset for a data group that starts at input timestamp `first`, when that group needs no repair
- * (no comment, no new offset): null otherwise, and for a file's first group, which the full rule handles.
+ * Whether the rule finds no jump in a data group whose first tag has input timestamp `first` and whose earliest
+ * has `earliest` (a file's first group is judged by its earliest tag, the others by their first): then it adds
+ * no comment and keeps its offset.
  */
-export function plainGroupOffset(session: SessionItems, first: number): number | null {
+export function plainGroupFits(session: SessionItems, first: number, earliest: number): boolean {
   const s = store(session);
-  return s.firstChunk || jumpOf(s, first, false) !== 0 ? null : s.currentOffset;
+  return s.firstChunk ? jumpOf(s, earliest, true) === 0 : jumpOf(s, first, false) === 0;
 }
 
 /** Does for such a group what `data()` does once its timestamps are rebased by `plainGroupOffset`'s offset. */
 export function commitPlainGroup(session: SessionItems, g: PlainGroupTimes): void {
   const s = store(session);
   const o = s.currentOffset;
+  s.firstChunk = false;
   s.lastOriginal = g.last;
   s.nextTimestampTarget = Math.max(
     targetOf(g.videoCount, (g.videoFirst - o) | 0, (g.videoSecond - o) | 0, (g.videoLast - o) | 0, VIDEO),
