@@ -59,19 +59,22 @@ export class Fingerprint64 {
     return this;
   }
 
-  /** Absorbs a[0], b[0], a[1], b[1], … up to n pairs: `addInt` each, in one loop (a group's per-tag hashes). */
-  addIntPairs(a: Int32Array, b: Int32Array, n: number): this {
+  /**
+   * Absorbs `n` pairs of `words`, the i-th at `from + i·stride` and the word after it: `addInt` each, in one loop
+   * (a group's per-tag hashes, in src/flv/fast's records).
+   */
+  addIntPairs(words: Int32Array, from: number, stride: number, n: number): this {
     if (this.wasm) {
-      for (let i = 0; i < n; i++) this.addInt(a[i]!).addInt(b[i]!);
+      for (let i = 0, k = from; i < n; i++, k += stride) this.addInt(words[k]!).addInt(words[k + 1]!);
       return this;
     }
     // addInt's two steps written out, so that only this loop becomes hot (a hot addInt is compiled on its own too).
     let h1 = this.h1;
     let h2 = this.h2;
-    for (let i = 0; i < n; i++) {
-      h1 = (Math.imul(h1 ^ a[i]!, M1) + (h2 >>> 15)) | 0;
+    for (let i = 0, k = from; i < n; i++, k += stride) {
+      h1 = (Math.imul(h1 ^ words[k]!, M1) + (h2 >>> 15)) | 0;
       h2 = (Math.imul(h2 ^ 0x2545f491, M2) + (h1 >>> 13)) | 0;
-      h1 = (Math.imul(h1 ^ b[i]!, M1) + (h2 >>> 15)) | 0;
+      h1 = (Math.imul(h1 ^ words[k + 1]!, M1) + (h2 >>> 15)) | 0;
       h2 = (Math.imul(h2 ^ 0x2545f491, M2) + (h1 >>> 13)) | 0;
     }
     this.h1 = h1;

@@ -30,8 +30,11 @@ export interface ProcessFileOptions {
   openFlags?: 'w' | 'wx';
   /** HEVC output: Enhanced FLV (`hvc1`, default) or codec id 12 as in the input (`--keep-codec12`). */
   hevcForm?: HevcOutputForm;
-  /** Write GOPs that need no repair straight from the read buffers (src/flv/fast; default true). Same output. */
-  fastPath?: boolean;
+  /**
+   * Write GOPs that need no repair straight from the read buffers (src/flv/fast; default true). Same output.
+   * `'javascript'`: its JavaScript collecting loop everywhere, not the module's (for tests that compare the two).
+   */
+  fastPath?: boolean | 'javascript';
 }
 
 /** The result of one input; `status` is OK only when the whole input was read and written cleanly. */
@@ -214,7 +217,7 @@ function readFlv(opts: ProcessFileOptions, run: ToolRun): number {
   let done = 0;
   try {
     if (opts.fastPath !== false && fastPathAvailable(run)) {
-      const r = readFlvFast(fd, opts.input, run, (n) => opts.onProgress?.(n, total));
+      const r = readFlvFast(fd, opts.input, run, (n) => opts.onProgress?.(n, total), opts.fastPath !== 'javascript');
       run.fastGroups = r.fastGroups;
       if (r.whole) return r.done;
       done = r.done;

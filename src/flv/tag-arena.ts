@@ -26,22 +26,29 @@ export class SlabPool {
     this.region = region && region.slabBytes === slabBytes ? region : null;
   }
 
-  /** A slab of at least `n` bytes (reused when one is free). */
+  /**
+   * A slab of at least `n` bytes (reused when one is free). Module memory first, free or fresh: tags there are
+   * hashed in place, and `tool`'s fast path collects them with the module's loop; an oversized slab of its own
+   * that a large tag left in the free list is used only when no module slab is left.
+   */
   take(n: number): Uint8Array {
-    for (let i = this.free.length - 1; i >= 0; i--) {
-      const s = this.free[i]!;
-      if (s.length >= n) {
-        this.free[i] = this.free[this.free.length - 1]!;
-        this.free.pop();
-        return s;
-      }
-    }
     const r = this.region;
-    if (r && n <= r.slabBytes && this.regionUsed < r.count) {
-      return new Uint8Array(r.buffer, r.start + r.slabBytes * this.regionUsed++, r.slabBytes);
+    if (r && n <= r.slabBytes) {
+      const i = this.free.findLastIndex((s) => s.buffer === r.buffer);
+      if (i >= 0) return this.remove(i);
+      if (this.regionUsed < r.count) return new Uint8Array(r.buffer, r.start + r.slabBytes * this.regionUsed++, r.slabBytes);
     }
+    const i = this.free.findLastIndex((s) => s.length >= n);
+    if (i >= 0) return this.remove(i);
     // Unpooled Buffer memory: not zero-filled, and not carved from Node's small-buffer pool.
     return Buffer.allocUnsafeSlow(n <= this.slabBytes ? this.slabBytes : Math.ceil(n / ROUND) * ROUND);
+  }
+
+  private remove(i: number): Uint8Array {
+    const s = this.free[i]!;
+    this.free[i] = this.free[this.free.length - 1]!;
+    this.free.pop();
+    return s;
   }
 
   give(slab: Uint8Array): void {
@@ -108,6 +115,12 @@ export class TagArena {
       this.index(head, true);
     }
     return new Uint8Array(head.mem.buffer, head.mem.byteOffset + head.used, head.mem.length - head.used);
+  }
+
+  /** Leaves the rest of the newest slab unused: the next `tail()` starts a fresh one. */
+  seal(): void {
+    const head = this.slabs[this.slabs.length - 1];
+    if (head) head.used = head.mem.length;
   }
 
   /** Marks `n` bytes of the last `tail()` as used. */

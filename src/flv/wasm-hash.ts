@@ -13,6 +13,8 @@
 // runs at ~25 GB/s against ~5 for the word loop (this machine's EPYC); straight after a file read, ~1.8×.
 
 import { HASH_MODULE_SCALAR, HASH_MODULE_SIMD } from './wasm-hash-bytes.js';
+import { I32, I64, V128, c64, func, name, op, section, simd, sleb, uleb, vec } from './wasm-asm.js';
+import { type CollectLayout, collectCode } from './wasm-collect.js';
 
 const M = 0xc6a4a7935bd1e995n;
 const PAGE = 64 * 1024;
@@ -21,43 +23,25 @@ const SCRATCH_BYTES = 16 * 1024 * 1024;
 /** Arena slabs in module memory (virtual until touched: unused slabs cost no RSS). */
 export const ARENA_SLAB_BYTES = 256 * 1024;
 const ARENA_SLABS = 128;
-/** Scratch, a guard page, the slabs, a guard page (the absorb tail load may read 7 bytes past a range), and a
- * page whose first 8 bytes receive tagHash's result. */
-const MEMORY_PAGES = (SCRATCH_BYTES + PAGE + ARENA_SLABS * ARENA_SLAB_BYTES + PAGE + PAGE) / PAGE;
+/** Tags per group that the collecting loop records (wasm-collect.ts): 16 bytes each, and 4 per channel timestamp. */
+export const COLLECT_CAPACITY = 4096;
+/**
+ * Scratch, a guard page, the slabs, a guard page (the absorb tail load may read 7 bytes past a range), two pages
+ * for the collecting loop's records and timestamps, and a page whose first 8 bytes receive tagHash's result and
+ * whose bytes from 64 on hold the collecting loop's state words.
+ */
+const MEMORY_PAGES = (SCRATCH_BYTES + PAGE + ARENA_SLABS * ARENA_SLAB_BYTES + PAGE + 2 * PAGE + PAGE) / PAGE;
 const RESULT_AT = (MEMORY_PAGES - 1) * PAGE;
+const COLLECT: CollectLayout = {
+  records: (MEMORY_PAGES - 3) * PAGE,
+  videoTs: (MEMORY_PAGES - 3) * PAGE + 16 * COLLECT_CAPACITY,
+  audioTs: (MEMORY_PAGES - 3) * PAGE + 20 * COLLECT_CAPACITY,
+  control: RESULT_AT + 64,
+  result: RESULT_AT,
+};
 const C1 = 0xff51afd7ed558ccdn;
 const SEED = 0x9e3779b97f4a7c15n;
 
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-}
-
-function sleb(v: bigint): number[] {
-  const out: number[] = [];
-  v = BigInt.asIntN(64, v);
-  for (;;) {
-    const b = Number(v & 0x7fn);
-    v >>= 7n;
-    if ((v === 0n && !(b & 0x40)) || (v === -1n && b & 0x40)) {
-      out.push(b);
-      return out;
-    }
-    out.push(b | 0x80);
-  }
-}
-
-const I32 = 0x7f;
-const I64 = 0x7e;
-const V128 = 0x7b;
-/** SIMD instructions: the 0xfd prefix and the opcode as an unsigned LEB128. */
-const simd = (opcode: number): number[] => [0xfd, ...uleb(opcode)];
 const v = {
   load: simd(0x00), const: simd(0x0c), extractLaneI64: simd(0x1d), or: simd(0x50), xor: simd(0x51),
   shl: simd(0xab), shrU: simd(0xad), mul: simd(0xb5),
@@ -78,23 +62,6 @@ const splatP = (): number[] => {
   const b = Buffer.alloc(16);
   for (let i = 0; i < 4; i++) b.writeUInt32LE(LANE_P, 4 * i);
   return [...v.const, ...b];
-};
-const op = {
-  end: 0x0b, else: 0x05, block: 0x02, loop: 0x03, if: 0x04, void: 0x40, br: 0x0c, brIf: 0x0d, call: 0x10,
-  localGet: 0x20, localSet: 0x21, localTee: 0x22, globalGet: 0x23, globalSet: 0x24,
-  i32Load: 0x28, i64Load: 0x29, i32Load8U: 0x2d, i32Store: 0x36, i32Const: 0x41, i64Const: 0x42,
-  i32Eqz: 0x45, i32Eq: 0x46, i32Ne: 0x47, i32LtU: 0x49, i32GeU: 0x4f, i64LtU: 0x54, i64GtU: 0x56,
-  i32Add: 0x6a, i32Sub: 0x6b, i32And: 0x71, i32Or: 0x72, i32Shl: 0x74, i32ShrU: 0x76, return: 0x0f, select: 0x1b,
-  i64Add: 0x7c, i64Sub: 0x7d, i64Mul: 0x7e, i64And: 0x83, i64Xor: 0x85, i64Shl: 0x86, i64ShrU: 0x88,
-  i32WrapI64: 0xa7, i64ExtendI32U: 0xad,
-};
-const c64 = (v: bigint): number[] => [op.i64Const, ...sleb(v)];
-const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
-const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
-const name = (s: string): number[] => [...uleb(s.length), ...Buffer.from(s, 'ascii')];
-const func = (locals: number[][], code: number[]): number[] => {
-  const body = [...vec(locals), ...code, op.end];
-  return [...uleb(body.length), ...body];
 };
 
 /** f(k) = ((k·M) ^ ((k·M) >> 47))·M, with k in local `k`; leaves f(k) on the stack. */
@@ -137,15 +104,16 @@ function stripes(useSimd: boolean): number[] {
 export function assemble(useSimd: boolean): Uint8Array {
   const types = section(1, vec([
     [0x60, 1, I64, 0], [0x60, 0, 0], [0x60, 1, I32, 0], [0x60, 0, 1, I32], [0x60, 2, I32, I32, 0], [0x60, 2, I32, I32, 1, I32],
-    [0x60, 3, I32, I32, I32, 0],
+    [0x60, 3, I32, I32, I32, 0], [0x60, 3, I32, I32, I32, 1, I32],
   ]));
-  const funcs = section(3, vec([[0], [1], [4], [2], [3], [3], [5], [6]]));
+  const funcs = section(3, vec([[0], [1], [4], [2], [3], [3], [5], [6], [7]]));
   // Fixed size (minimum = maximum): growing would detach the buffer that arena slabs and their views use.
   const memory = section(5, vec([[0x01, ...uleb(MEMORY_PAGES), ...uleb(MEMORY_PAGES)]]));
   const globals = section(6, vec([[I64, 1, ...c64(SEED), op.end]]));
   const exports = section(7, vec([
     [...name('mem'), 2, 0], [...name('h'), 3, 0], [...name('reset'), 0, 1], [...name('absorb'), 0, 2],
     [...name('mixInt'), 0, 3], [...name('hi'), 0, 4], [...name('lo'), 0, 5], [...name('tagHash'), 0, 7],
+    [...name('collect'), 0, 8],
   ]));
   // mix(k): h = (h ^ f(k)) · M
   const mix = func([], [op.globalGet, 0, op.localGet, 0, ...scramble(0), op.i64Xor, ...c64(M), op.i64Mul, op.globalSet, 0]);
@@ -218,7 +186,7 @@ export function assemble(useSimd: boolean): Uint8Array {
     op.i32Const, ...sleb(BigInt(RESULT_AT)), op.call, 5, op.i32Store, 2, 4,
     op.localGet, 3, op.globalSet, 0,
   ]);
-  const code = section(10, [...uleb(8), ...mix, ...reset, ...absorb, ...mixInt, ...hi, ...lo, ...stripes(useSimd), ...tagHash]);
+  const code = section(10, [...uleb(9), ...mix, ...reset, ...absorb, ...mixInt, ...hi, ...lo, ...stripes(useSimd), ...tagHash, ...collectCode(COLLECT, 7)]);
   return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...types, ...funcs, ...memory, ...globals, ...exports, ...code]);
 }
 
@@ -239,6 +207,7 @@ interface Exports {
   hi(): number;
   lo(): number;
   tagHash(ptr: number, len: number, mode: number): void;
+  collect(p: number, end: number, capacity: number): number;
 }
 
 /** How tagHash reads a body: whole, or as an AVC or HEVC frame whose filler NALUs are skipped. */
@@ -257,6 +226,8 @@ export interface WasmHash {
   readonly result: Int32Array;
   /** Slabs for tag arenas inside module memory, hashed in place; see tag-arena.ts. */
   readonly slabs: WasmSlabRegion;
+  /** The collecting loop's records (4 words per tag), per-channel timestamps and state words (wasm-collect.ts). */
+  readonly collected: { records: Int32Array; videoTs: Int32Array; audioTs: Int32Array; control: Int32Array };
 }
 
 /** Memory set aside for arena slabs: `count` slabs of `slabBytes` from byte `start` of `buffer`. */
@@ -311,6 +282,12 @@ export function wasmHash(): WasmHash | null {
         x.tagHash(0, u8.length, mode);
       },
       result: new Int32Array(buffer, RESULT_AT, 2),
+      collected: {
+        records: new Int32Array(buffer, COLLECT.records, 4 * COLLECT_CAPACITY),
+        videoTs: new Int32Array(buffer, COLLECT.videoTs, COLLECT_CAPACITY),
+        audioTs: new Int32Array(buffer, COLLECT.audioTs, COLLECT_CAPACITY),
+        control: new Int32Array(buffer, COLLECT.control, 8),
+      },
     };
   } catch {
     cached = null;

@@ -3,7 +3,7 @@ import { readSync } from 'node:fs';
 import { FlvError } from '../errors.js';
 import type { StreamStep, FlvStream } from '../stream.js';
 import type { TagArena } from '../tag-arena.js';
-import { wasmHash } from '../wasm-hash.js';
+import { ARENA_SLAB_BYTES, wasmHash } from '../wasm-hash.js';
 import type { FlvContextWriter } from '../writer/context-writer.js';
 import { PlainGop } from './plain-gop.js';
 import { Plain, closesDataGroup, plainKind } from './plain-tag.js';
@@ -52,9 +52,9 @@ class FastLane {
   decided = false;
   readonly gop: PlainGop;
 
-  constructor(private readonly run: FastReadRun) {
+  constructor(private readonly run: FastReadRun, moduleLoop: boolean) {
     const { processor, parser } = run.stream;
-    this.gop = new PlainGop(wasmHash()!, { session: processor.session, toolStats: processor.toolStats!, writer: run.writer, parser });
+    this.gop = new PlainGop(wasmHash()!, { session: processor.session, toolStats: processor.toolStats!, writer: run.writer, parser }, moduleLoop);
   }
 
   /** Pushes whole units to the full pipeline; false when it failed (the run is over). */
@@ -165,8 +165,11 @@ class FastLane {
  * groups it wrote itself, and whether it read to the end: not when a read cut the file header short (a pipe),
  * where the caller goes on pushing reads as they come.
  */
-export function readFlvFast(fd: number, input: string, run: FastReadRun, onProgress?: (done: number) => void): { done: number; whole: boolean; fastGroups: number } {
-  const lane = new FastLane(run);
+export function readFlvFast(
+  fd: number, input: string, run: FastReadRun, onProgress?: (done: number) => void, moduleLoop = true,
+): { done: number; whole: boolean; fastGroups: number } {
+  const lane = new FastLane(run, moduleLoop);
+  const moduleMemory = wasmHash()!.slabs.buffer;
   const reads = run.reads;
   let done = 0;
   let headerLeft = 9;
@@ -176,6 +179,9 @@ export function readFlvFast(fd: number, input: string, run: FastReadRun, onProgr
     const mem = lane.mem;
     const unit = pending >= 8 ? 15 + ((mem[lane.p + 5]! << 16) | (mem[lane.p + 6]! << 8) | mem[lane.p + 7]!) : 15;
     const want = Math.max(MIN_READ, unit - pending);
+    // After a tag too large for a slab (it got memory of its own), reads go back to module memory, where the
+    // module's loop collects; the JavaScript loop is only for such tags.
+    if (mem.buffer !== moduleMemory && mem.length > 0 && pending + want <= ARENA_SLAB_BYTES) reads.seal();
     let region = reads.tail(want);
     let into = region;
     if (region.buffer !== mem.buffer || region.byteOffset !== lane.end) {
