@@ -9,10 +9,8 @@
 // groups of the same session, with no adversary. Each absorption step is a bijection of the 64-bit
 // state, so equal-length inputs differing in one word never collide; other collisions are ~2^-64.
 
+import { MIX_K, MIX_M1 as M1, MIX_M2 as M2, MIX_SEED1, MIX_SEED2 } from './mix32.js';
 import { type WasmHash, wasmHash } from './wasm-hash.js';
-
-const M1 = 0x01000193;
-const M2 = 0x5bd1e995;
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /** The little-endian 32-bit word at byte `i` of `u8`. */
@@ -43,8 +41,8 @@ export class Fingerprint64 {
       this.activate(this.wasm).x.reset();
       return this;
     }
-    this.h1 = 0x9e3779b9 | 0;
-    this.h2 = 0x85ebca6b | 0;
+    this.h1 = MIX_SEED1;
+    this.h2 = MIX_SEED2;
     return this;
   }
 
@@ -55,30 +53,18 @@ export class Fingerprint64 {
       return this;
     }
     this.h1 = (Math.imul(this.h1 ^ v, M1) + (this.h2 >>> 15)) | 0;
-    this.h2 = (Math.imul(this.h2 ^ 0x2545f491, M2) + (this.h1 >>> 13)) | 0;
+    this.h2 = (Math.imul(this.h2 ^ MIX_K, M2) + (this.h1 >>> 13)) | 0;
     return this;
   }
 
   /**
-   * Absorbs `n` pairs of `words`, the i-th at `from + i·stride` and the word after it: `addInt` each, in one loop
-   * (a group's per-tag hashes, in src/flv/fast's records).
+   * Continues from a JavaScript state (two lanes) that other code mixed with the same step (src/flv/wasm-collect.ts
+   * mixes a group's tag hashes as it collects them). JavaScript instances only.
    */
-  addIntPairs(words: Int32Array, from: number, stride: number, n: number): this {
-    if (this.wasm) {
-      for (let i = 0, k = from; i < n; i++, k += stride) this.addInt(words[k]!).addInt(words[k + 1]!);
-      return this;
-    }
-    // addInt's two steps written out, so that only this loop becomes hot (a hot addInt is compiled on its own too).
-    let h1 = this.h1;
-    let h2 = this.h2;
-    for (let i = 0, k = from; i < n; i++, k += stride) {
-      h1 = (Math.imul(h1 ^ words[k]!, M1) + (h2 >>> 15)) | 0;
-      h2 = (Math.imul(h2 ^ 0x2545f491, M2) + (h1 >>> 13)) | 0;
-      h1 = (Math.imul(h1 ^ words[k + 1]!, M1) + (h2 >>> 15)) | 0;
-      h2 = (Math.imul(h2 ^ 0x2545f491, M2) + (h1 >>> 13)) | 0;
-    }
-    this.h1 = h1;
-    this.h2 = h2;
+  resume(h1: number, h2: number): this {
+    if (this.wasm) throw new Error('resume() needs a JavaScript fingerprint');
+    this.h1 = h1 | 0;
+    this.h2 = h2 | 0;
     return this;
   }
 

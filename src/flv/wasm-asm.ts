@@ -40,6 +40,7 @@ export const op = {
   i64Add: 0x7c, i64Sub: 0x7d, i64Mul: 0x7e, i64And: 0x83, i64Xor: 0x85, i64Shl: 0x86, i64ShrU: 0x88,
   i32WrapI64: 0xa7, i64ExtendI32U: 0xad,
   i32Store8: 0x3a, i32LtS: 0x48, i32GtU: 0x4b, i32LeU: 0x4d, i32GeS: 0x4e, i32Mul: 0x6c, i64Eq: 0x51, i64Ne: 0x52,
+  i32Xor: 0x73,
 };
 
 export const c64 = (v: bigint): number[] => [op.i64Const, ...sleb(v)];

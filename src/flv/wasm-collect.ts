@@ -1,4 +1,5 @@
 // src/flv/fast's collecting loop as WebAssembly: plain units classified, hashed, recorded and rewritten in place.
+import { MIX_K, MIX_M1, MIX_M2 } from './mix32.js';
 import { I32, I64, c32, func, op, uleb } from './wasm-asm.js';
 
 // Why WebAssembly: as JavaScript this loop was the one function V8 optimised on every `tool fix` (~11 ms of
@@ -19,15 +20,20 @@ export interface CollectLayout {
 }
 
 /** Indices of the state words (i32) at `layout.control`. The caller sets offset and continues before each call. */
-export const CONTROL = { count: 0, videoCount: 1, audioCount: 2, offset: 3, lastSize: 4, continues: 5, prevTs: 6, earliest: 7 } as const;
+export const CONTROL = {
+  count: 0, videoCount: 1, audioCount: 2, offset: 3, lastSize: 4, continues: 5, prevTs: 6, earliest: 7,
+  /** The two lanes of the group fingerprint's JavaScript state (mix32.ts), each tag's hash mixed in as collected. */
+  mixA: 8, mixB: 9,
+} as const;
 
 const DATA_GAP_LIMIT = 24999;
 const AVC_FILLER = 12;
 
 // Locals: 0 p, 1 end, 2 capacity (parameters) | 3 size, 4 type, 5 body, 6 kind, 7 h, 8 ts, 9 n, 10 lastSize,
-// 11 continues, 12 prevTs, 13 earliest, 14 videoCount, 15 audioCount, 16 offset, 17 t, 18 rec | 19 pos, 20 bodyEnd (i64).
-const [P, END, CAP, SIZE, TYPE, BODY, KIND, H, TS, N, LAST, CONT, PREV, EARLY, VN, AN, OFF, T, REC, POS, BEND] =
-  Array.from({ length: 21 }, (_, i) => i);
+// 11 continues, 12 prevTs, 13 earliest, 14 videoCount, 15 audioCount, 16 offset, 17 t, 18 rec | 19 pos, 20 bodyEnd
+// (i64) | 21 mixA, 22 mixB.
+const [P, END, CAP, SIZE, TYPE, BODY, KIND, H, TS, N, LAST, CONT, PREV, EARLY, VN, AN, OFF, T, REC, POS, BEND, MA, MB] =
+  Array.from({ length: 23 }, (_, i) => i);
 
 const get = (l: number): number[] => [op.localGet, l];
 const set = (l: number): number[] => [op.localSet, l];
@@ -45,6 +51,11 @@ const be24 = (l: number, at: number): number[] => [
 /** Big-endian 32 bits at local `l` (an address). */
 const be32 = (l: number): number[] => [...be24(l, 0), ...shl(8), ...ld8(l, 3), op.i32Or];
 /** `value` as four big-endian bytes at local `l`. */
+/** One step of mix32.ts with `value`. */
+const mix = (value: number[]): number[] => [
+  ...get(MA), ...value, op.i32Xor, ...c32(MIX_M1), op.i32Mul, ...get(MB), ...c32(15), op.i32ShrU, op.i32Add, ...set(MA),
+  ...get(MB), ...c32(MIX_K), op.i32Xor, ...c32(MIX_M2), op.i32Mul, ...get(MA), ...c32(13), op.i32ShrU, op.i32Add, ...set(MB),
+];
 const putBe32 = (l: number, value: number[]): number[] => [
   ...st8(l, 0, [...value, ...shr(24)]), ...st8(l, 1, [...value, ...shr(16)]), ...st8(l, 2, [...value, ...shr(8)]), ...st8(l, 3, value),
 ];
@@ -87,6 +98,7 @@ export function collectCode(layout: CollectLayout, tagHash: number): number[] {
   const code = [
     ...load(N, CONTROL.count), ...load(VN, CONTROL.videoCount), ...load(AN, CONTROL.audioCount), ...load(OFF, CONTROL.offset),
     ...load(LAST, CONTROL.lastSize), ...load(CONT, CONTROL.continues), ...load(PREV, CONTROL.prevTs), ...load(EARLY, CONTROL.earliest),
+    ...load(MA, CONTROL.mixA), ...load(MB, CONTROL.mixB),
     op.block, op.void, op.loop, op.void,
     ...breakIf(1, [...get(END), ...get(P), op.i32Sub, ...c32(15), op.i32LtU]),
     ...be24(P, 5), ...set(SIZE),
@@ -106,6 +118,7 @@ export function collectCode(layout: CollectLayout, tagHash: number): number[] {
     ...get(REC), ...get(TS), op.i32Store, 2, 4,
     ...get(REC), ...ld32(c32(layout.result)), op.i32Store, 2, 8,
     ...get(REC), ...ld32(c32(layout.result + 4)), op.i32Store, 2, 12,
+    ...mix(ld32(c32(layout.result))), ...mix(ld32(c32(layout.result + 4))),
     ...get(KIND), ...c32(1), op.i32Eq,
     op.if, op.void,
     ...st32([...get(AN), ...c32(4), op.i32Mul, ...c32(layout.audioTs), op.i32Add], get(TS)),
@@ -131,7 +144,8 @@ export function collectCode(layout: CollectLayout, tagHash: number): number[] {
     op.end, op.end,
     ...save(N, CONTROL.count), ...save(VN, CONTROL.videoCount), ...save(AN, CONTROL.audioCount),
     ...save(LAST, CONTROL.lastSize), ...save(CONT, CONTROL.continues), ...save(PREV, CONTROL.prevTs), ...save(EARLY, CONTROL.earliest),
+    ...save(MA, CONTROL.mixA), ...save(MB, CONTROL.mixB),
     ...get(P),
   ];
-  return func([[16, I32], [2, I64]], code);
+  return func([[16, I32], [2, I64], [2, I32]], code);
 }

@@ -286,7 +286,7 @@ export function wasmHash(): WasmHash | null {
         records: new Int32Array(buffer, COLLECT.records, 4 * COLLECT_CAPACITY),
         videoTs: new Int32Array(buffer, COLLECT.videoTs, COLLECT_CAPACITY),
         audioTs: new Int32Array(buffer, COLLECT.audioTs, COLLECT_CAPACITY),
-        control: new Int32Array(buffer, COLLECT.control, 8),
+        control: new Int32Array(buffer, COLLECT.control, 10),
       },
     };
   } catch {

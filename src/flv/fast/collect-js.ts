@@ -1,5 +1,6 @@
 // The collecting loop of wasm-collect.ts in JavaScript, for units outside module memory (a tag larger than a slab).
 import { DATA_GAP_LIMIT } from '../grouping.js';
+import { MIX_K, MIX_M1, MIX_M2 } from '../mix32.js';
 import { CONTROL } from '../wasm-collect.js';
 import { TagHashMode, type WasmHash } from '../wasm-hash.js';
 import { Plain, plainKind } from './plain-tag.js';
@@ -17,6 +18,8 @@ export function collectInJs(wasm: WasmHash, mem: Uint8Array, p: number, end: num
   let earliest = control[CONTROL.earliest]!;
   let prevTs = control[CONTROL.prevTs]!;
   const offset = control[CONTROL.offset]!;
+  let h1 = control[CONTROL.mixA]!;
+  let h2 = control[CONTROL.mixB]!;
   while (end - p >= 15) {
     const size = (mem[p + 5]! << 16) | (mem[p + 6]! << 8) | mem[p + 7]!;
     if (end - p < 15 + size) break;
@@ -29,6 +32,10 @@ export function collectInJs(wasm: WasmHash, mem: Uint8Array, p: number, end: num
     records[4 * n + 1] = ts;
     records[4 * n + 2] = result[0]!;
     records[4 * n + 3] = result[1]!;
+    for (let k = 0; k < 2; k++) {
+      h1 = (Math.imul(h1 ^ result[k]!, MIX_M1) + (h2 >>> 15)) | 0;
+      h2 = (Math.imul(h2 ^ MIX_K, MIX_M2) + (h1 >>> 13)) | 0;
+    }
     if (kind === Plain.Audio) audioTs[control[CONTROL.audioCount]++] = ts;
     else videoTs[control[CONTROL.videoCount]++] = ts;
     if (n === 0 || ts < earliest) earliest = ts;
@@ -60,5 +67,7 @@ export function collectInJs(wasm: WasmHash, mem: Uint8Array, p: number, end: num
   control[CONTROL.lastSize] = lastSize;
   control[CONTROL.earliest] = earliest;
   control[CONTROL.prevTs] = prevTs;
+  control[CONTROL.mixA] = h1;
+  control[CONTROL.mixB] = h2;
   return p;
 }

@@ -1,5 +1,6 @@
 // One data group of plain units (a GOP), collected as read, then written where it lies or handed to the full pipeline.
 import { Fingerprint64 } from '../fingerprint.js';
+import { MIX_SEED1, MIX_SEED2 } from '../mix32.js';
 import type { FlvParser } from '../parser.js';
 import type { SessionItems } from '../pipeline/context.js';
 import { acceptPlainGroup } from '../rules/remove-duplicated-chunk.js';
@@ -110,7 +111,7 @@ export class PlainGop {
     const n = control[CONTROL.count]!;
     const offset = control[CONTROL.offset]!;
     if (!plainGroupFits(ctx.session, r[1]!, control[CONTROL.earliest]!)) return false;
-    const [hi, lo] = this.fp.reset().addInt(n).addIntPairs(r, 2, 4, n).digest();
+    const [hi, lo] = this.fp.resume(control[CONTROL.mixA]!, control[CONTROL.mixB]!).addInt(n).digest();
     if (!acceptPlainGroup(ctx.session, hi, lo)) return false;
     const { videoTs: v, audioTs: a } = this.wasm.collected;
     const vn = control[CONTROL.videoCount]!;
@@ -175,6 +176,8 @@ export class PlainGop {
     control[CONTROL.videoCount] = 0;
     control[CONTROL.audioCount] = 0;
     control[CONTROL.continues] = 0;
+    control[CONTROL.mixA] = MIX_SEED1;
+    control[CONTROL.mixB] = MIX_SEED2;
     this.blocks.length = 0;
   }
 }

@@ -80,18 +80,20 @@ export function tagContentHash(t: FlvTag): void {
 }
 
 /**
- * brec's fingerprint: the tag count, then per tag its DataHash if known, else its body (here: the body's own
- * hash, see tagContentHash); a tag with neither contributes nothing (so hash-less XML groups compare by tag
- * count alone, exactly as in brec). Deviation: filler NALUs inside AVC frames are skipped (see absorbAvcBody).
+ * brec's fingerprint of a group: per tag its DataHash if known, else its body (here: the body's own hash, see
+ * tagContentHash), and the tag count; a tag with neither contributes nothing (so hash-less XML groups compare by
+ * tag count alone, exactly as in brec). Deviations: filler NALUs inside AVC frames are skipped (see
+ * absorbAvcBody), and the count comes last, not first, so that src/flv/fast can mix the tags' hashes as it
+ * collects them (the values are only compared within one process).
  */
 export function groupFingerprint(fp: Fingerprint64, tags: readonly FlvTag[]): [number, number] {
   for (const t of tags) if (t.dataHash === null) tagContentHash(t);
-  fp.reset().addInt(tags.length);
+  fp.reset();
   for (const t of tags) {
     if (t.dataHash !== null) fp.addString(t.dataHash);
     else if (t.data) fp.addInt(t.hashHi!).addInt(t.hashLo!);
   }
-  return fp.digest();
+  return fp.addInt(tags.length).digest();
 }
 
 const historyOf = (session: SessionItems): History => session.get('RemoveDuplicatedChunkRule', () => new History());
