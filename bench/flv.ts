@@ -102,7 +102,7 @@ async function bench(name: string, input: BuiltInput, dir: string, warm: boolean
 
 function report(rows: Row[]): void {
   const fmt = (n: number, d = 3): string => n.toFixed(d).padStart(8);
-  process.stdout.write(`\nCPU (median of ${runs} runs; user+sys of the child, from its parent's cutime/cstime)\n`);
+  process.stdout.write(`\nCPU (median of ${runs} runs; user+sys of the child, from getrusage via bash's times)\n`);
   process.stdout.write('  input     tool       user s    sys s    cpu s   cpu s/GB  peak RSS MiB\n');
   for (const r of rows) {
     const gb = r.input.bytes / GB;
