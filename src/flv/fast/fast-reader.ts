@@ -11,7 +11,7 @@ import { Plain, closesDataGroup, plainKind } from './plain-tag.js';
 // Why: with brec's rules run tag by tag, V8 optimised ~30 functions on every `tool fix`, and on a 300 MB input
 // that compile time alone was ~0.09 CPU-s, 40 % of ffmpeg's whole run. Most GOPs of a healthy recording need
 // no repair at all: every tag is plain (plain-tag.ts), the timestamps run on, the GOP repeats none of the last
-// 16. For those the rules would only shift timestamps, so the GOP is checked in one small loop and written
+// 16. For those the rules would only shift timestamps, so the GOP is checked in one WebAssembly loop and written
 // from the read slabs with its headers rewritten in place. Anything else, from the first tag that is not plain,
 // goes through the parser, the grouper and the rules exactly as before; both ways give the same bytes.
 

@@ -51,11 +51,6 @@ export class PlainGop {
     this.clear();
   }
 
-  /** Tags collected so far. */
-  get count(): number {
-    return this.control[CONTROL.count]!;
-  }
-
   /**
    * Adds the whole units from `mem[p]` up to `end` while they continue the group: plain, no data gap, room left
    * (a keyframe only as the group's first unit). Returns where it stopped: at a unit it did not take, at a cut
