@@ -1,4 +1,5 @@
 // The tool's fast path (src/flv/fast): real video and thousands of damaged variants repaired both ways, byte for byte.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -177,4 +178,36 @@ describe('tool fix fast path', () => {
     expect(withFast).toBeGreaterThan(600);
     expect([...statuses]).toEqual(expect.arrayContaining(['OK', 'Error']));
   }, 300_000);
+});
+
+describe('tool fix fast path on a full disk (2 MiB tmpfs)', () => {
+  const mount = mkdtempSync(join(tmpdir(), 'liverec-fast-full-'));
+  let mounted = false;
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mount], { stdio: 'pipe' });
+    mounted = true;
+  } catch {
+    // not allowed here: skipped below
+  }
+  afterAll(() => {
+    if (mounted) execFileSync('umount', [mount], { stdio: 'pipe' });
+    rmSync(mount, { recursive: true, force: true });
+  });
+
+  it.skipIf(!mounted)('ends in OutputIOError with the output closed at its last whole tag', async () => {
+    const input = join(dir, 'full-disk-in.flv');
+    writeFileSync(input, readFileSync(await generatedMedia(realClipSpec(3000))));
+    const report = processFile({ input, outputBase: join(mount, 'out') });
+    expect(report.status).toBe('OutputIOError');
+    // The fast path wrote a group, then failed in the next one.
+    expect(report.fastGroups).toBeGreaterThanOrEqual(1);
+    expect(report.outputFiles).toHaveLength(1);
+    const bytes = readFileSync(report.outputFiles[0]!);
+    const parser = new FlvParser();
+    const parsed = parser.push(bytes);
+    parser.end();
+    expect(parsed.error).toBeNull();
+    expect(parser.anomalies.truncatedBytes).toBe(0);
+    expect(parsed.tags.length).toBeGreaterThan(10);
+  }, 120_000);
 });
