@@ -14,14 +14,19 @@ export function writeTagHeader(out: Uint8Array, pos: number, type: number, dataS
   out[pos + 1] = (dataSize >>> 16) & 0xff;
   out[pos + 2] = (dataSize >>> 8) & 0xff;
   out[pos + 3] = dataSize & 0xff;
-  out[pos + 4] = (timestamp >>> 16) & 0xff;
-  out[pos + 5] = (timestamp >>> 8) & 0xff;
-  out[pos + 6] = timestamp & 0xff;
-  out[pos + 7] = (timestamp >>> 24) & 0xff;
+  writeTagTimestamp(out, pos + 4, timestamp);
   out[pos + 8] = 0;
   out[pos + 9] = 0;
   out[pos + 10] = 0;
   return pos + 11;
+}
+
+/** A tag header's timestamp at `out[pos]` (header byte 4): the low 24 bits big-endian, then the extended byte. */
+export function writeTagTimestamp(out: Uint8Array, pos: number, timestamp: number): void {
+  out[pos] = (timestamp >>> 16) & 0xff;
+  out[pos + 1] = (timestamp >>> 8) & 0xff;
+  out[pos + 2] = timestamp & 0xff;
+  out[pos + 3] = (timestamp >>> 24) & 0xff;
 }
 
 /** The 11-byte tag header as a new buffer. */

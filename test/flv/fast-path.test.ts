@@ -9,7 +9,7 @@ import { type ProcessFileReport, processFile } from '../../src/flv/process-file.
 import { TagFlag, TagType } from '../../src/flv/tag.js';
 import { generatedMedia } from '../../src/media/generated-media.js';
 import { realClipSpec } from '../../src/simulator/real-clips.js';
-import { fixtureFlv } from './helpers.js';
+import { fixtureFlv, rng } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'liverec-fast-path-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,17 +45,6 @@ function both(input: Buffer, label: string, js = false): Both {
   expect(fast.files.length, label).toBe(full.files.length);
   fast.files.forEach((f, i) => expect(Buffer.compare(f, full.files[i]!), `${label}: file ${i + 1}`).toBe(0));
   return { fastGroups: fast.report.fastGroups, report: fast.report };
-}
-
-/** Deterministic PRNG so a failure can be replayed from its seed. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
 }
 
 interface Unit {

@@ -10,7 +10,7 @@ import { FlvContextWriter } from '../../src/flv/writer/context-writer.js';
 import { FlvFileOutput, type FlvFileSystem } from '../../src/flv/writer/file-output.js';
 import { clipPath } from '../../src/simulator/clips.js';
 import { toEnhancedRaw } from '../hevc/media.js';
-import { fixtureFlv, sampleFlv } from './helpers.js';
+import { fixtureFlv, sampleFlv, rng } from './helpers.js';
 
 /** Files in memory, with the positioned-write semantics of the real calls (capacity doubles as they grow). */
 class MemoryFs implements FlvFileSystem {
@@ -50,17 +50,6 @@ class MemoryFs implements FlvFileSystem {
 /** Output paths live in memory; the (advisory) text log next to them cannot be created there. */
 const nowhere = join(tmpdir(), 'liverec-fuzz-no-such-dir');
 const CODES = new Set(['NOT_FLV', 'UNSUPPORTED_FLV_HEADER', 'UNKNOWN_TAG_TYPE', 'UNSUPPORTED_CODEC', 'TRUNCATED', 'MISSING_HEADER']);
-
-/** Deterministic PRNG so a failure can be replayed from its seed. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 const sample = readFileSync(sampleFlv);
 const fixture = readFileSync(fixtureFlv);

@@ -105,3 +105,14 @@ export function cloneForRerun(tags: readonly FlvTag[]): FlvTag[] {
 
 /** The ffprobe binary (shared helper: the exec bit may be missing for non-owners). */
 export { ffprobeBin as ffprobePath } from '../support/media-tools.js';
+
+/** Deterministic PRNG (xorshift32) so a failing mutation can be replayed from its seed. */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+}

@@ -1,6 +1,7 @@
 // The collecting loop of wasm-collect.ts in JavaScript, for units outside module memory (a tag larger than a slab).
 import { DATA_GAP_LIMIT } from '../grouping.js';
 import { MIX_K, MIX_M1, MIX_M2 } from '../mix32.js';
+import { writeTagTimestamp } from '../tag-encoding.js';
 import { CONTROL } from '../wasm-collect.js';
 import { TagHashMode, type WasmHash } from '../wasm-hash.js';
 import { Plain, plainKind } from './plain-tag.js';
@@ -43,11 +44,7 @@ export function collectInJs(wasm: WasmHash, mem: Uint8Array, p: number, end: num
     prevTs = ts;
     // As the writer would write it (type and size stay as read): the timestamp, a zero StreamID, and the previous
     // tag's PreviousTagSize, which opens this unit. The parser reads none of that but the timestamp.
-    const t = (ts - offset) | 0;
-    mem[p + 8] = (t >>> 16) & 0xff;
-    mem[p + 9] = (t >>> 8) & 0xff;
-    mem[p + 10] = t & 0xff;
-    mem[p + 11] = (t >>> 24) & 0xff;
+    writeTagTimestamp(mem, p + 8, (ts - offset) | 0);
     mem[p + 12] = 0;
     mem[p + 13] = 0;
     mem[p + 14] = 0;

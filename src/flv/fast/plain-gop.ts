@@ -2,6 +2,7 @@
 import { Fingerprint64 } from '../fingerprint.js';
 import { MIX_SEED1, MIX_SEED2 } from '../mix32.js';
 import type { FlvParser } from '../parser.js';
+import { writeTagTimestamp } from '../tag-encoding.js';
 import type { SessionItems } from '../pipeline/context.js';
 import { acceptPlainGroup } from '../rules/remove-duplicated-chunk.js';
 import type { ToolStatsRule } from '../rules/tool-stats.js';
@@ -137,11 +138,7 @@ export class PlainGop {
     for (const b of this.blocks) {
       const mem = b.mem;
       for (let p = b.start; p < b.end; i++) {
-        const ts = r[4 * i + 1]!;
-        mem[p + 8] = (ts >>> 16) & 0xff;
-        mem[p + 9] = (ts >>> 8) & 0xff;
-        mem[p + 10] = ts & 0xff;
-        mem[p + 11] = (ts >>> 24) & 0xff;
+        writeTagTimestamp(mem, p + 8, r[4 * i + 1]!);
         p += 15 + r[4 * i]!;
       }
     }
