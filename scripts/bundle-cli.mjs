@@ -10,6 +10,8 @@ import { build } from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI_OUT_DIR = join(root, 'dist', 'cli');
 const BUNDLE = join(CLI_OUT_DIR, 'command.cjs');
+/** `liverec tool …` alone (src/cli/tool-main.ts), which the launcher picks for tool commands. */
+const TOOL_BUNDLE = join(CLI_OUT_DIR, 'tool.cjs');
 /** The `liverec` executable (src/cli/launch.cts). */
 export const CLI_ENTRY = join(CLI_OUT_DIR, 'liverec.cjs');
 /**
@@ -85,10 +87,11 @@ export async function bundleCli() {
   });
   await Promise.all([
     cjs(join(root, 'dist', 'src', 'cli', 'main.js'), BUNDLE, { wrapped: true }),
+    cjs(join(root, 'dist', 'src', 'cli', 'tool-main.js'), TOOL_BUNDLE, { wrapped: true }),
     cjs(join(root, 'dist', 'src', 'cli', 'launch.cjs'), CLI_ENTRY, { bundled: /^$/ }),
     ...WORKERS.map((w) => cjs(join(root, 'dist', 'workers', `${w}.worker.js`), join(CLI_OUT_DIR, 'workers', `${w}.worker.cjs`))),
   ]);
-  for (const file of [BUNDLE, ...WORKERS.map((w) => join(CLI_OUT_DIR, 'workers', `${w}.worker.cjs`))]) asciiOnly(file);
+  for (const file of [BUNDLE, TOOL_BUNDLE, ...WORKERS.map((w) => join(CLI_OUT_DIR, 'workers', `${w}.worker.cjs`))]) asciiOnly(file);
   warmUp();
 }
 
@@ -105,18 +108,21 @@ function asciiOnly(file) {
 }
 
 /**
- * Runs the command once with the launcher writing V8's code cache at exit: a repair of a small corpus file, with
- * every command family registered, so the cache holds the bytecode of start-up and of the repair engine.
+ * Runs each bundle once with the launcher writing V8's code cache at exit. The tool bundle repairs a small corpus
+ * file, so its cache holds the bytecode of start-up and of the repair engine; the command bundle prints help with
+ * every family registered, so its cache holds the start-up of every other command.
  */
 function warmUp() {
   const out = mkdtempSync(join(tmpdir(), 'liverec-warm-'));
   try {
-    const args = existsSync(WARM_INPUT) ? ['tool', 'fix', WARM_INPUT, join(out, 'warm')] : ['--help'];
-    const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], {
-      env: { ...process.env, LIVEREC_WRITE_CODE_CACHE: '1' },
-      stdio: 'ignore',
-    });
-    if (r.status !== 0 || !existsSync(`${BUNDLE}.cache`)) throw new Error(`liverec build: the code-cache warm-up run failed (exit ${r.status ?? r.signal})`);
+    const tool = existsSync(WARM_INPUT) ? ['tool', 'fix', WARM_INPUT, join(out, 'warm')] : ['tool', '--help'];
+    for (const [bundle, args] of [[TOOL_BUNDLE, tool], [BUNDLE, ['--help']]]) {
+      const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], {
+        env: { ...process.env, LIVEREC_WRITE_CODE_CACHE: '1' },
+        stdio: 'ignore',
+      });
+      if (r.status !== 0 || !existsSync(`${bundle}.cache`)) throw new Error(`liverec build: the code-cache warm-up run of ${bundle} failed (exit ${r.status ?? r.signal})`);
+    }
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -15,7 +15,7 @@ const stampFile = join('dist', '.build-stamp');
 const inputDirs = ['src', 'workers', 'bench', 'test', 'scripts', 'web'];
 const skipDirs = new Set([join('test', 'fixtures'), join('bench', 'results'), join('test', 'web', 'screenshots')]);
 const inputFiles = ['package.json', 'package-lock.json', 'tsconfig.json'];
-const requiredOutputs = [join('dist', 'cli', 'liverec.cjs'), join('dist', 'cli', 'command.cjs'), join('dist', 'src'), join('dist', 'web', 'index.html')];
+const requiredOutputs = [join('dist', 'cli', 'liverec.cjs'), join('dist', 'cli', 'command.cjs'), join('dist', 'cli', 'tool.cjs'), join('dist', 'src'), join('dist', 'web', 'index.html')];
 
 function listFiles(root, dir, out) {
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {

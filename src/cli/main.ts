@@ -1,6 +1,6 @@
 // The `liverec` command line: one registration module per command family, loaded only for its own commands.
-import { Command } from 'commander';
-import { VERSION } from '../version.js';
+import type { Command } from 'commander';
+import { newProgram, runProgram } from './program.js';
 
 type Family = 'recorder' | 'simulate' | 'tool' | 'cluster';
 
@@ -20,16 +20,12 @@ async function register(program: Command, family: Family): Promise<void> {
 
 /** Registers the families `argv` needs, then runs the command. */
 export async function main(argv: readonly string[], options: { allFamilies?: boolean } = {}): Promise<void> {
-  const program = new Command();
-  program.name('liverec').description('A live-stream recorder for Bilibili live rooms').version(VERSION);
+  const program = newProgram();
   const first = argv[2];
   if (first !== '-V' && first !== '--version') {
     const family = first === undefined || options.allFamilies ? undefined : FAMILY_OF[first];
     const families: Family[] = family ? [family] : ['recorder', 'cluster', 'simulate', 'tool'];
     for (const f of families) await register(program, f);
   }
-  await program.parseAsync(argv as string[]).catch((err: unknown) => {
-    process.stderr.write(`liverec: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  });
+  await runProgram(program, argv);
 }

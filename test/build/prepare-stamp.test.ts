@@ -25,6 +25,7 @@ function project(name: string): string {
   write(root, 'test/web/screenshots/ui.png', 'png');
   write(root, 'dist/cli/liverec.cjs', '');
   write(root, 'dist/cli/command.cjs', '');
+  write(root, 'dist/cli/tool.cjs', '');
   write(root, 'dist/src/a.js', '');
   write(root, 'dist/web/index.html', '');
   return root;

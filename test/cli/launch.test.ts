@@ -11,8 +11,8 @@ const tmp = mkdtempSync(join(tmpdir(), 'liverec-launch-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** `liverec --version` through the launcher at `entry`, with its report on the cache. */
-function version(entry: string, env: Record<string, string> = {}): { stdout: string; cache: string; status: number | null } {
-  const r = spawnSync(process.execPath, [entry, '--version'], { encoding: 'utf8', env: { ...process.env, LIVEREC_REPORT_CODE_CACHE: '1', ...env } });
+function version(entry: string, env: Record<string, string> = {}, args = ['--version']): { stdout: string; cache: string; status: number | null } {
+  const r = spawnSync(process.execPath, [entry, ...args], { encoding: 'utf8', env: { ...process.env, LIVEREC_REPORT_CODE_CACHE: '1', ...env } });
   return { stdout: r.stdout.trim(), cache: /code cache (\w+)/.exec(r.stderr)?.[1] ?? r.stderr, status: r.status };
 }
 
@@ -27,6 +27,15 @@ function copyOfBuild(name: string): string {
 describe('launcher code cache', () => {
   it('the built command runs from the cache made by the build', () => {
     expect(version(cliEntry)).toEqual({ stdout: VERSION, cache: 'used', status: 0 });
+  });
+
+  it('tool commands run from the tool bundle and its own cache', () => {
+    const r = version(cliEntry, {}, ['tool', '--version']);
+    expect(r).toEqual({ stdout: VERSION, cache: 'used', status: 0 });
+    const dir = copyOfBuild('tool-stale');
+    utimesSync(join(dir, 'tool.cjs'), new Date(), new Date(Date.now() - 60_000));
+    expect(version(join(dir, 'liverec.cjs'), {}, ['tool', '--version']).cache).toBe('absent');
+    expect(version(join(dir, 'liverec.cjs')).cache).toBe('used');
   });
 
   it('a copy that keeps timestamps keeps its cache', () => {
@@ -58,7 +67,7 @@ describe('bundles', () => {
   it('every script opens in strict mode', () => {
     const cli = dirname(cliEntry);
     const scripts = [...readdirSync(cli).filter((f) => f.endsWith('.cjs')).map((f) => join(cli, f)), ...['room', 'tool', 'template'].map(workerPath)];
-    expect(scripts.length).toBe(5);
+    expect(scripts.length).toBe(6);
     // After a shebang (the launcher) or inside the command's wrapping function expression (scripts/bundle-cli.mjs).
     for (const file of scripts) expect(readFileSync(file, 'utf8'), file).toMatch(/^(#![^\n]*\n|\(typeof module[^\n]*\{\n)?"use strict";/);
   });
