@@ -43,7 +43,8 @@ const MUXER: Record<StreamFormat, { ext: string; args: string[] }> = {
   ts: { ext: 'ts', args: ['-f', 'mpegts'] },
 };
 
-export async function runFfmpegPhase(sim: SimulatorProcess, seconds: number, warmupSeconds: number, format: StreamFormat = 'flv'): Promise<FfmpegFigures> {
+/** `beforeWindow` is awaited after the warm-up, right before the window (`--concurrent` aligns both windows). */
+export async function runFfmpegPhase(sim: SimulatorProcess, seconds: number, warmupSeconds: number, format: StreamFormat = 'flv', beforeWindow?: () => Promise<void>): Promise<FfmpegFigures> {
   const ids = sim.roomIds;
   const outDir = tempDir('liverec-bench-ffmpeg-');
   const procs: { child: ChildProcess; err: OutputTail; file: string; id: number }[] = [];
@@ -75,6 +76,7 @@ export async function runFfmpegPhase(sim: SimulatorProcess, seconds: number, war
     });
     phase(`ffmpeg: all ${ids.length} processes writing; warm-up ${warmupSeconds} s`);
     await new Promise((r) => setTimeout(r, warmupSeconds * 1000));
+    await beforeWindow?.();
     phase(`ffmpeg: window, ${seconds} s`);
     const pids = procs.map((p) => p.child.pid!);
     const written = (): number => procs.reduce((sum, p) => sum + statSync(p.file).size, 0);

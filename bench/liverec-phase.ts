@@ -25,6 +25,8 @@ export interface PhaseOptions {
   apiRps: number;
   /** Rooms offer only HLS: pace is then a slope (see pace.ts). */
   hls: boolean;
+  /** Awaited after the warm-up, right before the recording-only window (`--concurrent` aligns both windows). */
+  beforeWindow?: () => Promise<void>;
 }
 /** The API load starts this long before its measured window: the first requests compile the route's code. */
 const API_WARMUP_S = 2;
@@ -98,6 +100,7 @@ export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): P
     placement = `${flag}: ${workers} thread(s)`;
     phase(`liverec: all rooms recording after ${startupS.toFixed(1)} s on ${workers} room thread(s); warm-up ${o.warmupSeconds} s`);
     await new Promise((r) => setTimeout(r, o.warmupSeconds * 1000));
+    await o.beforeWindow?.();
     const check = (): void => {
       if (rec.exited()) throw new Error(`liverec exited during the measurement: ${rec.errors()}`);
     };

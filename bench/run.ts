@@ -11,21 +11,36 @@ import { runLiverecPhase } from './liverec-phase.js';
 import { describeMachine, machineLine } from './machine.js';
 import { type BenchOptions, type BenchProtocol, parseOptions, USAGE } from './options.js';
 import { phase } from './progress.js';
-import { cliPath, startSimulator } from './simulator-process.js';
+import { cliPath, roomSubset, startSimulator } from './simulator-process.js';
 import { sweepSvg } from './svg-chart.js';
 import { DEFINITIONS, renderNotes, renderTable } from './table.js';
 
 const streamFormat = (p: BenchProtocol): 'flv' | 'fmp4' | 'ts' => (p === 'hls-fmp4' ? 'fmp4' : p === 'hls-ts' ? 'ts' : 'flv');
 
+/** A function that resolves for all `parties` callers once the last of them has called it. */
+function meetingPoint(parties: number): () => Promise<void> {
+  let arrived = 0;
+  let open!: () => void;
+  const all = new Promise<void>((resolve) => (open = resolve));
+  return () => {
+    if (++arrived === parties) open();
+    return all;
+  };
+}
+
 async function runOne(rooms: number, o: BenchOptions): Promise<RunFigures> {
   phase(`${rooms} rooms at ${o.bitrateKbps} kbps: starting the simulator${o.clip ? ` with ${o.clip}` : ' (the first start of a bitrate encodes its 1080p clip)'}`);
-  const sim = await startSimulator(rooms, o.bitrateKbps, { clip: o.clip, padWithFiller: o.padWithFiller, formats: o.protocol === 'flv' ? undefined : [streamFormat(o.protocol)] });
+  const sim = await startSimulator(o.concurrent ? 2 * rooms : rooms, o.bitrateKbps, { clip: o.clip, padWithFiller: o.padWithFiller, formats: o.protocol === 'flv' ? undefined : [streamFormat(o.protocol)] });
   try {
     phase(`content: ${sim.content ? `${sim.content.name}, ${sim.content.kbps} kbps` : 'committed 360p clip'}${o.padWithFiller ? `, padded with filler to ${o.bitrateKbps} kbps` : ', no filler'}`);
-    const ffmpegPhase = () => (o.skipFfmpeg ? null : runFfmpegPhase(sim, o.seconds, o.warmupSeconds, streamFormat(o.protocol)));
+    // At once (the default): liverec records the first half of the rooms and ffmpeg the second, over one window.
+    const [lrSim, ffSim] = o.concurrent ? [roomSubset(sim, sim.roomIds.slice(0, rooms)), roomSubset(sim, sim.roomIds.slice(rooms))] : [sim, sim];
+    const barrier = o.concurrent ? meetingPoint(2) : undefined;
+    const ffmpegPhase = () => (o.skipFfmpeg ? null : runFfmpegPhase(ffSim, o.seconds, o.warmupSeconds, streamFormat(o.protocol), barrier));
+    const liverecPhase = () => runLiverecPhase(lrSim, { seconds: o.seconds, warmupSeconds: o.warmupSeconds, roomsPerWorker: o.roomsPerWorker, apiRps: o.apiRps, hls: o.protocol !== 'flv', beforeWindow: barrier });
     const early = o.ffmpegFirst ? await ffmpegPhase() : null;
-    const liverec = await runLiverecPhase(sim, { seconds: o.seconds, warmupSeconds: o.warmupSeconds, roomsPerWorker: o.roomsPerWorker, apiRps: o.apiRps, hls: o.protocol !== 'flv' });
-    const ffmpeg = o.ffmpegFirst ? early : await ffmpegPhase();
+    const [liverec, late] = o.concurrent ? await Promise.all([liverecPhase(), ffmpegPhase()]) : [await liverecPhase(), null];
+    const ffmpeg = o.concurrent ? late : o.ffmpegFirst ? early : await ffmpegPhase();
     const ratios = ffmpeg ? { cpuPerGb: cpuRatio(liverec, ffmpeg), rssPerRoom: liverec.rssPerRoomMiB / ffmpeg.rssPerRoomMiB } : null;
     const flags = comparisonFlags(liverec, ffmpeg, o.padWithFiller, o.protocol);
     for (const f of flags) phase(`FLAGGED: ${f}`);
@@ -89,7 +104,7 @@ async function main(): Promise<number> {
   } else {
     process.stdout.write([
       '',
-      `liverec multi-room benchmark: ${runs[0]?.content ? `${runs[0].content.name} (${runs[0].content.kbps} kbps)` : 'committed 360p clip'}${o.padWithFiller ? `, filler to ${o.bitrateKbps} kbps` : ''} per room, ${o.seconds}-s windows after ${o.warmupSeconds} s warm-up, API load ${o.apiRps} req/s`,
+      `liverec multi-room benchmark: ${runs[0]?.content ? `${runs[0].content.name} (${runs[0].content.kbps} kbps)` : 'committed 360p clip'}${o.padWithFiller ? `, filler to ${o.bitrateKbps} kbps` : ''} per room, ${o.seconds}-s windows after ${o.warmupSeconds} s warm-up, API load ${o.apiRps} req/s${o.concurrent ? ', liverec and ffmpeg at once, each on rooms of its own' : o.skipFfmpeg ? '' : o.ffmpegFirst ? ', ffmpeg, then liverec on the same rooms (--ffmpeg-first)' : ', liverec, then ffmpeg on the same rooms (--sequential)'}`,
       `machine: ${machineLine(machine)}`,
       `command: ${command}`,
       '',

@@ -35,6 +35,19 @@ export interface SimulatorProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * The simulator as seen by one recorder of a `--concurrent` run: only `roomIds`, and only their counters, so each
+ * phase's served bytes, pace and "every stream closed" checks cover its own rooms.
+ */
+export function roomSubset(sim: SimulatorProcess, roomIds: number[]): SimulatorProcess {
+  const own = new Set(roomIds);
+  return {
+    ...sim,
+    roomIds,
+    counters: async () => new Map([...(await sim.counters())].filter(([id]) => own.has(id))),
+  };
+}
+
 /** Bytes served so far to all rooms (every connection, open or closed). */
 export async function servedBytes(sim: SimulatorProcess): Promise<number> {
   let sum = 0;

@@ -1,13 +1,15 @@
-// The benchmark's options: phase order and the user/system split of a recorder's CPU.
+// The benchmark's options: the recorders at once or in which order, and the user/system split of a recorder's CPU.
 import { describe, expect, it } from 'vitest';
 import { procFigures } from '../../bench/metrics.js';
 import { parseOptions } from '../../bench/options.js';
 import { cpuSplit } from '../../bench/proc.js';
 
 describe('bench options and CPU figures', () => {
-  it('records liverec first unless --ffmpeg-first is given', () => {
-    expect(parseOptions([])).toMatchObject({ ffmpegFirst: false, skipFfmpeg: false });
-    expect(parseOptions(['--ffmpeg-first'])).toMatchObject({ ffmpegFirst: true });
+  it('records both at once by default; one after the other with --sequential or --ffmpeg-first', () => {
+    expect(parseOptions([])).toMatchObject({ concurrent: true, ffmpegFirst: false, skipFfmpeg: false });
+    expect(parseOptions(['--sequential'])).toMatchObject({ concurrent: false, ffmpegFirst: false });
+    expect(parseOptions(['--ffmpeg-first'])).toMatchObject({ concurrent: false, ffmpegFirst: true });
+    expect(parseOptions(['--no-ffmpeg'])).toMatchObject({ concurrent: false, skipFfmpeg: true });
   });
 
   it('splits a process CPU into user and system time, and a window keeps both', () => {
