@@ -1,18 +1,34 @@
 // At start: closes what a run killed mid-write left open (journaled files, then unjournaled recent ones), each FileClosed once.
-import { statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { RecorderEvent, RoomEventSnapshot } from '../events/types.js';
 import { finalizeOrphanHls } from '../hls/orphan.js';
 import { formatLocal } from '../time.js';
+import { journaledFileClosed } from '../webhook/journaled-file-closed.js';
 import type { OpenJournal } from './open-journal.js';
 import { type FinalizedFile, finalizeOrphanFlv } from './orphan-file.js';
 import { recentMediaFiles, snapshotFromFile } from './orphan-scan.js';
 
 type Warn = (fields: Record<string, unknown>, msg: string) => void;
 
-/** Cuts a torn tail and rewrites the file's metadata; null when the file is missing or no recording. */
+/** Shorter than this, a file holds no whole header (FLV 13 bytes, a TS packet, an ftyp box): nothing to keep. */
+const HEADERLESS = 13;
+
+/**
+ * Cuts a torn tail and rewrites the file's metadata; null when the file is missing or no recording. A file killed
+ * between its creation and its first write holds nothing playable: it is removed and reported as closed, size 0,
+ * so its FileOpening still gets its FileClosed.
+ */
 export function finalizeOrphan(path: string): FinalizedFile | null {
-  return finalizeOrphanFlv(path) ?? finalizeOrphanHls(path);
+  const done = finalizeOrphanFlv(path) ?? finalizeOrphanHls(path);
+  if (done) return done;
+  try {
+    if (!/\.(flv|mp4|ts)$/i.test(path) || statSync(path).size >= HEADERLESS) return null;
+    rmSync(path, { force: true });
+    return { size: 0, duration: 0, truncatedBytes: 0, removed: true };
+  } catch {
+    return null;
+  }
 }
 
 const ended = (s: RoomEventSnapshot): RoomEventSnapshot => ({ ...s, Recording: false, DanmakuConnected: false });
@@ -38,6 +54,8 @@ export function recoverAfterCrash(journal: OpenJournal, emit: (event: RecorderEv
   const { files, sessions, unreadable } = journal.entries();
   if (unreadable.length > 0) warn({ entries: unreadable }, 'unreadable open-file journal entries dropped (cut before their file existed)');
   let count = 0;
+  // Read only when needed: a file whose FileClosed was published but not yet recorded as closed when the kill came.
+  let published: Set<string> | null = null;
   const close = (path: string, f: { roomId: number; sessionId: string; openTime: string; snapshot: RoomEventSnapshot }, journaled: boolean): void => {
     const key = resolve(path);
     if (closed.has(key)) {
@@ -50,7 +68,13 @@ export function recoverAfterCrash(journal: OpenJournal, emit: (event: RecorderEv
       journal.dropFile(path);
       return;
     }
-    warn({ roomId: f.roomId, path, truncatedBytes: done.truncatedBytes, metadata: done.metadata ?? false, journaled }, 'closed a file left open by a previous run');
+    const relativePath = relative(workDir, path).split('\\').join('/');
+    if ((published ??= journaledFileClosed(workDir)).has(relativePath)) {
+      journal.fileClosed(path);
+      return;
+    }
+    warn({ roomId: f.roomId, path, truncatedBytes: done.truncatedBytes, metadata: done.metadata ?? false, removed: done.removed ?? false, journaled },
+      done.removed ? 'removed an empty file left by a previous run' : 'closed a file left open by a previous run');
     emit(orphanFileClosed(workDir, path, done, f));
     journal.fileClosed(path);
     count++;

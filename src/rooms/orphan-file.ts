@@ -9,6 +9,8 @@ export interface FinalizedFile {
   truncatedBytes: number;
   /** The file's own duration/size metadata was rewritten to match (FLV onMetaData, MP4 mvhd/mehd). */
   metadata?: boolean;
+  /** The file held no whole header and was removed. */
+  removed?: boolean;
 }
 
 /** An index entry per GOP that starts more than this long after the previous entry (the live writer's rule). */
