@@ -15,7 +15,7 @@ import { sleep } from '../rooms/harness.js';
 import { type Receiver, startReceiver } from '../webhook/helpers.js';
 
 const ROOM = 35001;
-const ITERATIONS = Number(process.env.LIVEREC_KILL_ITERATIONS ?? 14);
+const ITERATIONS = Number(process.env.LIVEREC_KILL_ITERATIONS ?? 10);
 /** One frame of the simulator's 25 fps video, plus rounding. */
 const FRAME_S = 0.041;
 const opt = (Value: unknown) => ({ HasValue: true, Value });
