@@ -31,13 +31,31 @@ const FAMILIES = [
 const derived = (method: string, path: string): string =>
   method + path.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 
-/** Objects described only by additionalProperties get an explicit (empty) property list: generators need one. */
-function closeMaps(schema: unknown): void {
+const isLiteral = (s: Json): boolean => (s?.type === 'number' || s?.type === 'integer') && Array.isArray(s.enum) && s.enum.every(Number.isInteger);
+
+/**
+ * Schema forms generators for brec's document read badly, in the forms brec's own document uses: objects described
+ * only by additionalProperties get an explicit (empty) property list; a union of integer literals becomes one integer
+ * enum; an integer-valued number enum is typed integer; a boolean literal is a boolean (its value said in words).
+ */
+function generatorForms(schema: unknown): void {
   if (!schema || typeof schema !== 'object') return;
-  if (Array.isArray(schema)) return schema.forEach(closeMaps);
+  if (Array.isArray(schema)) return schema.forEach(generatorForms);
   const s = schema as Json;
   if (s.type === 'object' && s.additionalProperties !== undefined && s.properties === undefined) s.properties = {};
-  for (const v of Object.values(s)) closeMaps(v);
+  const union = s.anyOf ?? s.oneOf;
+  if (Array.isArray(union) && union.length > 0 && union.every(isLiteral)) {
+    const values = union.flatMap((u: Json) => u.enum as number[]);
+    delete s.anyOf;
+    delete s.oneOf;
+    Object.assign(s, { type: 'integer', enum: values });
+  }
+  if (isLiteral(s)) s.type = 'integer';
+  if (s.type === 'boolean' && Array.isArray(s.enum)) {
+    s.description = `${s.description ? `${s.description}. ` : ''}Always ${s.enum.join(' or ')}`;
+    delete s.enum;
+  }
+  for (const v of Object.values(s)) generatorForms(v);
 }
 
 /** Rewrites the document in place and returns it. */
@@ -66,8 +84,8 @@ export function brecShape(doc: Json): Json {
     }
   }
   doc.paths = paths;
-  closeMaps(doc.components);
-  closeMaps(doc.paths);
+  generatorForms(doc.components);
+  generatorForms(doc.paths);
   // brec's GenerateFileNameInput.context is nullable; a $ref cannot carry `nullable` in OpenAPI 3.0, its target can.
   const context = doc.components?.schemas?.FileNameTemplateContextDto as Json | undefined;
   if (context) context.nullable = true;
