@@ -79,6 +79,8 @@ export class BilibiliApiClient {
   }
 
   private async call(path: string, params: Params, sign: boolean, signal?: AbortSignal): Promise<Json> {
+    // Checked before the keys and identity: a refresh attempted during a pause would fail and be held off a minute.
+    this.limiter.checkPaused();
     let query: string;
     if (sign && this.options.wbiSign) {
       const keys = await this.wbiCache().get(() => this.fetchWbiKeys(signal));

@@ -68,9 +68,10 @@ export class GuestIdentityCache {
     return this.identity;
   }
 
-  /** After a risk-control answer: fetch a new identity on the next call. */
+  /** After a risk-control answer: fetch a new identity on the next call (a failed fetch then waits retryMs). */
   markStale(): void {
     this.stale = true;
+    this.lastAttempt = 0;
   }
 }
 

@@ -74,8 +74,9 @@ export class WbiKeyCache {
     return this.pending;
   }
 
-  /** After a -352: the next signed call fetches keys again (at most once a minute). */
+  /** After a -352/412: the next signed call fetches keys again (a failed fetch then waits a minute before the next try). */
   markStale(): void {
     this.fetchedAt = 0;
+    this.lastAttempt = 0;
   }
 }

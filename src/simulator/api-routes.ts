@@ -7,7 +7,7 @@ import { capturedAnswer, type CapturedEndpoint } from './captured.js';
 import { pushLog, type RoomCounters, type SimRoom } from './room.js';
 import { specialPlayInfo, specialRoomInit } from './special-rooms.js';
 import { fingerSpiBody } from './guest-identity.js';
-import { refuse } from './strict.js';
+import { refuse, RISK_352_COMPACT, risk352WithVoucher } from './strict.js';
 
 type Data = (room: SimRoom, q: URLSearchParams, addr: SimAddress) => Record<string, unknown>;
 
@@ -69,6 +69,12 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
     ctx.fingerHits++;
     return sendJson(res, 200, fingerSpiBody());
   }
+  // The gateway refuses before the room is looked up: an unsigned call never learns whether the room exists.
+  const refusal = ctx.lenient ? null : refuse(url.pathname, req, url.searchParams);
+  if (refusal) {
+    ctx.refusedHits[refusal.reason]++;
+    return sendJson(res, 200, refusal.body);
+  }
   if (url.pathname === MASTER_PATH) {
     const room = ctx.findRoom(Number(url.searchParams.get('cid') ?? NaN), false);
     const text = room && capturedAnswer(room, 'masterPlaylist', ctx.address());
@@ -87,11 +93,6 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
   room.counters.apiHits.total++;
   room.counters.apiHits[ep.counter]++;
   pushLog(room.apiLog, { at: Date.now(), path: url.pathname, query: url.search, headers: req.headers });
-  const refusal = ctx.lenient ? null : refuse(url.pathname, req, url.searchParams);
-  if (refusal) {
-    ctx.refusedHits[refusal.reason]++;
-    return sendJson(res, 200, refusal.body);
-  }
   const fault = takeFault(room.apiFaults, Date.now(), (f) => !f.path || url.pathname.includes(f.path));
   if (fault?.kind === 'api-delay') {
     await new Promise((r) => setTimeout(r, fault.delayMs));
@@ -111,7 +112,7 @@ function sendFault(res: ServerResponse, fault: Exclude<ApiFault, { kind: 'api-de
       return sendJson(res, fault.inBody ? 200 : 412, body, { Server: 'openresty' });
     }
     case 'api352':
-      return sendJson(res, 200, { code: -352, message: '-352', ttl: 1, data: { v_voucher: 'voucher_sim' } });
+      return sendJson(res, 200, fault.compact ? { ...RISK_352_COMPACT } : risk352WithVoucher());
     case 'api-malformed':
       switch (fault.variant) {
         case 'json': {

@@ -1,7 +1,7 @@
 // Rooms the service will not let a guest record: paid (DRM, special type 203), DRM-only, password and guard-only.
 import type { SimRoom } from './room.js';
 
-export const SIM_SPECIALS = ['paid', 'drmOnly', 'password', 'guardOnly'] as const;
+export const SIM_SPECIALS = ['paid', 'password', 'guardOnly', 'drmOnly'] as const;
 export type SimSpecial = (typeof SIM_SPECIALS)[number];
 
 /** all_special_types value of a paid (付费) live: 203 (biliLive-tools PR #485, bilibili-2026.md "Special rooms"). */
