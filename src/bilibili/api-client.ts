@@ -9,6 +9,7 @@ import { apiHeaders } from './headers.js';
 import { httpGetText } from './http-get.js';
 import { type Json, num, obj, optStr, str } from './json-read.js';
 import { cookieHasBuvid3, type GuestIdentity, guestIdentityCache, mergeCookie, parseCookie } from './identity.js';
+import { playInfoUnavailable, type UnavailableReason } from './room-availability.js';
 import { keyFromUrl, signQuery, WbiKeyCache, type WbiKeys } from './wbi.js';
 
 const ROOM_NOT_FOUND_CODES = new Set([60004, 19002000]);
@@ -45,9 +46,19 @@ export class BilibiliApiClient {
     return readRoomInit(await this.call('/room/v1/Room/room_init', { id }, false, signal));
   }
 
-  /** getRoomPlayInfo v2 for the real room id at quality `qn`. */
+  /** getRoomPlayInfo v2 for the real room id at quality `qn`; ROOM_UNAVAILABLE for a room a guest cannot record. */
   async getPlayInfo(roomId: number, qn: number, signal?: AbortSignal): Promise<PlayInfo> {
-    return readPlayInfo(await this.call('/xlive/web-room/v2/index/getRoomPlayInfo', { room_id: roomId, ...PLAY_INFO_PARAMS, qn }, true, signal));
+    const status = await this.getRoomStatus(roomId, qn, signal);
+    if (status.unavailableReason) {
+      throw new BilibiliError(BiliErrorCode.RoomUnavailable, `room ${roomId} cannot be recorded: ${status.unavailableReason}`, { unavailableReason: status.unavailableReason });
+    }
+    return status.play;
+  }
+
+  /** getRoomPlayInfo with the reason a guest cannot record the room (null when it can): one call, nothing thrown for it. */
+  async getRoomStatus(roomId: number, qn = 10000, signal?: AbortSignal): Promise<{ play: PlayInfo; unavailableReason: UnavailableReason | null; raw: Json }> {
+    const raw = await this.call('/xlive/web-room/v2/index/getRoomPlayInfo', { room_id: roomId, ...PLAY_INFO_PARAMS, qn }, true, signal);
+    return { play: readPlayInfo(raw), unavailableReason: playInfoUnavailable(raw), raw };
   }
 
   /** getDanmuInfo for the real room id: the auth token and the danmaku hosts. */

@@ -47,6 +47,8 @@ export class GuestIdentityCache {
 
   /** The identity, fetching it when there is none or it is stale; a failed fetch keeps the old one (or null). */
   get(fetch: () => Promise<GuestIdentity>): Promise<GuestIdentity | null> {
+    // Callers that arrive while a fetch is under way wait for it (else they would go out without a buvid3).
+    if (this.pending) return this.pending;
     if (!this.stale || Date.now() - this.lastAttempt < this.retryMs) return Promise.resolve(this.identity);
     this.pending ??= (async () => {
       this.lastAttempt = Date.now();

@@ -58,6 +58,7 @@ export class WbiKeyCache {
   /** Current keys; fetches new ones when due (a failed fetch keeps the old keys and is retried after a minute). */
   get(fetch: () => Promise<WbiKeys>): Promise<WbiKeys> {
     const now = Date.now();
+    if (this.pending) return this.pending; // a fetch under way: wait for it rather than sign with stale keys
     if (now - this.fetchedAt < this.maxAgeMs || now - this.lastAttempt < this.retryMs) return Promise.resolve(this.keys);
     this.pending ??= (async () => {
       this.lastAttempt = Date.now();

@@ -4,7 +4,7 @@ import { danmuInfoData, playInfoData, roomInfoData, roomInitData, type SimAddres
 import { type ApiFault, takeFault } from './faults.js';
 import { clientGone, envelope, sendJson, sendText } from './http-util.js';
 import { capturedAnswer, type CapturedEndpoint } from './captured.js';
-import { pushLog, type RoomCounters, type SimRoom } from './room.js';
+import { pushLog, type RequestRecord, type RoomCounters, type SimRoom } from './room.js';
 import { specialPlayInfo, specialRoomInit } from './special-rooms.js';
 import { fingerSpiBody } from './guest-identity.js';
 import { refuse, RISK_352_COMPACT, risk352WithVoucher } from './strict.js';
@@ -41,6 +41,8 @@ export interface ApiContext {
   fingerHits: number;
   /** Live API calls refused with -352 in 2026 mode (bad or missing signature, no buvid3). */
   refusedHits: { signature: number; buvid3: number };
+  /** The latest refused calls (path, query, headers), for tests and the control API's stats. */
+  refusedLog: RequestRecord[];
   /** 2024 behaviour: accept unsigned calls and calls without a buvid3 (`--lenient`). */
   lenient: boolean;
 }
@@ -73,6 +75,7 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
   const refusal = ctx.lenient ? null : refuse(url.pathname, req, url.searchParams);
   if (refusal) {
     ctx.refusedHits[refusal.reason]++;
+    pushLog(ctx.refusedLog, { at: Date.now(), path: url.pathname, query: url.search, headers: req.headers });
     return sendJson(res, 200, refusal.body);
   }
   if (url.pathname === MASTER_PATH) {

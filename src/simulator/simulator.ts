@@ -10,7 +10,7 @@ import { DanmakuHub } from './danmaku-hub.js';
 import { handleMedia, isMediaPath } from './media-routes.js';
 import { Pacer } from './pacer.js';
 import { RoomOps } from './room-ops.js';
-import type { SimRoom, SimRoomInit } from './room.js';
+import type { RequestRecord, SimRoom, SimRoomInit } from './room.js';
 import { sendJson } from './http-util.js';
 
 export interface SimulatorOptions {
@@ -49,6 +49,7 @@ export class Simulator extends RoomOps {
   navHits = 0;
   fingerHits = 0;
   readonly refusedHits = { signature: 0, buvid3: 0 };
+  readonly refusedLog: RequestRecord[] = [];
   readonly lenient: boolean;
   port = 0;
   private server: http.Server | null = null;
