@@ -4,6 +4,7 @@ import { fixed } from '../format';
 import type { Point } from '../store';
 import type { RoomDto, StatsEntry } from '../types';
 import { Sparkline } from './sparkline';
+import { UnavailableBadge } from './unavailable-badge';
 
 export interface CardProps {
   room: RoomDto;
@@ -28,6 +29,7 @@ function Card({ room, stats, history, onAction }: CardProps) {
         <span class={`badge ${room.recording ? 'rec' : ''}`} data-badge="recording">{room.recording ? 'recording' : 'idle'}</span>
         <span class={`badge ${room.danmakuConnected ? 'on' : ''}`} data-badge="danmaku">danmaku {room.danmakuConnected ? 'on' : 'off'}</span>
         <span class={`badge health-${health}`} data-badge="health">{health}</span>
+        <UnavailableBadge reason={room.unavailableReason} />
       </div>
       <div class="figures">
         <span><b>{fixed(stats?.networkMbps)}</b> Mbps</span>
