@@ -51,6 +51,8 @@ export class RecordSession {
   private host = '';
   /** A stream the parser cannot read (a video codec other than AVC/HEVC): the rest of the session is raw. */
   private rawFallback = false;
+  /** The current connection was ended by reconnect(): not a failure, not the end of the session. */
+  private reconnecting = false;
 
   constructor(private readonly room: SessionHost) {
     this.protocol = new ProtocolChoice(room.outbox);
@@ -64,6 +66,13 @@ export class RecordSession {
 
   split(): void {
     this.capture?.split();
+  }
+
+  /** Ends the current connection and opens a new one at once, with a freshly resolved stream URL (PLAYURL_RELOAD). */
+  reconnect(): void {
+    if (this.stopped || !this.capture) return;
+    this.reconnecting = true;
+    this.capture.stop();
   }
 
   /** Synchronously closes the open file (the worker is going down). */
@@ -126,6 +135,11 @@ export class RecordSession {
         const end = hls ? await hls.run() : await (capture as Capture).run(download!);
         this.capture = null;
         const lasted = Date.now() - openedAt;
+        if (this.reconnecting && !this.stopped) {
+          this.reconnecting = false;
+          outbox.log('info', 'stream connection ended for a reconnect', { bytes: end.bytes, lastedMs: lasted });
+          continue;
+        }
         if (lasted < HEALTHY_CONNECTION_MS || end.reason === 'error') this.protocol.failed(url.format);
         else this.protocol.succeeded(url.format);
         outbox.log(end.reason === 'error' ? 'warn' : 'info', `stream connection ended: ${end.reason}`, {
