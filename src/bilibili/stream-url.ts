@@ -5,7 +5,12 @@ import { BiliErrorCode, BilibiliError } from './errors.js';
 import { type StreamCodec, chooseQuality, qualityTokens } from './quality.js';
 import { protocolOf, type StreamFormat } from './recording-protocol.js';
 
-/** The <protocol> → <format> codec entries by codec name (the first of each); PLAYURL_NULL when offline, else NO_STREAM when none. */
+const CODECS: readonly StreamCodec[] = ['avc', 'hevc', 'av1'];
+
+/**
+ * The <protocol> → <format> codec entries by codec name (the first of each; `drm: true` entries never); PLAYURL_NULL
+ * when offline, else NO_STREAM when none.
+ */
 export function codecEntries(play: PlayInfo, format: StreamFormat): Map<StreamCodec, CodecEntry> {
   if (!play.streams) {
     throw new BilibiliError(BiliErrorCode.PlayurlNull, `playurl is null (room ${play.roomId}, live_status ${play.liveStatus})`);
@@ -14,9 +19,10 @@ export function codecEntries(play: PlayInfo, format: StreamFormat): Map<StreamCo
   const entries = play.streams.find((s) => s.protocolName === protocol)?.formats.find((f) => f.formatName === format);
   const out = new Map<StreamCodec, CodecEntry>();
   for (const c of entries?.codecs ?? []) {
-    if ((c.codecName === 'avc' || c.codecName === 'hevc') && !out.has(c.codecName)) out.set(c.codecName, c);
+    const codec = c.codecName as StreamCodec;
+    if (CODECS.includes(codec) && !c.drm && !out.has(codec)) out.set(codec, c);
   }
-  if (out.size === 0) throw new BilibiliError(BiliErrorCode.NoStream, `No ${protocol}/${format} stream with codec avc or hevc (room ${play.roomId})`);
+  if (out.size === 0) throw new BilibiliError(BiliErrorCode.NoStream, `No ${protocol}/${format} stream with codec avc, hevc or av1 without DRM (room ${play.roomId})`);
   return out;
 }
 
@@ -70,6 +76,7 @@ export async function resolveStreamUrl(
   const choice = chooseQuality(new Map([...entries].map(([codec, e]) => [codec, e.acceptQn])), wanted);
   let entry = entries.get(choice.codec)!;
   if (choice.qn !== 10000) {
+    // Another qn (or 25000, which accept_qn never lists) is asked for by name.
     const again = codecEntries(await api.getPlayInfo(roomId, choice.qn, signal), format).get(choice.codec);
     if (!again) throw new BilibiliError(BiliErrorCode.NoStream, `The ${choice.codec} stream went away at qn ${choice.qn} (room ${roomId})`);
     entry = again;

@@ -58,7 +58,7 @@ export interface RoomState extends RoomInfo {
   danmakuConnected: boolean;
   autoRecordForThisSession: boolean;
   /** The video codec of the file being written ('' when not recording); liverec's addition to the room resource. */
-  recordingCodec: '' | 'avc' | 'hevc';
+  recordingCodec: '' | 'avc' | 'hevc' | 'av1';
   /** liverec: recording waits because free space is below MinFreeSpaceMB or the disk is full. */
   waitingForDiskSpace: boolean;
 }

@@ -128,7 +128,9 @@ export class RecordSession {
         this.host = new URL(download?.url ?? url.url).host;
         const deps = { settings: () => this.room.settings(), files, stats, outbox };
         const hls = url.format === 'flv' ? null : new HlsCapture({ ...deps, stream: url, http: this.room.api().options, resume: this.protocol.resumeOf(url.format) });
-        const capture = hls ?? (settings.RecordMode === 1 || this.rawFallback ? new RawCapture(deps) : new StandardCapture(deps));
+        // AV1 over FLV (Enhanced FLV `av01`) is kept as received: the repair pipeline reads AVC and HEVC only.
+        const raw = settings.RecordMode === 1 || this.rawFallback || url.codec === 'av1';
+        const capture = hls ?? (raw ? new RawCapture(deps) : new StandardCapture(deps));
         this.capture = capture;
         if (this.stopped) capture.stop();
         const openedAt = download?.openedAt ?? Date.now();

@@ -36,7 +36,7 @@ interface OpenEntry {
 
 export class RecordingFiles {
   private partIndex = 0;
-  private codec: VideoCodec | null = null;
+  private codec: VideoCodec | 'av1' | null = null;
   private readonly open = new Map<string, OpenEntry>();
 
   constructor(private readonly facts: SessionFacts, private readonly outbox: ActorOutbox) {}
@@ -73,7 +73,7 @@ export class RecordingFiles {
   }
 
   /** Announces the codec being recorded: room state and a log line, on the first file and on every change. */
-  setCodec(codec: VideoCodec, from: 'url' | 'stream'): void {
+  setCodec(codec: VideoCodec | 'av1', from: 'url' | 'stream'): void {
     if (codec === this.codec) return;
     const previous = this.codec;
     this.codec = codec;
