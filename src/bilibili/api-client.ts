@@ -13,8 +13,8 @@ import { keyFromUrl, signQuery, WbiKeyCache, type WbiKeys } from './wbi.js';
 const ROOM_NOT_FOUND_CODES = new Set([60004, 19002000]);
 const ROOM_ENCRYPTED_CODE = 19002005;
 
-/** Parameters of getRoomPlayInfo as brec sends them; only `qn` and `room_id` vary. */
-const PLAY_INFO_PARAMS = { protocol: '0,1', format: '0,1,2', codec: '0,1', platform: 'web', ptype: 8, dolby: 5, panorama: 1 };
+/** Parameters of getRoomPlayInfo as brec sends them (codec 2, AV1, added as the web player asks since 2025-12); only `qn` and `room_id` vary. */
+const PLAY_INFO_PARAMS = { protocol: '0,1', format: '0,1,2', codec: '0,1,2', platform: 'web', ptype: 8, dolby: 5, panorama: 1 };
 
 type Params = Record<string, string | number>;
 

@@ -13,6 +13,9 @@ const CreateRoom = z.object({
   padWithFiller: z.boolean().optional(),
   formats: z.array(z.enum(['flv', 'ts', 'fmp4'])).min(1).optional(),
   hevcOnly: z.boolean().optional(),
+  av1: z.boolean().optional(),
+  av1Only: z.boolean().optional(),
+  hlsOnlyInMaster: z.boolean().optional(),
 });
 const Live = z.object({ live: z.boolean(), round: z.boolean().optional() });
 const Title = z.object({ title: z.string(), areaNameParent: z.string().optional(), areaNameChild: z.string().optional() });
