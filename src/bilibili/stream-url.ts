@@ -4,6 +4,7 @@ import type { CodecEntry, PlayInfo, UrlInfo } from './api-models.js';
 import { BiliErrorCode, BilibiliError } from './errors.js';
 import { type StreamCodec, chooseQuality, qualityTokens } from './quality.js';
 import { protocolOf, type StreamFormat } from './recording-protocol.js';
+import { resolveFromMaster } from './master-stream.js';
 
 const CODECS: readonly StreamCodec[] = ['avc', 'hevc', 'av1'];
 
@@ -40,6 +41,17 @@ export function selectFormat(play: PlayInfo, formats: readonly StreamFormat[]): 
   throw formats.length === 1 && last ? last : new BilibiliError(BiliErrorCode.NoStream, `No stream in any of the formats ${formats.join(', ')} (room ${play.roomId})`);
 }
 
+/**
+ * Failures after which the master playlist is tried: no stream in the wanted formats, a null playurl, an API
+ * error or an unreadable answer. Not: a room that does not exist or is encrypted, or risk control (every call pauses).
+ */
+function masterFallbackApplies(err: unknown): boolean {
+  const code = (err as BilibiliError).code;
+  return code !== BiliErrorCode.ApiRoomNotFound && code !== BiliErrorCode.ApiRoomEncrypted && code !== BiliErrorCode.ApiRisk352
+    && code !== BiliErrorCode.ApiRisk412 && code !== BiliErrorCode.ApiHttp412 && code !== BiliErrorCode.ApiPaused && code !== BiliErrorCode.PlayurlNull
+    && code !== undefined;
+}
+
 /** Drops `.mcdn.` hosts when any other exists, then picks one at random. */
 export function pickHost(urlInfo: readonly UrlInfo[], random: () => number = Math.random): UrlInfo {
   if (urlInfo.length === 0) throw new BilibiliError(BiliErrorCode.NoStream, 'The stream offers no host (url_info is empty)');
@@ -72,7 +84,20 @@ export async function resolveStreamUrl(
   api: BilibiliApiClient, roomId: number, signal?: AbortSignal, formats: readonly StreamFormat[] = ['flv'],
 ): Promise<StreamUrl> {
   const wanted = qualityTokens(api.options.recordingQuality);
-  const { format, entries } = selectFormat(await api.getPlayInfo(roomId, 10000, signal), formats);
+  let selected: ReturnType<typeof selectFormat>;
+  try {
+    selected = selectFormat(await api.getPlayInfo(roomId, 10000, signal), formats);
+  } catch (err) {
+    // getRoomPlayInfo failed or offers none of the formats: the play-gateway master playlist still lists HLS fMP4.
+    if (!formats.includes('fmp4') || !masterFallbackApplies(err)) throw err;
+    try {
+      return await resolveFromMaster(api, roomId, wanted, signal);
+    } catch (masterErr) {
+      if (signal?.aborted) throw masterErr;
+      throw err;
+    }
+  }
+  const { format, entries } = selected;
   const choice = chooseQuality(new Map([...entries].map(([codec, e]) => [codec, e.acceptQn])), wanted);
   let entry = entries.get(choice.codec)!;
   if (choice.qn !== 10000) {
