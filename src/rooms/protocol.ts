@@ -59,7 +59,7 @@ export interface RoomState extends RoomInfo {
   danmakuConnected: boolean;
   autoRecordForThisSession: boolean;
   /** The video codec of the file being written ('' when not recording); liverec's addition to the room resource. */
-  recordingCodec: '' | 'avc' | 'hevc';
+  recordingCodec: '' | 'avc' | 'hevc' | 'av1';
   /** liverec: recording waits because free space is below MinFreeSpaceMB or the disk is full. */
   waitingForDiskSpace: boolean;
   /** liverec: why the service will not let us record this room (paid, password, …); null when nothing stands in the way. */

@@ -39,10 +39,9 @@ export class SchemaChecker {
         if (typeof schema.maxLength === 'number' && value.length > schema.maxLength) errors.push(`${at}: too long`);
         break;
       case 'number':
+      case 'integer':
         // A double on the wire may be one of Newtonsoft's strings, as the document's descriptions say.
         if (schema.format === 'double' && (value === 'NaN' || value === 'Infinity' || value === '-Infinity')) return errors;
-        // falls through
-      case 'integer':
         if (typeof value !== 'number' || !Number.isFinite(value)) return [...errors, `${at}: expected ${schema.type}, got ${JSON.stringify(value)}`];
         if (schema.type === 'integer' && !Number.isInteger(value)) errors.push(`${at}: ${value} is not an integer`);
         if (schema.format === 'int32' && (value < -2147483648 || value > 2147483647)) errors.push(`${at}: ${value} outside int32`);
