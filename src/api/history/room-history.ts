@@ -10,6 +10,7 @@ export interface RoomHistoryOptions {
 
 /** Columns of one room's samples, oldest first; a null pace is "not measured" (brec's NaN). */
 export interface RoomHistorySeries {
+  objectId: string;
   roomId: number;
   t: number[];
   mbps: number[];
@@ -31,7 +32,7 @@ class Ring {
   private next = 0;
   private size = 0;
 
-  constructor(readonly roomId: number, capacity: number) {
+  constructor(readonly objectId: string, readonly roomId: number, capacity: number) {
     this.t = new Float64Array(capacity);
     this.mbps = new Float32Array(capacity);
     this.pace = new Float32Array(capacity);
@@ -49,7 +50,7 @@ class Ring {
   }
 
   series(since: number): RoomHistorySeries {
-    const out: RoomHistorySeries = { roomId: this.roomId, t: [], mbps: [], pace: [], bytes: [] };
+    const out: RoomHistorySeries = { objectId: this.objectId, roomId: this.roomId, t: [], mbps: [], pace: [], bytes: [] };
     const cap = this.t.length;
     for (let k = 0; k < this.size; k++) {
       const i = (this.next - this.size + k + cap) % cap;
@@ -94,7 +95,7 @@ export class RoomHistory {
     for (const room of this.recorder.rooms) {
       seen.add(room.objectId);
       let ring = this.rings.get(room.objectId);
-      if (!ring) this.rings.set(room.objectId, (ring = new Ring(room.roomId, capacity)));
+      if (!ring) this.rings.set(room.objectId, (ring = new Ring(room.objectId, room.roomId, capacity)));
       const mbps = room.ioStats.networkMbps;
       ring.push(now, Number.isFinite(mbps) ? mbps : 0, room.recordingStats.durationRatio, room.recordingStats.totalOutputBytes);
     }

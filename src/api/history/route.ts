@@ -6,6 +6,7 @@ import { sendJson } from '../json.js';
 import type { RoomHistory } from './room-history.js';
 
 const SeriesSchema = z.object({
+  objectId: z.string().openapi({ description: 'The room\'s objectId in this run' }),
   roomId: z.number().int(),
   t: z.array(z.number()).openapi({ description: 'Sample times, Unix milliseconds, oldest first' }),
   mbps: z.array(z.number()).openapi({ description: 'ioStats.networkMbps at each sample (mebibits/s)' }),
