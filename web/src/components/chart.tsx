@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import { bytes, DASH, dateTime, pace as fmtPace } from '../format';
 import type { History } from '../history';
-import { t } from '../i18n';
+import { locale, t } from '../i18n';
 
 export interface ChartProps {
   history: History | undefined;
@@ -13,6 +13,9 @@ export interface ChartProps {
   /** A third series: the session's bytes written (room detail). */
   withBytes?: boolean;
 }
+
+/** A chart spans at least this much time, so a fresh room's few points do not stretch over the whole width. */
+const MIN_WINDOW_MS = 5 * 60_000;
 
 const cssVar = (name: string, fallback: string): string =>
   getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
@@ -60,10 +63,12 @@ function options(width: number, height: number, withBytes: boolean): uPlot.Optio
     { label: t('chart.bitrate'), scale: 'mbps', stroke: accent, width: 1.5, fill: `${accent}22` },
     { label: t('chart.pace'), scale: 'pace', stroke: ok, width: 1.2, dash: [4, 3] },
   ];
+  const clock = (ms: number): string => new Date(ms).toLocaleTimeString(locale(), { hour: '2-digit', minute: '2-digit', hour12: false });
   const axes: uPlot.Axis[] = [
-    { ...axis, space: 60 },
-    { ...axis, scale: 'mbps', values: (_u, v) => v.map((x) => `${+x.toFixed(2)}`), label: 'Mbit/s', labelSize: 14, labelFont: axis.font },
-    { ...axis, scale: 'pace', side: 1, grid: { show: false }, values: (_u, v) => v.map((x) => `${+x.toFixed(1)}×`) },
+    // Local wall-clock time, one line: the window is at least 5 minutes, so minutes are the finest tick.
+    { ...axis, space: 56, size: 24, values: (_u, splits) => splits.map(clock) },
+    { ...axis, scale: 'mbps', space: 18, values: (_u, v) => v.map((x) => `${+x.toFixed(2)}`), label: 'Mbit/s', labelSize: 14, labelFont: axis.font },
+    { ...axis, scale: 'pace', side: 1, space: 18, grid: { show: false }, values: (_u, v) => v.map((x) => `${+x.toFixed(1)}×`) },
   ];
   if (withBytes) {
     series.push({ label: t('chart.written'), scale: 'bytes', stroke: warn, width: 1.2 });
@@ -73,7 +78,7 @@ function options(width: number, height: number, withBytes: boolean): uPlot.Optio
     width, height, ms: 1, series, axes,
     legend: { show: false },
     cursor: { y: false, points: { size: 5 } },
-    scales: { x: { time: true }, mbps: { range: (_u, _min, max) => [0, Math.max(0.5, max * 1.1)] }, pace: { range: [0, 1.25] }, bytes: { range: (_u, _min, max) => [0, Math.max(1, max * 1.05)] } },
+    scales: { x: { time: true, range: (_u, min, max) => (max === null || !Number.isFinite(max) ? [Date.now() - MIN_WINDOW_MS, Date.now()] : [Math.min(min, max - MIN_WINDOW_MS), max]) }, mbps: { range: (_u, _min, max) => [0, Math.max(0.5, max * 1.1)] }, pace: { range: [0, 1.25] }, bytes: { range: (_u, _min, max) => [0, Math.max(1, max * 1.05)] } },
     plugins: [tooltip(withBytes)],
   };
 }
@@ -110,7 +115,7 @@ export function HistoryChart({ history, version, height, withBytes = false }: Ch
 
   const points = history?.t.length ?? 0;
   return (
-    <div class="chart" data-points={points} aria-label={t('chart.title')}>
+    <div class="chart" data-points={points} data-first={history?.t[0] ?? ''} aria-label={t('chart.title')}>
       <div ref={box} class="chart-plot" />
       {points < 2 && <span class="chart-empty">{t('chart.noData')}</span>}
     </div>

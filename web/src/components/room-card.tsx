@@ -37,7 +37,7 @@ function Card({ room, stats, history, historyVersion, onAction }: CardProps) {
         <span>{t('room.pace')} <b>{pace(stats?.durationRatio)}</b></span>
         <span>{room.recording ? `${duration(num(stats?.sessionDuration))} · ${bytes(stats?.totalOutputBytes)}` : ''}</span>
       </div>
-      <HistoryChart history={history} version={historyVersion} height={90} />
+      <HistoryChart history={history} version={historyVersion} height={110} />
       <footer>
         <button data-action="start" onClick={act('start')} disabled={room.recording}>{t('action.start')}</button>
         <button data-action="stop" onClick={act('stop')} disabled={!room.recording && !room.autoRecordForThisSession}>{t('action.stop')}</button>

@@ -34,7 +34,7 @@ let current: Lang = initialLang();
 const listeners = new Set<() => void>();
 /** Keys asked for but absent from the current dictionary; tests read it (window.__liverecI18n) to prove none shows. */
 const missing = new Set<string>();
-(globalThis as { __liverecI18n?: unknown }).__liverecI18n = { missing, lang: () => current };
+(globalThis as { __liverecI18n?: unknown }).__liverecI18n = { missing, lang: () => current, dicts: DICTS };
 document.documentElement.lang = LOCALE[current];
 
 export const lang = (): Lang => current;
