@@ -68,11 +68,11 @@ function options(width: number, height: number, withBytes: boolean): uPlot.Optio
     // Local wall-clock time, one line: the window is at least 5 minutes, so minutes are the finest tick.
     { ...axis, space: 56, size: 24, values: (_u, splits) => splits.map(clock) },
     { ...axis, scale: 'mbps', space: 18, values: (_u, v) => v.map((x) => `${+x.toFixed(2)}`), label: 'Mbit/s', labelSize: 14, labelFont: axis.font },
-    { ...axis, scale: 'pace', side: 1, space: 18, grid: { show: false }, values: (_u, v) => v.map((x) => `${+x.toFixed(1)}×`) },
+    { ...axis, scale: 'pace', side: 1, space: 18, size: 42, grid: { show: false }, values: (_u, v) => v.map((x) => `${+x.toFixed(1)}×`) },
   ];
   if (withBytes) {
     series.push({ label: t('chart.written'), scale: 'bytes', stroke: warn, width: 1.2 });
-    axes.push({ ...axis, scale: 'bytes', side: 1, grid: { show: false }, size: 56, values: (_u, v) => v.map((x) => bytes(x)) });
+    axes.push({ ...axis, scale: 'bytes', side: 1, grid: { show: false }, size: 66, values: (_u, v) => v.map((x) => bytes(x)) });
   }
   return {
     width, height, ms: 1, series, axes,

@@ -30,7 +30,9 @@ function Input({ id, name, kind, value, disabled, onChange }: InputProps) {
   if (options) {
     return <select id={id} disabled={disabled} value={String(value)} onChange={(e) => onChange(Number(e.currentTarget.value))}>{options.map((v) => <option value={String(v)}>{t(`enum.${name}.${v}`)}</option>)}</select>;
   }
-  if (kind === 'boolean') return <input id={id} type="checkbox" disabled={disabled} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />;
+  if (kind === 'boolean') {
+    return <label class="toggle"><input id={id} type="checkbox" disabled={disabled} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} /> {t(value === true ? 'common.on' : 'common.off')}</label>;
+  }
   if (kind === 'number') return <input id={id} type="number" min="0" disabled={disabled} value={String(value ?? 0)} onInput={(e) => onChange(Number(e.currentTarget.value))} />;
   if (MULTILINE.has(name)) return <textarea id={id} rows={3} disabled={disabled} value={String(value ?? '')} onInput={(e) => onChange(e.currentTarget.value)} />;
   if (SECRET.has(name)) return <input id={id} type="password" autocomplete="off" disabled={disabled} value={String(value ?? '')} onInput={(e) => onChange(e.currentTarget.value)} />;
