@@ -1,5 +1,6 @@
 // A room's last hour drawn by uPlot: bitrate (left axis), pace (right axis) and optionally bytes written, with a hover tooltip.
 import { useEffect, useRef } from 'preact/hooks';
+import './uplot-locale';
 import uPlot from 'uplot';
 import { bytes, DASH, dateTime, pace as fmtPace } from '../format';
 import type { History } from '../history';
