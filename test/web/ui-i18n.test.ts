@@ -1,5 +1,7 @@
 // The UI in both languages, at desktop and phone width, in headless Chromium against the real service: labels, charts, layout.
 import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
@@ -17,7 +19,7 @@ const PAGES: [string, string, string][] = [
   ['room', `#/room/${ROOMS[0]}`, '[data-key="recordMode"]'],
   ['settings', '#/settings', '[data-key="webHookUrlsV2"] [data-preview], [data-key="fileNameRecordTemplate"] [data-preview]'],
   ['files', '#/files/', 'table.files tbody tr'],
-  ['webhooks', '#/webhooks', 'main[data-page="webhooks"] h2'],
+  ['webhooks', '#/webhooks', 'main[data-page="webhooks"] table tbody tr'],
   ['logs', '#/logs', '.logs .log-lines li'],
 ];
 
@@ -27,6 +29,7 @@ const LABELS = 'nav a, h3, legend, summary, label, th, button, caption, option, 
 describe('the web UI in Chinese and English', () => {
   let s: WebSetup;
   let browser: Browser;
+  let receiver: Server;
   const problems: string[] = [];
   /** The UI's own dictionaries, read from the page (window.__liverecI18n.dicts): zh and en. */
   let dicts: Record<string, Record<string, string>> = {};
@@ -35,14 +38,25 @@ describe('the web UI in Chinese and English', () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     await buildWeb();
-    s = await startWebSetup({ rooms: [...simRooms([...ROOMS], 500), { roomId: OFFLINE, name: 'quiet', title: 'offline room', live: false }], record: [...ROOMS, OFFLINE] });
+    s = await startWebSetup({ rooms: [...simRooms([...ROOMS], 500), { roomId: OFFLINE, name: 'quiet', title: 'offline room', live: false, bitrateKbps: 500 }], record: [...ROOMS, OFFLINE] });
     await eventually('rooms recording', () => ROOMS.every((id) => s.service.recorder.findRoom(id)?.recordingStats.totalOutputBytes), 60_000);
+    // Webhook deliveries to list: a receiver, its URL saved through the API, then a room going live.
+    receiver = createServer((req, res) => req.resume().on('end', () => res.end()));
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const saved = await fetch(`${s.url}/api/config/global`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ optionalWebHookUrlsV2: { hasValue: true, value: hook } }),
+    });
+    expect(saved.status).toBe(200);
+    s.sim.setLive(OFFLINE, true);
+    await eventually('webhook deliveries', async () => ((await (await fetch(`${s.url}/api/webhook/deliveries`)).json()) as unknown[]).length > 0, 60_000, 250);
     browser = await puppeteer.launch({ args: chromium.args, executablePath: await chromium.executablePath(), headless: true });
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
     await s?.close();
+    await new Promise((r) => receiver?.close(r));
   });
 
   /**
