@@ -37,7 +37,7 @@ export function WebhooksPage() {
           <tbody>
             {list.map((d) => (
               <tr key={`${d.eventId}${d.url}`} class={`st-${d.state}`}>
-                <td>{has(`event.${d.eventType}`) ? t(`event.${d.eventType}`) : d.eventType}</td><td>v{d.version}</td><td class="url">{d.url}</td><td>{t(`delivery.${d.state}`)}</td><td>{d.attempts}/3</td>
+                <td class="nowrap">{has(`event.${d.eventType}`) ? t(`event.${d.eventType}`) : d.eventType}</td><td>v{d.version}</td><td class="url">{d.url}</td><td class="nowrap">{t(`delivery.${d.state}`)}</td><td>{d.attempts}/3</td>
                 <td>{d.lastStatus ?? ''} {d.lastError ?? ''}</td><td class="nowrap">{dateTime(d.updatedAt)}</td>
                 <td>{d.state === 'given-up' && <button data-action="replay" onClick={() => void replay(d)}>{t('webhooks.replay')}</button>}</td>
               </tr>
