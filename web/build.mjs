@@ -26,6 +26,8 @@ export async function buildWeb({ outDir = WEB_OUT_DIR, minify = true } = {}) {
     jsx: 'automatic',
     jsxImportSource: 'preact',
     legalComments: 'linked',
+    // The Chinese dictionary as UTF-8 rather than \uXXXX escapes (half the bytes); the server sends charset=utf-8.
+    charset: 'utf8',
     logLevel: 'warning',
   });
   await copyFile(join(here, 'index.html'), join(outDir, 'index.html'));
