@@ -92,7 +92,8 @@ export function ConfigForm({ values, inherited, defaults, onSave, extra, idPrefi
           {LIVEREC_ONLY.has(name) && <span class="badge">{t('form.liverec')}</span>}
           {inert && <span class="badge inert-badge" data-inert={inert}>{t(`form.inert.${inert}`)}</span>}
         </div>
-        {has(`set.${name}.help`) && <p class="help">{t(`set.${name}.help`)}</p>}
+        {/* Every field has help text: a field without one shows its key, which the browser test catches. */}
+        <p class="help">{t(`set.${name}.help`)}</p>
         <div class="setting-value">
           <label class="toggle override"><input type="checkbox" data-override={name} checked={o.hasValue} onChange={(e) => set(k, { hasValue: e.currentTarget.checked, value: e.currentTarget.checked ? inh : o.value })} /> {t('form.override')}</label>
           <Input id={id} name={name} kind={typeof defaults[name]} value={shown} disabled={!o.hasValue} onChange={(v) => set(k, { hasValue: true, value: v })} />
