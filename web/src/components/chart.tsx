@@ -18,6 +18,9 @@ export interface ChartProps {
 /** A chart spans at least this much time, so a fresh room's few points do not stretch over the whole width. */
 const MIN_WINDOW_MS = 5 * 60_000;
 
+/** Tick steps of the time axis, whole minutes only, so no two ticks read the same hh:mm. */
+const MINUTE_INCRS = [1, 2, 5, 10, 15, 20, 30, 60].map((m) => m * 60_000);
+
 const cssVar = (name: string, fallback: string): string =>
   getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 
@@ -67,7 +70,7 @@ function options(width: number, height: number, withBytes: boolean): uPlot.Optio
   const clock = (ms: number): string => new Date(ms).toLocaleTimeString(locale(), { hour: '2-digit', minute: '2-digit', hour12: false });
   const axes: uPlot.Axis[] = [
     // Local wall-clock time, one line: the window is at least 5 minutes, so minutes are the finest tick.
-    { ...axis, space: 56, size: 24, values: (_u, splits) => splits.map(clock) },
+    { ...axis, space: 56, size: 24, incrs: MINUTE_INCRS, values: (_u, splits) => splits.map(clock) },
     { ...axis, scale: 'mbps', space: 18, values: (_u, v) => v.map((x) => `${+x.toFixed(2)}`), label: 'Mbit/s', labelSize: 14, labelFont: axis.font },
     { ...axis, scale: 'pace', side: 1, space: 18, size: 42, grid: { show: false }, values: (_u, v) => v.map((x) => `${+x.toFixed(1)}×`) },
   ];
