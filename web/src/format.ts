@@ -72,5 +72,3 @@ export function dateTime(value: string | number | null | undefined): string {
     : d.toLocaleString(locale(), { hour12: false, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
 
-/** Kept for existing callers: a time of day. */
-export const time = dateTime;

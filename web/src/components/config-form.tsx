@@ -10,6 +10,8 @@ export type Values = Record<string, Optional>;
 
 /** `optionalRecordMode` → `recordMode` (the key of /api/config/default). */
 export const plainKey = (key: string): string => key.charAt(8).toLowerCase() + key.slice(9);
+/** `recordMode` → `optionalRecordMode` (the key of the config DTOs). */
+const optionalKey = (name: string): string => `optional${name.charAt(0).toUpperCase()}${name.slice(1)}`;
 
 export interface ConfigFormProps {
   /** The overrides being edited (GET /api/config/global or /api/room/{id}/config), optional… keys only. */
@@ -60,9 +62,11 @@ export function ConfigForm({ values, inherited, defaults, onSave, extra, idPrefi
   const current = (k: string): Optional => edits[k] ?? values[k];
   const set = (k: string, o: Optional): void => setEdits({ ...edits, [k]: o });
   const dirty = Object.keys(edits).length > 0;
+  /** The value in effect at this level, edits included (a room config has no CuttingMode key only if brec's set changes). */
   const effective = (name: string): unknown => {
-    const o = current(`optional${name.charAt(0).toUpperCase()}${name.slice(1)}`);
-    return o?.hasValue ? o.value : o ? inherited(`optional${name.charAt(0).toUpperCase()}${name.slice(1)}`)[0] : defaults[name];
+    const k = optionalKey(name);
+    const o = current(k);
+    return o?.hasValue ? o.value : o ? inherited(k)[0] : defaults[name];
   };
   const groups = groupFields(Object.keys(values).filter((k) => k.startsWith('optional')).map(plainKey));
 
@@ -77,7 +81,7 @@ export function ConfigForm({ values, inherited, defaults, onSave, extra, idPrefi
   };
 
   const field = (name: string) => {
-    const k = `optional${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+    const k = optionalKey(name);
     const o = current(k);
     const [inh, source] = inherited(k);
     const id = `${idPrefix}-${name}`;
@@ -123,7 +127,7 @@ export function ConfigForm({ values, inherited, defaults, onSave, extra, idPrefi
       </div>
       {groups.filter((g) => !g.advanced).map(group)}
       {advanced.length > 0 && (
-        <details class="advanced" open={advanced.some((g) => g.fields.some((f) => values[`optional${f.charAt(0).toUpperCase()}${f.slice(1)}`]?.hasValue))}>
+        <details class="advanced" open={advanced.some((g) => g.fields.some((f) => values[optionalKey(f)]?.hasValue))}>
           <summary>{t('form.advanced')}</summary>
           <p class="help">{t('form.advancedHint')}</p>
           {advanced.map(group)}
