@@ -111,6 +111,7 @@ describe('the web UI in Chinese and English', () => {
           await new Promise((r) => setTimeout(r, 300));
           const text = await page.$eval('body', (b) => b.innerText);
           expect(text, `${lang} ${name}: an untranslated key`).not.toContain('⟦');
+          expect(text, `${lang} ${name}: a raw unset value`).not.toMatch(/\bNaN\b|0001-01-01|Infinity|undefined/);
           expect(await foreignLabels(page, lang), `${lang} ${name}: labels in the other language`).toEqual([]);
           const { scroll, client } = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })')) as { scroll: number; client: number };
           expect(scroll, `${lang} ${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(client);
