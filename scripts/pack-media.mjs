@@ -1,5 +1,5 @@
 // Run by `npm pack` (prepack): encodes the simulator's 1080p content clips into dist/media, so the installed package plays real video without ffmpeg.
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,11 +16,16 @@ const { realClipSpec } = await import(join(root, 'dist', 'src', 'simulator', 're
 export const PACKAGED_KBPS = [1500, 3000];
 
 const out = packagedMediaDir();
-rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
+const names = PACKAGED_KBPS.map((kbps) => mediaName(realClipSpec(kbps)));
+for (const name of readdirSync(out)) if (!names.includes(name)) rmSync(join(out, name), { force: true });
 for (const kbps of PACKAGED_KBPS) {
-  const spec = realClipSpec(kbps);
-  // Encoded into the media cache first (reused by later packs), then copied beside the bundles.
-  copyFileSync(await generatedMedia(spec), join(out, mediaName(spec)));
+  const target = join(out, mediaName(realClipSpec(kbps)));
+  if (existsSync(target)) continue;
+  // Encoded into the media cache first (reused by later packs), then copied in under a temporary name: a
+  // simulator reading dist/media meanwhile never sees half a file.
+  const tmp = `${target}.${process.pid}.tmp`;
+  copyFileSync(await generatedMedia(realClipSpec(kbps)), tmp);
+  renameSync(tmp, target);
 }
 console.log(`liverec: ${PACKAGED_KBPS.length} content clips in ${out}`);

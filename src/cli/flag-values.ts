@@ -13,7 +13,7 @@ export function usage(message: string): never {
 export function intFlag(min: number, max: number): (value: string) => number {
   return (value) => {
     const v = value.trim();
-    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new InvalidArgumentError(`it must be a whole number from ${min} to ${max}.`);
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new InvalidArgumentError(`It must be a whole number from ${min} to ${max}.`);
     return Number(v);
   };
 }
@@ -21,13 +21,13 @@ export function intFlag(min: number, max: number): (value: string) => number {
 /** A positive number (seconds and the like): decimals allowed, nothing else. */
 export function positiveNumberFlag(value: string): number {
   const v = value.trim();
-  if (!/^\d+(\.\d+)?$/.test(v) || !(Number(v) > 0)) throw new InvalidArgumentError('it must be a positive number.');
+  if (!/^\d+(\.\d+)?$/.test(v) || !(Number(v) > 0)) throw new InvalidArgumentError('It must be a positive number.');
   return Number(v);
 }
 
 /** brec's --bind: a port (0-65535) or scheme://host[:port]; kept as text (the API server parses it again). */
 export function bindFlag(value: string): string {
-  if (!tryParseBind(value)) throw new InvalidArgumentError('use a port from 0 to 65535 (localhost) or a URL such as http://0.0.0.0:2356.');
+  if (!tryParseBind(value)) throw new InvalidArgumentError('Use a port from 0 to 65535 (localhost) or a URL such as http://0.0.0.0:2356.');
   return value;
 }
 
@@ -36,7 +36,7 @@ export function boolFlag(value: string): boolean {
   const v = value.trim().toLowerCase();
   if (['true', '1', 'yes'].includes(v)) return true;
   if (['false', '0', 'no'].includes(v)) return false;
-  throw new InvalidArgumentError('use true or false.');
+  throw new InvalidArgumentError('Use true or false.');
 }
 
 /** A log level name (brec's or pino's), checked now; the logger maps it later. */
@@ -53,7 +53,7 @@ export function logLevelFlag(value: string): string {
 export function choiceFlag<T extends string>(choices: readonly T[]): (value: string) => T {
   return (value) => {
     const hit = choices.find((c) => c.toLowerCase() === value.trim().toLowerCase());
-    if (!hit) throw new InvalidArgumentError(`use one of ${choices.join(', ')}.`);
+    if (!hit) throw new InvalidArgumentError(`Use one of ${choices.join(', ')}.`);
     return hit;
   };
 }

@@ -5,7 +5,9 @@ import { VERSION } from '../version.js';
 export function newProgram(): Command {
   // exitOverride is inherited by every command registered after it: commander's own refusals (a bad option
   // value, an unknown option, a missing argument) come back here as CommanderError instead of exiting 1.
-  return new Command().name('liverec').description('A live-stream recorder for Bilibili live rooms').version(VERSION).exitOverride();
+  return new Command().name('liverec').description('A live-stream recorder for Bilibili live rooms').version(VERSION).exitOverride()
+    // Its refusals read like liverec's own: `liverec: option '--bind <url|port>' argument '99999' is invalid. …`
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'liverec: ')) });
 }
 
 /**
