@@ -68,8 +68,8 @@ function build() {
   step('building the web UI', [join('web', 'build.mjs')]);
 }
 
-if (process.argv[1] && relative(process.argv[1], fileURLToPath(import.meta.url)) === '' && !existsSync(join(packageRoot, 'tsconfig.json'))) {
-  // The installed release package ships dist/ built and no sources: there is nothing to build (and no compiler).
+if (process.argv[1] && relative(process.argv[1], fileURLToPath(import.meta.url)) === '' && !existsSync(join(packageRoot, 'web'))) {
+  // The installed release package ships dist/ built and none of its sources (web/ is one): nothing to build, no compiler.
   console.log('liverec: installed package, dist/ ships built');
 } else if (process.argv[1] && relative(process.argv[1], fileURLToPath(import.meta.url)) === '') {
   const force = process.argv.includes('--force');
