@@ -1,7 +1,7 @@
 // The release package as a user gets it: packed, installed globally from the tarball (no registry, no build), and `liverec demo` run from it.
 // The Dockerfile runs the same install command (see its comment): what passes here is what the image holds.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -101,5 +101,29 @@ describe('release package', () => {
     // The end says where everything is.
     expect(stdout).toMatch(new RegExp(`recordings \\(\\.flv\\) and danmaku \\(\\.xml.*\\) are in ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     expect(stdout).toMatch(/the web UI was at http:\/\/127\.0\.0\.1:\d+\/ui\//);
+
+    // `liverec run` from the package: serves its API from a fresh work directory and stops cleanly.
+    const work = join(tmp, 'work');
+    const runPort = await freePort();
+    const run = spawn(bin, ['run', work, '--bind', String(runPort)], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: `${join(prefix, 'bin')}:${dirname(process.execPath)}`, HOME: tmp } });
+    let runOut = '';
+    run.stdout.on('data', (d: Buffer) => (runOut += d.toString()));
+    run.stderr.on('data', (d: Buffer) => (runOut += d.toString()));
+    const runExit = new Promise<number | null>((resolve) => run.on('exit', (code) => resolve(code)));
+    // The work directory must exist: `run` refuses a missing one (it is created here, after the refusal is checked).
+    const early = await runExit;
+    expect(early).toBe(1);
+    expect(runOut).toMatch(/work directory .* does not exist/);
+    mkdirSync(work);
+    const again = spawn(bin, ['run', work, '--bind', String(runPort)], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: `${join(prefix, 'bin')}:${dirname(process.execPath)}`, HOME: tmp } });
+    let againOut = '';
+    again.stdout.on('data', (d: Buffer) => (againOut += d.toString()));
+    const againExit = new Promise<number | null>((resolve) => again.on('exit', (code) => resolve(code)));
+    const until = Date.now() + 60_000;
+    while (!/Now listening on/.test(againOut) && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+    expect(((await (await fetch(`http://127.0.0.1:${runPort}/api/version`)).json()) as { major: string }).major).toMatch(/^\d+$/);
+    again.kill('SIGTERM');
+    expect(await againExit).toBe(0);
+    expect(existsSync(join(work, 'config.json'))).toBe(true);
   }, 600_000);
 });
