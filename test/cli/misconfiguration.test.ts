@@ -107,7 +107,7 @@ describe('work directories that cannot be used', () => {
       const fresh = emptyDir();
       const r = await runCli(['run', fresh, '--bind', `http://127.0.0.1:${port}`]);
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(new RegExp(`cannot listen on http://127\\.0\\.0\\.1:${port}: .*EADDRINUSE`));
+      expect(r.stderr).toMatch(new RegExp(`cannot listen on http://127\\.0\\.0\\.1:${port}: .*EADDRINUSE.*already uses this port`));
       expect(contents(fresh)).toEqual([]);
     } finally {
       blocker?.close();
