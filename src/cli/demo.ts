@@ -7,7 +7,7 @@ import type { RecorderEvent } from '../events/types.js';
 import { initLogger } from '../log/logger.js';
 import { startService } from '../service.js';
 import { Simulator } from '../simulator/index.js';
-import { realClips } from '../simulator/real-clips.js';
+import { realClips, realClipsReady } from '../simulator/real-clips.js';
 import { danmakuPathFor } from '../danmaku/recorder.js';
 import { probeFile } from './probe.js';
 
@@ -46,6 +46,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   out(`liverec demo: the web UI will be at ${base}/ui/ (API ${base}/api/room, explorer ${base}/swagger/)`);
   // Real 1080p content at the rooms' bitrates: shipped in the release package, or encoded once by the ffmpeg
   // devDependency in a source checkout; without either, the small committed clips at their own ~0.4 Mbps.
+  if (!realClipsReady(ROOMS.map((r) => r.bitrateKbps))) out('encoding the 1080p clips once with ffmpeg (a source checkout; the release package ships them)…');
   const content = await realClips(ROOMS.map((r) => r.bitrateKbps)).catch((err: Error) => {
     out(`no 1080p clips (${err.message.split('\n')[0]}): using the small committed clips`);
     return undefined;
