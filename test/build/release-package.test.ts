@@ -32,9 +32,15 @@ const freePort = (): Promise<number> => new Promise((resolve, reject) => {
   }).on('error', reject);
 });
 
-const npm = (args: string[], cwd: string): string => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+const npm = (args: string[], cwd: string, env: Record<string, string> = {}): string =>
+  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000, env: { ...process.env, ...env } });
 
 describe('release package', () => {
+  it('bundles every production dependency (a new one cannot be left out of the tarball)', () => {
+    const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; bundleDependencies: string[] };
+    expect([...pkg.bundleDependencies].sort()).toEqual(Object.keys(pkg.dependencies).sort());
+  });
+
   it('installs from its tarball without the registry or a build, and its demo records playable files and danmaku', async () => {
     // What `npm pack`'s prepack does after the build (dist/ is fresh under `npm test`; rebuilding it here would
     // pull the bundles from under test files running beside this one): the shipped 1080p clips, then the tarball.
@@ -47,9 +53,10 @@ describe('release package', () => {
     expect(paths.filter((p) => p.startsWith('dist/media/') && p.endsWith('.flv')).length).toBeGreaterThanOrEqual(2);
     expect(paths.some((p) => p.startsWith('node_modules/@ffmpeg-installer') || p.startsWith('node_modules/puppeteer-core'))).toBe(false);
 
-    // Exactly the Dockerfile's install: global, from the file, offline (the dependencies travel inside it).
+    // Exactly the Dockerfile's install: global, from the file, offline, and with an empty npm cache as in a fresh
+    // image, so every dependency must travel inside the tarball.
     const prefix = join(tmp, 'prefix');
-    npm(['install', '-g', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball], tmp);
+    npm(['install', '-g', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball], tmp, { npm_config_cache: join(tmp, 'empty-npm-cache') });
     const installed = join(prefix, 'lib', 'node_modules', 'liverec');
     const bin = join(prefix, 'bin', 'liverec');
     expect(existsSync(bin)).toBe(true);
