@@ -25,6 +25,11 @@ const ROOMS = [
 /** Danmaku messages per second in each room (comments, super chats, gifts, guards: the simulator's mix). */
 const DANMAKU_RATE = 3;
 
+/** A path as the user would type it here: relative below the current directory, else absolute. */
+const shown = (path: string): string => {
+  const rel = relative(process.cwd(), path);
+  return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
+};
 const clock = (): string => new Date().toTimeString().slice(0, 8);
 const out = (line: string): boolean => process.stdout.write(`${line}\n`);
 
@@ -108,6 +113,6 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   }
   out(`  ${closed.length} files, ${(bytes / 1e6).toFixed(1)} MB, ${xml} danmaku XML files, ${events} events`);
   out(`\nrecordings (.flv) and danmaku (.xml, beside each video) are in ${options.outDir}`);
-  out(`the web UI was at ${base}/ui/ while the demo ran; to browse these files in it later: liverec run ${relative(process.cwd(), options.outDir) || '.'} --bind ${options.port}`);
+  out(`the web UI was at ${base}/ui/ while the demo ran; to browse these files in it later: liverec run ${shown(options.outDir)} --bind ${options.port}`);
   process.exit(0);
 }
