@@ -9,7 +9,7 @@ import type { StreamFormat } from '../src/bilibili/recording-protocol.js';
 import { resolveStreamUrl } from '../src/bilibili/stream-url.js';
 import { OutputTail } from './child-output.js';
 import { removeDir, stopChild, tempDir, track } from './cleanup.js';
-import { ffmpegBin } from './ffmpeg-bin.js';
+import { peerTools, probePeerFiles } from './peer-ffmpeg.js';
 import type { FfmpegFigures } from './figures.js';
 import { GiveUp, waitFor } from './http-json.js';
 import { cpuSecondsPerGb, inputFigures, machineFigures, procFigures } from './metrics.js';
@@ -53,7 +53,9 @@ export async function runFfmpegPhase(sim: SimulatorProcess, seconds: number, war
     const urls = await streamUrls(sim.url, ids, format);
     const muxer = MUXER[format];
     const servedBefore = await servedBytes(sim);
-    const bin = ffmpegBin();
+    const peer = peerTools(format);
+    phase(`ffmpeg: ${peer.version} (${peer.source === 'PATH' ? peer.ffmpeg : 'the devDependency'})`);
+    const bin = peer.ffmpeg;
     ids.forEach((id, i) => {
       const file = join(outDir, `${id}.${muxer.ext}`);
       const child = track(spawn(bin, ['-hide_banner', '-nostdin', '-v', 'error', '-i', urls[i]!, '-c', 'copy', ...muxer.args, file], { stdio: ['ignore', 'ignore', 'pipe'] }));
@@ -106,7 +108,10 @@ export async function runFfmpegPhase(sim: SimulatorProcess, seconds: number, war
     const out = { bytes: sizes.reduce((a, b) => a + b, 0), mediaBytes: procs.reduce((sum, p, i) => sum + sizes[i]! - flvLeadBytes(p.file, sizes[i]!), 0) };
     const totals = phaseTotals((await servedBytes(sim)) - servedBefore, out);
     const pssMiB = pss === null ? null : pss / 1024;
+    phase(`ffmpeg: probing its ${procs.length} files`);
+    const probe = await probePeerFiles(peer.ffprobe, procs.map((p) => p.file));
     return {
+      peer: { source: peer.source, version: peer.version, probe },
       processes: ids.length, input, outMbps, totals, cpu, cpuSecondsPerGb: cpuSecondsPerGb(cpu, input),
       rssPeakMiB: cpu.rssPeakMiB, rssPerRoomMiB: cpu.rssPeakMiB / ids.length,
       pssMiB, pssPerRoomMiB: pssMiB === null ? null : pssMiB / ids.length,

@@ -1,4 +1,5 @@
 // The figures of one benchmark run (one room count): the shape of the table rows and of the results JSON.
+import type { PeerProbe } from './peer-ffmpeg.js';
 import type { WakeupFigures } from './wake-probe.js';
 import type { LatencySummary } from './latency.js';
 import type { PhaseTotals } from './output-bytes.js';
@@ -65,6 +66,8 @@ export interface LiverecFigures {
 
 export interface FfmpegFigures {
   processes: number;
+  /** Which ffmpeg ran (bench/peer-ffmpeg.ts) and whether its files probe clean. */
+  peer: { source: 'PATH' | 'devDependency'; version: string; probe: PeerProbe };
   input: InputFigures;
   /** Growth of the output files over the window, decimal Mbit/s, all processes. */
   outMbps: number;
@@ -96,7 +99,8 @@ export interface RunFigures {
   liverec: LiverecFigures;
   ffmpeg: FfmpegFigures | null;
   /** cpuPerGb is null when either recorder's CPU in the window was too small for /proc to count (a flag says so). */
-  ratios: { cpuPerGb: number | null; rssPerRoom: number } | null;
+  /** liverec / ffmpeg; pssPerRoom counts ffmpeg's shared binary pages once overall, rssPerRoom once per process. */
+  ratios: { cpuPerGb: number | null; rssPerRoom: number; pssPerRoom: number | null } | null;
   targets: TargetChecks;
 }
 
@@ -134,6 +138,13 @@ export function comparisonFlags(l: LiverecFigures, f: FfmpegFigures | null, padW
   // so bytes out differ by container overhead; Mbps in still has to match.
   else if (protocol === 'flv' && off(lr, ff) > MBPS_TOLERANCE) {
     flags.push(`bytes out / bytes in differ by ${(100 * off(lr, ff)).toFixed(1)} % (liverec ${lr.toFixed(4)}, ffmpeg ${ff.toFixed(4)})`);
+  }
+  // A peer whose files are broken did less work than a correct recorder (and gave users nothing usable).
+  if (f.peer.probe.unclean > 0) {
+    flags.push(`${f.peer.probe.unclean} of ${f.peer.probe.files} ffmpeg files do not probe clean (${f.peer.version}, from ${f.peer.source}): ${f.peer.probe.firstProblem}`);
+  }
+  if (protocol !== 'flv' && f.peer.source === 'devDependency') {
+    flags.push('HLS peer is the 2018 ffmpeg devDependency, which writes broken files from HLS fMP4: put a current ffmpeg on PATH');
   }
   const unmeasured = [['liverec', l.cpuSecondsPerGb], ['ffmpeg', f.cpuSecondsPerGb]].filter(([, v]) => !((v as number) > 0)).map(([n]) => n);
   if (unmeasured.length) {

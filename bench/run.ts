@@ -41,7 +41,10 @@ async function runOne(rooms: number, o: BenchOptions): Promise<RunFigures> {
     const early = o.ffmpegFirst ? await ffmpegPhase() : null;
     const [liverec, late] = o.concurrent ? await Promise.all([liverecPhase(), ffmpegPhase()]) : [await liverecPhase(), null];
     const ffmpeg = o.concurrent ? late : o.ffmpegFirst ? early : await ffmpegPhase();
-    const ratios = ffmpeg ? { cpuPerGb: cpuRatio(liverec, ffmpeg), rssPerRoom: liverec.rssPerRoomMiB / ffmpeg.rssPerRoomMiB } : null;
+    const ratios = ffmpeg ? {
+      cpuPerGb: cpuRatio(liverec, ffmpeg), rssPerRoom: liverec.rssPerRoomMiB / ffmpeg.rssPerRoomMiB,
+      pssPerRoom: liverec.pssMiB === null || ffmpeg.pssPerRoomMiB === null ? null : liverec.pssMiB / rooms / ffmpeg.pssPerRoomMiB,
+    } : null;
     const flags = comparisonFlags(liverec, ffmpeg, o.padWithFiller, o.protocol);
     for (const f of flags) phase(`FLAGGED: ${f}`);
     return {

@@ -5,7 +5,7 @@ import { TARGETS } from './figures.js';
 const f = (v: number | null | undefined, d: number): string => (v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toFixed(d));
 const mark = (pass: boolean | null): string => (pass === null ? '' : pass ? ' ✓' : ' ✗');
 
-const HEAD = ['rooms', 'recorder (threads)', 'Mbps in', 'Mbps out', 'CPU %', 'CPU % +API', 'CPU-s/GB', 'RSS MiB', 'MiB/room', 'pace min', 'brec ratio min', 'API p50/p99 ms (err)', 'wake-up p99 ms', 'sim CPU %', 'other CPU %'];
+const HEAD = ['rooms', 'recorder (threads)', 'Mbps in', 'Mbps out', 'CPU %', 'CPU % +API', 'CPU-s/GB', 'RSS MiB', 'MiB/room', 'PSS MiB/room', 'pace min', 'brec ratio min', 'API p50/p99 ms (err)', 'wake-up p99 ms', 'sim CPU %', 'other CPU %'];
 
 function rowsOf(r: RunFigures): string[][] {
   const l = r.liverec;
@@ -13,19 +13,19 @@ function rowsOf(r: RunFigures): string[][] {
   const api = l.api ? `${f(l.api.p50Ms, 2)} / ${f(l.api.p99Ms, 2)}${mark(t.apiP99Ms.pass)} (${l.api.httpErrors + l.api.netErrors + l.api.unanswered})` : '-';
   const rows = [[
     String(r.rooms), `liverec (${l.workers} thr${l.roomsPerWorker === null ? '' : `, ${l.roomsPerWorker}/thr`})${r.flags.length ? ' !' : ''}`, f(l.input.mbps, 2), f(l.outMbps, 2), f(l.cpu.cpuPct, 1), f(l.cpuUnderApiLoad?.cpuPct, 1), f(l.cpuSecondsPerGb, 2),
-    f(l.rssPeakMiB, 0), f(l.rssPerRoomMiB, 2) + mark(t.rssPerRoomMiB.pass), f(l.pace.lowest, 3) + mark(t.pace.pass), f(l.brecDurationRatio.lowest, 3), api, f(l.api?.wakeup?.p99Ms, 2), f(l.simulatorCpuPct, 0), f(l.machine.recordingOnly.othersPct, 0),
+    f(l.rssPeakMiB, 0), f(l.rssPerRoomMiB, 2) + mark(t.rssPerRoomMiB.pass), f(l.pssMiB === null ? undefined : l.pssMiB / r.rooms, 2), f(l.pace.lowest, 3) + mark(t.pace.pass), f(l.brecDurationRatio.lowest, 3), api, f(l.api?.wakeup?.p99Ms, 2), f(l.simulatorCpuPct, 0), f(l.machine.recordingOnly.othersPct, 0),
   ]];
   if (r.ffmpeg) {
     const m = r.ffmpeg;
-    rows.push([String(r.rooms), 'ffmpeg -c copy', f(m.input.mbps, 2), f(m.outMbps, 2), f(m.cpu.cpuPct, 1), '', f(m.cpuSecondsPerGb, 2), f(m.rssPeakMiB, 0), f(m.rssPerRoomMiB, 2), `${f(m.simPace.lowest, 3)}*`, '', '', '', f(m.simulatorCpuPct, 0), f(m.machine.othersPct, 0)]);
+    rows.push([String(r.rooms), 'ffmpeg -c copy', f(m.input.mbps, 2), f(m.outMbps, 2), f(m.cpu.cpuPct, 1), '', f(m.cpuSecondsPerGb, 2), f(m.rssPeakMiB, 0), f(m.rssPerRoomMiB, 2), f(m.pssPerRoomMiB ?? undefined, 2), `${f(m.simPace.lowest, 3)}*`, '', '', '', f(m.simulatorCpuPct, 0), f(m.machine.othersPct, 0)]);
   }
   if (r.ratios) {
-    rows.push([String(r.rooms), 'liverec ÷ ffmpeg', '', '', '', '', f(r.ratios.cpuPerGb, 2) + mark(t.cpuPerGbRatio.pass), '', f(r.ratios.rssPerRoom, 2), '', '', '', '', '', '']);
+    rows.push([String(r.rooms), 'liverec ÷ ffmpeg', '', '', '', '', f(r.ratios.cpuPerGb, 2) + mark(t.cpuPerGbRatio.pass), '', f(r.ratios.rssPerRoom, 2), f(r.ratios.pssPerRoom ?? undefined, 2), '', '', '', '', '', '']);
   }
   return rows;
 }
 
-const TARGET_ROW = ['', 'targets', '', '', '', '', `÷ <= ${TARGETS.cpuPerGbRatio}`, '', `<= ${TARGETS.rssPerRoomMiB}`, `>= ${TARGETS.pace}`, '', `p99 <= ${TARGETS.apiP99Ms}`, '', '', ''];
+const TARGET_ROW = ['', 'targets', '', '', '', '', `÷ <= ${TARGETS.cpuPerGbRatio}`, '', `<= ${TARGETS.rssPerRoomMiB}`, '', `>= ${TARGETS.pace}`, '', `p99 <= ${TARGETS.apiP99Ms}`, '', '', ''];
 
 export function renderTable(runs: RunFigures[]): string {
   const rows = [HEAD, ...runs.flatMap(rowsOf), TARGET_ROW];
@@ -42,6 +42,7 @@ export const DEFINITIONS: Record<string, string> = {
   'CPU %': 'user+system CPU of the recorder process (all threads; for ffmpeg the sum over its processes) from /proc, in percent of ONE core, over the recording-only window.',
   'CPU % +API': 'the same for liverec during the following window of equal length while a separate process sends GET /api/room/{id} at the API rate (serving the API is part of this figure).',
   'CPU-s/GB': 'CPU seconds per decimal GB of input, from the recording-only window.',
+  'PSS MiB/room': 'proportional set size at the end of the window (/proc/<pid>/smaps_rollup), per room: pages shared between processes are split between them, so ffmpeg\'s binary counts once overall, not once per process as in RSS.',
   'RSS MiB': 'peak VmRSS sampled once a second (for ffmpeg: peak of the sum over its processes; shared pages of the binary are counted once per process there, see pssMiB in the JSON).',
   'pace min': 'liverec: for every room, media ms recorded (sessionMaxTimestamp delta) / wall ms (sessionDuration delta of the same stats snapshots) over sliding 10-s windows covering both windows; the lowest over all rooms and windows (per window in the JSON: paceByWindow). 1.0 = keeps up with real time. Over HLS, media advances a whole segment at a time, so the figure is instead each room\'s least-squares slope of media ms over wall ms across the run (windows in the JSON is then the number of rooms). *ffmpeg: the same ratio for the media the simulator served (mediaMsServed / wall), which falls when a client stops reading (the simulator holds back once 2 MB are queued).',
   'brec ratio min': "lowest numeric brec durationRatio seen in the API samples after the warm-up. brec's per-group ratio is (last - first tag timestamp) of one GOP / wall time since the previous GOP, so it sits about one frame per GOP below 1 by definition (e.g. 0.958 for 24-frame GOPs).",

@@ -1,5 +1,5 @@
 // Builds dist/ (tsc, the bundled command, the web UI) unless it was already built from exactly these sources.
-// `npm ci` runs this as `prepare`, and so does `npx liverec …` the first time: npm links the checkout into its exec
+// `npm ci` runs this as `prepare` (and `npm pack` as part of `prepack`), and so does `npx liverec …` the first time: npm links the checkout into its exec
 // cache and runs `prepare` again. A content stamp lets that second run finish in well under a second instead of
 // recompiling for half a minute. `--force` (used by `npm run build`) always builds.
 import { spawnSync } from 'node:child_process';
@@ -68,7 +68,10 @@ function build() {
   step('building the web UI', [join('web', 'build.mjs')]);
 }
 
-if (process.argv[1] && relative(process.argv[1], fileURLToPath(import.meta.url)) === '') {
+if (process.argv[1] && relative(process.argv[1], fileURLToPath(import.meta.url)) === '' && !existsSync(join(packageRoot, 'web'))) {
+  // The installed release package ships dist/ built and none of its sources (web/ is one): nothing to build, no compiler.
+  console.log('liverec: installed package, dist/ ships built');
+} else if (process.argv[1] && relative(process.argv[1], fileURLToPath(import.meta.url)) === '') {
   const force = process.argv.includes('--force');
   const stamp = sourceStamp();
   if (!force && isFresh(stamp)) {

@@ -50,7 +50,16 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     timeoutMs: config.effective('TimingWebhookTimeout'),
   });
   const outbox = options.outbox ? options.outbox(getSettings) : new WebhookOutbox({ workDir, getSettings });
-  await outbox.start();
+  // The HTTP API binds first: a port in use (the likeliest failed start) then leaves the work directory as it was,
+  // with no config.json, journal or lock written. Nothing has started yet, so there is nothing to close.
+  let api: ApiServer | null = null;
+  if (options.api) api = await startApiServer({ ...options.api, recorder, deliveries: () => outbox.recentDeliveries(), replayDelivery: (id, url) => outbox.replay(id, url) });
+  try {
+    await outbox.start();
+  } catch (err) {
+    await api?.close();
+    throw err;
+  }
   outbox.attach(recorder.bus);
   attachRoomEventLog(recorder.bus);
   // brec rewrites the config at every start; liverec only writes a missing one, so config.backup.json keeps
@@ -63,9 +72,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       logger().error({ err }, 'config.json could not be written at start');
     }
   }
-  let api: ApiServer | null = null;
   try {
-    if (options.api) api = await startApiServer({ ...options.api, recorder, deliveries: () => outbox.recentDeliveries(), replayDelivery: (id, url) => outbox.replay(id, url) });
     await recorder.start();
   } catch (err) {
     await api?.close();

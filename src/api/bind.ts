@@ -25,8 +25,8 @@ function target(host: string): ListenTarget {
   return { kind: 'any' }; // `*`, `+` and host names listen everywhere, as Kestrel does
 }
 
-/** Parses a bind argument; unparsable values fall back to http://localhost:2356 with a warning, as brec does. */
-export function parseBind(bind: string | number | undefined): BindSpec {
+/** A bind argument's meaning, or null when it is neither a port (0-65535) nor scheme://host[:port]. */
+export function tryParseBind(bind: string | number | undefined): BindSpec | null {
   const text = String(bind ?? '').trim();
   if (/^\d{1,5}$/.test(text) && Number(text) <= 65535) return { scheme: 'http', host: 'localhost', port: Number(text), listen: { kind: 'loopback' } };
   const m = BIND.exec(text);
@@ -34,6 +34,17 @@ export function parseBind(bind: string | number | undefined): BindSpec {
     const host = m[2]!;
     return { scheme: m[1]!.toLowerCase() as 'http' | 'https', host, port: m[3] === undefined ? DEFAULT_PORT : Number(m[3]), listen: target(host) };
   }
+  return null;
+}
+
+/**
+ * Parses a bind argument; unparsable values fall back to http://localhost:2356 with a warning, as brec does.
+ * The command line refuses them before this (src/cli/flag-values.ts); this fallback serves in-process callers.
+ */
+export function parseBind(bind: string | number | undefined): BindSpec {
+  const text = String(bind ?? '').trim();
+  const spec = tryParseBind(text);
+  if (spec) return spec;
   if (text !== '') logger().warn({ bind: text }, 'unparsable --bind value; using http://localhost:2356');
   return { scheme: 'http', host: 'localhost', port: DEFAULT_PORT, listen: { kind: 'loopback' } };
 }

@@ -118,7 +118,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     }
   } catch (err) {
     await Promise.all(servers.map(closeServer));
-    throw new LiverecError('API_LISTEN_FAILED', `cannot listen on ${bind.scheme}://${bind.host}:${bind.port}: ${(err as Error).message}`, { cause: err });
+    const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ' (another program, or another liverec, already uses this port; choose another one)' : '';
+    throw new LiverecError('API_LISTEN_FAILED', `cannot listen on ${bind.scheme}://${bind.host}:${bind.port}: ${(err as Error).message}${inUse}`, { cause: err });
   }
 
   const url = `${bind.scheme}://${host}:${port}`;

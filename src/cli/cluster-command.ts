@@ -1,11 +1,12 @@
 // `liverec cluster import` and the cluster flags of `liverec run` (--cluster, --node-id, --max-rooms, --advertise).
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { intFlag } from './flag-values.js';
 
 export interface ClusterFlags {
   cluster?: string;
   nodeId?: string;
-  maxRooms?: string;
+  maxRooms?: number;
   advertise?: string;
 }
 
@@ -13,7 +14,7 @@ export function addClusterOptions(cmd: Command): Command {
   return cmd
     .option('--cluster <postgres-url>', 'join a liverec cluster on PostgreSQL (or LIVEREC_CLUSTER_URL); rooms and settings come from the database')
     .option('--node-id <id>', 'this node\'s name in the cluster (default: the host name)')
-    .option('--max-rooms <n>', 'most rooms this node records (cluster capacity)')
+    .option('--max-rooms <n>', 'most rooms this node records (cluster capacity)', intFlag(1, 1_000_000))
     .option('--advertise <url>', 'URL other nodes use to reach this node\'s API (default: the bound address)');
 }
 
@@ -21,9 +22,7 @@ export function addClusterOptions(cmd: Command): Command {
 export function clusterSettings(flags: ClusterFlags) {
   const url = flags.cluster ?? process.env.LIVEREC_CLUSTER_URL;
   if (!url) return null;
-  const maxRooms = flags.maxRooms === undefined ? undefined : Number.parseInt(flags.maxRooms, 10);
-  if (maxRooms !== undefined && !(maxRooms > 0)) throw new Error('--max-rooms must be a positive integer');
-  return { url, nodeId: flags.nodeId, maxRooms, advertise: flags.advertise };
+  return { url, nodeId: flags.nodeId, maxRooms: flags.maxRooms, advertise: flags.advertise };
 }
 
 export function registerClusterCommands(program: Command): void {

@@ -1,5 +1,5 @@
-// `liverec demo`: the simulator with 3 live rooms, recorded with the API on :2356; events and files printed as they happen.
-import { mkdirSync, statSync } from 'node:fs';
+// `liverec demo`: the simulator with 3 live rooms and their danmaku, recorded with the API and UI on :2356; events and files printed as they happen.
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { ConfigStore } from '../config/store.js';
 import { EventBus } from '../events/bus.js';
@@ -7,7 +7,8 @@ import type { RecorderEvent } from '../events/types.js';
 import { initLogger } from '../log/logger.js';
 import { startService } from '../service.js';
 import { Simulator } from '../simulator/index.js';
-import { realClips } from '../simulator/real-clips.js';
+import { realClips, realClipsReady } from '../simulator/real-clips.js';
+import { danmakuPathFor } from '../danmaku/recorder.js';
 import { probeFile } from './probe.js';
 
 export interface DemoOptions {
@@ -19,9 +20,16 @@ export interface DemoOptions {
 const ROOMS = [
   { roomId: 10001, shortId: 1, name: 'sim-1', title: 'demo: a room with a short id', bitrateKbps: 1500 },
   { roomId: 10002, name: 'sim-2', title: 'demo: 3 Mbps', bitrateKbps: 3000 },
-  { roomId: 10003, name: 'sim-3', title: 'demo: 6 Mbps, the stream gets cut', bitrateKbps: 6000 },
+  { roomId: 10003, name: 'sim-3', title: 'demo: 3 Mbps, the stream gets cut', bitrateKbps: 3000 },
 ];
+/** Danmaku messages per second in each room (comments, super chats, gifts, guards: the simulator's mix). */
+const DANMAKU_RATE = 3;
 
+/** A path as the user would type it here: relative below the current directory, else absolute. */
+const shown = (path: string): string => {
+  const rel = relative(process.cwd(), path);
+  return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
+};
 const clock = (): string => new Date().toTimeString().slice(0, 8);
 const out = (line: string): boolean => process.stdout.write(`${line}\n`);
 
@@ -38,11 +46,14 @@ function describe(e: RecorderEvent): string {
 
 export async function runDemo(options: DemoOptions): Promise<void> {
   initLogger({ level: 'error' });
-  // Real 1080p content at the rooms' bitrates (encoded by the ffmpeg devDependency on the first run, then
-  // cached); without ffmpeg, the small committed clips at their own ~0.4 Mbps.
-  out('preparing 1080p clips at 1.5, 3 and 6 Mbps (the first run encodes them with ffmpeg)');
+  // The UI first: a user who opens it right away watches the rooms come live.
+  const base = `http://127.0.0.1:${options.port}`;
+  out(`liverec demo: the web UI will be at ${base}/ui/ (API ${base}/api/room, explorer ${base}/swagger/)`);
+  // Real 1080p content at the rooms' bitrates: shipped in the release package, or encoded once by the ffmpeg
+  // devDependency in a source checkout; without either, the small committed clips at their own ~0.4 Mbps.
+  if (!realClipsReady(ROOMS.map((r) => r.bitrateKbps))) out('encoding the 1080p clips once with ffmpeg (a source checkout; the release package ships them)…');
   const content = await realClips(ROOMS.map((r) => r.bitrateKbps)).catch((err: Error) => {
-    out(`no generated clips (${err.message}): using the small committed clips`);
+    out(`no 1080p clips (${err.message.split('\n')[0]}): using the small committed clips`);
     return undefined;
   });
   const sim = new Simulator({ content });
@@ -51,6 +62,8 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   mkdirSync(options.outDir, { recursive: true });
   const config = new ConfigStore();
   config.global.LiveApiHost = running.url;
+  // Danmaku as brec writes it: an XML file beside each video, with super chats, gifts and guards.
+  Object.assign(config.global, { RecordDanmaku: true, RecordDanmakuSuperChat: true, RecordDanmakuGift: true, RecordDanmakuGuard: true, RecordDanmakuFlushInterval: 2 });
   config.addRoom(1, true); // the short id: the recorder resolves it to 10001, as brec does
   config.addRoom(10002, true);
   config.addRoom(10003, true);
@@ -65,9 +78,9 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       closed.push({ path, relativePath: e.EventData.RelativePath, size: e.EventData.FileSize, duration: e.EventData.Duration });
     }
   });
-  const service = await startService({ workDir: options.outDir, config, bus, api: { bind: `http://127.0.0.1:${options.port}` } });
-  out(`liverec demo: simulator at ${running.url}, API at ${service.api?.url} (try ${service.api?.url}/api/room or /swagger/)`);
-  out(`recording ${ROOMS.length} rooms into ${options.outDir} for ${options.seconds} s (Ctrl+C stops earlier)`);
+  const service = await startService({ workDir: options.outDir, config, bus, api: { bind: base } });
+  for (const r of ROOMS) sim.danmakuRate(r.roomId, { rate: DANMAKU_RATE });
+  out(`recording ${ROOMS.length} rooms and their danmaku into ${options.outDir} for ${options.seconds} s (Ctrl+C stops earlier); simulator at ${running.url}`);
 
   const stop = new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, options.seconds * 1000);
@@ -87,11 +100,19 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 
   out('\nsummary');
   let bytes = 0;
+  let xml = 0;
   for (const f of closed) {
     bytes += f.size;
     const probe = await probeFile(f.path);
     out(`  ${relative(process.cwd(), f.path)}  ${(statSync(f.path).size / 1e6).toFixed(2)} MB  ${f.duration.toFixed(1)} s  ${probe}`);
+    const danmaku = danmakuPathFor(f.path);
+    if (existsSync(danmaku)) {
+      xml++;
+      out(`  ${relative(process.cwd(), danmaku)}  ${(statSync(danmaku).size / 1e3).toFixed(1)} kB danmaku`);
+    }
   }
-  out(`  ${closed.length} files, ${(bytes / 1e6).toFixed(1)} MB, ${events} events`);
+  out(`  ${closed.length} files, ${(bytes / 1e6).toFixed(1)} MB, ${xml} danmaku XML files, ${events} events`);
+  out(`\nrecordings (.flv) and danmaku (.xml, beside each video) are in ${options.outDir}`);
+  out(`the web UI was at ${base}/ui/ while the demo ran; to browse these files in it later: liverec run ${shown(options.outDir)} --bind ${options.port}`);
   process.exit(0);
 }

@@ -33,14 +33,19 @@ interface CacheStamp {
   size: number;
   mtimeMs: number;
   node: string;
+  /** SHA-256 of the bundle's text: npm's install of the release package gives every file a new mtime. */
+  sha256?: string;
 }
+
+const sha256 = (text: string): string => (require('node:crypto') as typeof import('node:crypto')).createHash('sha256').update(text).digest('hex');
 
 /**
  * The cached bytecode, or undefined. V8 checks its own version and flags but, of the source, only its length; so
- * the file starts with a line naming the bundle's size and mtime and the Node version, checked here. The mtime
- * may differ by under a millisecond: copies that keep timestamps (cpSync's preserveTimestamps) round finer ones.
+ * the file starts with a line naming the bundle's size, mtime and hash and the Node version, checked here. The
+ * mtime may differ by under a millisecond: copies that keep timestamps (cpSync's preserveTimestamps) round finer
+ * ones. Another mtime costs a hash of the text (~2 ms), once per start: an installed release package has it.
  */
-function readCache(now: CacheStamp): Buffer | undefined {
+function readCache(now: CacheStamp, source: string): Buffer | undefined {
   let raw: Buffer;
   let made: Partial<CacheStamp>;
   try {
@@ -49,7 +54,8 @@ function readCache(now: CacheStamp): Buffer | undefined {
   } catch {
     return undefined;
   }
-  const same = made.size === now.size && made.node === now.node && Math.abs((made.mtimeMs ?? NaN) - now.mtimeMs) < 1;
+  if (made.size !== now.size || made.node !== now.node) return undefined;
+  const same = Math.abs((made.mtimeMs ?? NaN) - now.mtimeMs) < 1 || (made.sha256 !== undefined && made.sha256 === sha256(source));
   return same ? raw.subarray(raw.indexOf(10) + 1) : undefined;
 }
 
@@ -60,7 +66,8 @@ function load(writing: boolean): BundleExports {
   const stamp: CacheStamp = { size: st.size, mtimeMs: st.mtimeMs, node: process.version };
   const source = readFileSync(fd, 'utf8');
   closeSync(fd);
-  const cachedData = writing ? undefined : readCache(stamp);
+  const cachedData = writing ? undefined : readCache(stamp, source);
+  if (writing) stamp.sha256 = sha256(source);
   // Release builds of V8 neither write nor check a code cache's checksum, and a damaged cache is a fatal error
   // (a crash in the deserializer, tried). With this flag on while a cache is made and while it is read, a damaged
   // one is rejected instead. It is turned off again at once: every worker isolate started with it on would verify

@@ -1,24 +1,28 @@
 // `liverec run`, `liverec portable` and `liverec demo`: brec-compatible flags over the same service.
-import { mkdirSync, existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigStore } from '../config/store.js';
+import { unknownMemberWarnings } from '../config/unknown-members.js';
 import { danmakuSettingsFromFlags } from '../danmaku/portable-flags.js';
-import { logger } from '../log/logger.js';
+import { logger, startFileLog } from '../log/logger.js';
 import { startService, stopOnSignals, type Service } from '../service.js';
 import { addClusterOptions, clusterSettings, type ClusterFlags } from './cluster-command.js';
 import { runDemo } from './demo.js';
-import { addServerOptions, apiOptions, fail, initCliLogger, positiveInt, type ServerFlags } from './server-flags.js';
+import { intFlag, positiveNumberFlag, usage } from './flag-values.js';
+import { addServerOptions, apiOptions, fail, initCliLogger, type ServerFlags } from './server-flags.js';
 import { startupLines } from './startup-lines.js';
+import { workDirProblem } from './work-dir.js';
 
-async function serve(flags: ServerFlags, start: (api: ReturnType<typeof apiOptions>) => Promise<Service>): Promise<void> {
+async function serve(flags: ServerFlags, start: () => Promise<Service>): Promise<void> {
   let service: Service;
   try {
-    service = await start(apiOptions(flags));
+    service = await start();
   } catch (err) {
     logger().fatal({ err }, 'failed to start');
     fail((err as Error).message);
   }
+  startFileLog();
   if (service.api) process.stdout.write(startupLines(service.api));
   // brec keeps recording without its web API; nothing else would hold the event loop open with no rooms.
   else logger().info('Web API not enabled (no --bind): the HTTP API is off; recording continues until SIGINT/SIGTERM');
@@ -32,15 +36,17 @@ export function registerRecorderCommands(program: Command): void {
     .option('--config-override <file>', 'read and save the config from this file instead of <workdir>/config.json')
     .action(async (workdir: string, flags: ServerFlags & ClusterFlags & { configOverride?: string }) => {
       const workDir = resolve(workdir);
-      if (!existsSync(workDir) || !statSync(workDir).isDirectory()) fail(`work directory ${workDir} does not exist`);
+      const problem = workDirProblem(workDir);
+      if (problem) fail(problem);
       initCliLogger(flags, workDir);
+      const api = apiOptions(flags); // refuses a bad certificate pair before anything starts
       const cluster = clusterSettings(flags);
       if (cluster) {
         const { startClusterService } = await import('../cluster/start.js');
-        return serve(flags, (api) => startClusterService({ workDir, api, roomsPerWorker: positiveInt(flags.roomsPerWorker), cluster }));
+        return serve(flags, () => startClusterService({ workDir, api, roomsPerWorker: flags.roomsPerWorker, cluster }));
       }
       const file = flags.configOverride === undefined ? undefined : resolve(flags.configOverride);
-      if (file && !existsSync(file)) fail(`--config-override: ${file} does not exist`);
+      if (file && !existsSync(file)) usage(`--config-override: ${file} does not exist`);
       let config: ConfigStore;
       try {
         config = ConfigStore.load(workDir, file);
@@ -48,7 +54,9 @@ export function registerRecorderCommands(program: Command): void {
         fail(`refusing to start: ${(err as Error).message} (the file was left unchanged)`);
       }
       if (file) logger().info({ configOverride: file }, `Using config from ${file}`);
-      await serve(flags, (api) => startService({ workDir, config, api, roomsPerWorker: positiveInt(flags.roomsPerWorker) }));
+      // Kept for brec's sake, but a misspelled key must not go unnoticed (AutoRecrod → a room never recorded).
+      for (const line of unknownMemberWarnings(config)) logger().warn({ configFile: config.path }, line);
+      await serve(flags, () => startService({ workDir, config, api, roomsPerWorker: flags.roomsPerWorker }));
     });
 
   addServerOptions(program.command('portable').alias('p').argument('<outdir>', 'where recordings go').argument('[roomIds...]', 'rooms to record'))
@@ -62,38 +70,43 @@ export function registerRecorderCommands(program: Command): void {
     .option('-d, --danmaku <flags>', 'danmaku to record: None, Danmaku, SuperChat, Guard, Gift, RawData, All; comma-separated (default None)')
     .action(async (outdir: string, roomIds: string[], flags: ServerFlags & Record<string, string | undefined>) => {
       const workDir = resolve(outdir);
-      mkdirSync(workDir, { recursive: true });
+      const problem = workDirProblem(workDir, true);
+      if (problem) fail(problem);
       initCliLogger(flags, workDir);
+      const api = apiOptions(flags);
       const config = new ConfigStore(); // in memory only: portable mode never writes a config
       if (flags.liveApiHost) config.global.LiveApiHost = flags.liveApiHost;
       if (flags.webhookUrl) config.global.WebHookUrlsV2 = flags.webhookUrl;
       if (flags.cookie) config.global.Cookie = flags.cookie;
       if (flags.filename) config.global.FileNameRecordTemplate = flags.filename;
       const mode = flags.mode ?? flags.recordMode ?? 'Standard';
-      if (!/^(standard|rawdata|0|1)$/i.test(mode)) fail(`--record-mode must be Standard or RawData`);
+      if (!/^(standard|rawdata|0|1)$/i.test(mode)) usage(`--record-mode must be Standard or RawData, got "${mode}"`);
       config.global.RecordMode = /^(rawdata|1)$/i.test(mode) ? 1 : 0;
       try {
         // brec sets all five even without -d: portable records no danmaku unless asked, whatever the usual defaults.
         Object.assign(config.global, danmakuSettingsFromFlags(flags.danmaku));
       } catch (err) {
-        fail((err as Error).message);
+        usage((err as Error).message);
       }
       for (const id of roomIds) {
-        const roomId = Number(id);
-        if (!Number.isSafeInteger(roomId) || roomId <= 0) fail(`room id must be a positive integer: ${id}`);
+        const roomId = /^\d+$/.test(id) ? Number(id) : NaN;
+        if (!Number.isSafeInteger(roomId) || roomId <= 0) usage(`room id must be a positive integer: ${id}`);
         if (!config.findRoom(roomId)) config.addRoom(roomId, true);
       }
-      await serve(flags, (api) => startService({ workDir, config, api, roomsPerWorker: positiveInt(flags.roomsPerWorker) }));
+      // Made only now that every argument is accepted; a failed start may leave this one empty folder.
+      mkdirSync(workDir, { recursive: true });
+      await serve(flags, () => startService({ workDir, config, api, roomsPerWorker: flags.roomsPerWorker }));
     });
 
   program.command('demo')
     .description('record 3 rooms of a built-in simulator of the live service, with the API on http://127.0.0.1:2356')
-    .option('--seconds <n>', 'stop after this many seconds', '60')
-    .option('--port <port>', 'HTTP API port', '2356')
+    .option('--seconds <n>', 'stop after this many seconds', positiveNumberFlag, 60)
+    .option('--port <port>', 'HTTP API and UI port', intFlag(1, 65535), 2356)
     .option('--out <dir>', 'where the recordings go', 'liverec-demo')
-    .action(async (flags: { seconds: string; port: string; out: string }) => {
-      const seconds = Number(flags.seconds);
-      if (!Number.isFinite(seconds) || seconds <= 0) fail('--seconds must be a positive number');
-      await runDemo({ seconds, port: Number(flags.port), outDir: resolve(flags.out) });
+    .action(async (flags: { seconds: number; port: number; out: string }) => {
+      const outDir = resolve(flags.out);
+      const problem = workDirProblem(outDir, true);
+      if (problem) fail(problem);
+      await runDemo({ seconds: flags.seconds, port: flags.port, outDir });
     });
 }

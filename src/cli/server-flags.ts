@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { ApiServerOptions } from '../api/server.js';
-import { initLogger } from '../log/logger.js';
+import { initLogger, LOG_FORMATS, type LogFormat } from '../log/logger.js';
+import { bindFlag, boolFlag, choiceFlag, intFlag, usage } from './flag-values.js';
 
 export interface ServerFlags {
   bind?: string;
@@ -12,17 +13,21 @@ export interface ServerFlags {
   httpBasicPass?: string;
   httpOpenAccess?: boolean;
   httpCorsOrigin?: string[];
-  enableFileBrowser?: string;
+  enableFileBrowser?: boolean;
   loglevel?: string;
   logfilelevel?: string;
   certPemPath?: string;
   certKeyPath?: string;
   certPfxPath?: string;
   certPassword?: string;
-  roomsPerWorker?: string;
+  roomsPerWorker?: number;
+  logFormat?: LogFormat;
 }
 
-/** A usage error: one line on stderr, exit 1. */
+/** The most room actors one worker thread may hold (--rooms-per-worker). */
+export const MAX_ROOMS_PER_WORKER = 1024;
+
+/** A failed start (not a usage error): one line on stderr, exit 1. */
 export function fail(message: string): never {
   process.stderr.write(`liverec: ${message}\n`);
   process.exit(1);
@@ -30,18 +35,19 @@ export function fail(message: string): never {
 
 export function addServerOptions(cmd: Command): Command {
   return cmd
-    .option('-b, --bind <url|port>', 'serve the HTTP API (bare port = localhost; default port 2356); without it the API is off')
-    .option('--http-bind <url|port>', 'same as --bind')
+    .option('-b, --bind <url|port>', 'serve the HTTP API (bare port = localhost; default port 2356); without it the API is off', bindFlag)
+    .option('--http-bind <url|port>', 'same as --bind', bindFlag)
     .option('--http-basic-user <user>', 'Basic auth user (or BREC_HTTP_BASIC_USER)')
     .option('--http-basic-pass <pass>', 'Basic auth password (or BREC_HTTP_BASIC_PASS)')
     .option('--http-open-access', 'allow access from outside loopback/LAN without auth (or BREC_HTTP_OPEN_ACCESS)')
     .option('--http-cors-origin <origin>', 'an origin (http://host:port) trusted to call the API from a browser; repeatable or comma-separated; * = any (or LIVEREC_HTTP_CORS_ORIGIN)',
       (v: string, all: string[] = []) => [...all, ...v.split(',')])
-    .option('--enable-file-browser <bool>', 'serve /file and /api/file (default true)')
+    .option('--enable-file-browser <bool>', 'serve /file and /api/file (default true)', boolFlag)
     .option('-l, --loglevel <level>', 'console log level: Verbose, Debug, Information, Warning, Error, Fatal (default Information)')
     .option('--log <level>', 'same as --loglevel')
     .option('--logfilelevel <level>', 'file log level (<workdir>/logs/bilirec<yyyyMMdd>.txt; default Debug)')
     .option('--flog <level>', 'same as --logfilelevel')
+    .option('--log-format <format>', 'console log lines: pretty (default on a terminal) or json (default otherwise)', choiceFlag(LOG_FORMATS))
     .option('--cert-pem-path <file>', 'certificate (PEM) for an https:// bind')
     .option('--pem <file>', 'same as --cert-pem-path')
     .option('--cert-key-path <file>', 'private key (PEM) of --cert-pem-path')
@@ -49,7 +55,7 @@ export function addServerOptions(cmd: Command): Command {
     .option('--cert-pfx-path <file>', 'certificate and key (PFX / PKCS#12) for an https:// bind')
     .option('--pfx <file>', 'same as --cert-pfx-path')
     .option('--cert-password <password>', 'password of the PFX or of an encrypted PEM key')
-    .option('--rooms-per-worker <n>', 'room actors per worker thread (1 = a thread per room); default: up to 32 rooms on a thread before the next starts, at most one thread per core, then rooms spread evenly (at most 256 a thread)');
+    .option('--rooms-per-worker <n>', 'room actors per worker thread (1 = a thread per room); default: up to 32 rooms on a thread before the next starts, at most one thread per core, then rooms spread evenly (at most 256 a thread)', intFlag(1, MAX_ROOMS_PER_WORKER));
 }
 
 /** Aliases declared as separate options (commander has one long name per option) folded into the main names. */
@@ -61,19 +67,22 @@ function fold(flags: ServerFlags & Record<string, unknown>): ServerFlags {
   };
 }
 
-/** brec's log file: `<workdir>/logs/bilirec.txt` rolled daily, or BILILIVERECORDER_LOG_FILE_PATH. */
+/**
+ * brec's log file: `<workdir>/logs/bilirec.txt` rolled daily, or BILILIVERECORDER_LOG_FILE_PATH. Its lines wait
+ * in memory until the service has started (startFileLog): a start that fails leaves no logs/ folder.
+ */
 export function initCliLogger(raw: ServerFlags, workDir: string): void {
   const flags = fold(raw as ServerFlags & Record<string, unknown>);
   const path = process.env.BILILIVERECORDER_LOG_FILE_PATH?.trim() || join(workDir, 'logs', 'bilirec.txt');
   try {
-    initLogger({ level: flags.loglevel, file: { path: resolve(path), level: flags.logfilelevel ?? 'Debug' } });
+    initLogger({ level: flags.loglevel, format: flags.logFormat, file: { path: resolve(path), level: flags.logfilelevel ?? 'Debug', hold: true } });
   } catch (err) {
-    fail((err as Error).message);
+    usage((err as Error).message);
   }
 }
 
 function readOrFail(file: string, what: string): Buffer {
-  if (!existsSync(file)) fail(`${what} ${file} not found`);
+  if (!existsSync(file)) usage(`${what} ${file} not found`);
   return readFileSync(file);
 }
 
@@ -85,8 +94,8 @@ function certificate(flags: ServerFlags): ApiServerOptions['tls'] {
     return { pfx: readOrFail(flags.certPfxPath, 'certificate file'), passphrase };
   }
   if (!flags.certPemPath && !flags.certKeyPath) return undefined;
-  if (!flags.certPemPath) fail('--cert-key-path needs --cert-pem-path (the certificate PEM file)');
-  if (!flags.certKeyPath) fail('--cert-pem-path needs --cert-key-path (the private key file)');
+  if (!flags.certPemPath) usage('--cert-key-path needs --cert-pem-path (the certificate PEM file)');
+  if (!flags.certKeyPath) usage('--cert-pem-path needs --cert-key-path (the private key file)');
   return { cert: readOrFail(flags.certPemPath, 'certificate PEM file'), key: readOrFail(flags.certKeyPath, 'certificate key file'), passphrase };
 }
 
@@ -96,9 +105,7 @@ export function apiOptions(raw: ServerFlags): Omit<ApiServerOptions, 'recorder' 
   if (flags.bind === undefined) return undefined;
   return {
     bind: flags.bind, basicUser: flags.httpBasicUser, basicPass: flags.httpBasicPass, openAccess: flags.httpOpenAccess, corsOrigins: flags.httpCorsOrigin,
-    fileBrowser: flags.enableFileBrowser === undefined ? true : !/^(false|0|no)$/i.test(flags.enableFileBrowser),
+    fileBrowser: flags.enableFileBrowser ?? true,
     tls: certificate(flags),
   };
 }
-
-export const positiveInt = (v: string | undefined): number | undefined => (v === undefined ? undefined : Math.max(1, Number.parseInt(v, 10) || 1));

@@ -1,5 +1,5 @@
 // `liverec simulate`: runs the live-service simulator until SIGINT/SIGTERM, optionally with N live rooms.
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { type Clip, loadClipFile } from '../simulator/clips.js';
 import { attachHls } from '../simulator/hls/real-hls-clips.js';
 import { realClips } from '../simulator/real-clips.js';
@@ -35,14 +35,14 @@ async function content(opts: SimulateOptions): Promise<Clip[] | undefined> {
 function formatList(value: string): SimFormat[] {
   const list = value.split(',').map((f) => f.trim());
   const bad = list.filter((f) => !SIM_FORMATS.includes(f as SimFormat));
-  if (list.length === 0 || bad.length > 0) throw new Error(`--formats takes a comma-separated list of ${SIM_FORMATS.join(', ')}, got "${value}"`);
+  if (list.length === 0 || bad.length > 0) throw new InvalidArgumentError(`--formats takes a comma-separated list of ${SIM_FORMATS.join(', ')}, got "${value}"`);
   return [...new Set(list)] as SimFormat[];
 }
 
 function int(name: string, min: number, max: number): (value: string) => number {
   return (value) => {
     if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-      throw new Error(`--${name} must be an integer from ${min} to ${max}, got "${value}"`);
+      throw new InvalidArgumentError(`--${name} must be an integer from ${min} to ${max}, got "${value}"`);
     }
     return Number(value);
   };

@@ -92,6 +92,15 @@ export class ConfigStore {
     });
   }
 
+  /** Members this version does not know, where they are ("global", "rooms.0" or "" for the top level); kept on save. */
+  unknownMembers(): { where: string; name: string }[] {
+    return [
+      ...Object.keys(this.topExtra).map((name) => ({ where: '', name })),
+      ...Object.keys(this.globalExtra).map((name) => ({ where: 'global', name })),
+      ...this.rooms.flatMap((r, i) => Object.keys(r.extra).map((name) => ({ where: `rooms.${i}`, name }))),
+    ];
+  }
+
   /** The effective value of a field for a room (room → global → default) or for the global scope. */
   effective<F extends FieldName>(field: F, room?: RoomConfigEntry): RoomSettings[F] {
     if (room && field in room.overrides) return room.overrides[field] as RoomSettings[F];

@@ -23,9 +23,23 @@ export class ClefFileSink {
   private sequence = 0;
   private size = 0;
   private failed = false;
+  /** Lines kept in memory until release(): a start that fails must not leave logs/ behind. */
+  private held: string[] | null;
 
-  /** @param basePath e.g. `<workdir>/logs/bilirec.txt` (brec's name; BILILIVERECORDER_LOG_FILE_PATH overrides it). */
-  constructor(readonly basePath: string) {}
+  /**
+   * @param basePath e.g. `<workdir>/logs/bilirec.txt` (brec's name; BILILIVERECORDER_LOG_FILE_PATH overrides it).
+   * @param hold keep lines in memory (the first 10,000) until release() instead of writing them.
+   */
+  constructor(readonly basePath: string, hold = false) {
+    this.held = hold ? [] : null;
+  }
+
+  /** Writes the held lines and every later one to the file (the service has started). */
+  release(): void {
+    const lines = this.held;
+    this.held = null;
+    for (const line of lines ?? []) this.write(line);
+  }
 
   /** The file written last (for tests and the start-up line). */
   get path(): string {
@@ -34,6 +48,10 @@ export class ClefFileSink {
 
   write(line: string): void {
     if (this.failed) return;
+    if (this.held) {
+      if (this.held.length < 10_000) this.held.push(line);
+      return;
+    }
     let record: Record<string, unknown>;
     try {
       record = JSON.parse(line) as Record<string, unknown>;

@@ -13,7 +13,7 @@ export function ffmpegBin(): string {
   try {
     p = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
   } catch {
-    throw new Error('ffmpeg is needed to generate media: install the devDependencies (npm ci), or pass a clip of your own');
+    throw new Error('ffmpeg is needed to encode this clip: the release package ships only the 1.5 and 3 Mbps clips (simulate: --bitrate-kbps up to 4000, --clip FILE.flv or --small-clips); in a checkout, npm ci installs ffmpeg');
   }
   try {
     accessSync(p, constants.X_OK);

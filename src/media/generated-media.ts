@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { packageRoot } from '../paths.js';
 import { ffmpegBin } from './ffmpeg-bin.js';
 
 export interface MediaSpec {
@@ -23,6 +24,14 @@ const VERSION = 1;
 
 export function mediaCacheDir(): string {
   return process.env.LIVEREC_MEDIA_CACHE ?? join(tmpdir(), 'liverec-media-cache');
+}
+
+/**
+ * Clips encoded when the release package was made (scripts/pack-media.mjs): an installed package has no ffmpeg,
+ * so the demo and the simulator read these instead of encoding.
+ */
+export function packagedMediaDir(): string {
+  return join(packageRoot, 'dist', 'media');
 }
 
 export function mediaName(s: MediaSpec): string {
@@ -49,8 +58,10 @@ export function ffmpegArgs(s: MediaSpec, out: string): string[] {
 
 const pending = new Map<string, Promise<string>>();
 
-/** Path of the cached file for `spec`, encoding it first if needed (concurrent callers share one encode). */
+/** Path of the packaged or cached file for `spec`, encoding it first if needed (concurrent callers share one encode). */
 export function generatedMedia(spec: MediaSpec): Promise<string> {
+  const packaged = join(packagedMediaDir(), mediaName(spec));
+  if (existsSync(packaged)) return Promise.resolve(packaged);
   const path = join(mediaCacheDir(), mediaName(spec));
   if (existsSync(path)) return Promise.resolve(path);
   let p = pending.get(path);

@@ -1,5 +1,7 @@
 // Real-content clips for the simulator: 1080p25 H.264 with full-frame entropy at a few bitrates, generated once.
-import { generatedMedia, type MediaSpec } from '../media/generated-media.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { generatedMedia, mediaCacheDir, mediaName, packagedMediaDir, type MediaSpec } from '../media/generated-media.js';
 import { type Clip, loadClipFile } from './clips.js';
 
 /** Video bitrates (kbps) of the generated 1080p clips; a room gets the one nearest its bitrate. */
@@ -24,4 +26,10 @@ export async function realClips(bitratesKbps: readonly number[]): Promise<Clip[]
   const ladder = [...new Set(bitratesKbps.map(ladderKbps))];
   const paths = await Promise.all(ladder.map((k) => generatedMedia(realClipSpec(k))));
   return paths.map((p) => loadClipFile(p));
+}
+
+/** Whether realClips(bitratesKbps) can start at once: every clip is packaged or cached, so none has to be encoded. */
+export function realClipsReady(bitratesKbps: readonly number[]): boolean {
+  return bitratesKbps.map((k) => mediaName(realClipSpec(ladderKbps(k))))
+    .every((name) => existsSync(join(packagedMediaDir(), name)) || existsSync(join(mediaCacheDir(), name)));
 }

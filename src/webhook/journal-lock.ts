@@ -78,6 +78,12 @@ function liveOwner(path: string, owner: Owner | null): string | null {
   return `process ${owner.pid}`;
 }
 
+/** Which live process holds the lock file at `path` ("process 123"), or null: a read-only look, for a preflight. */
+export function lockHolder(path: string): string | null {
+  const key = resolve(path);
+  return liveOwner(key, parseOwner(readText(key)));
+}
+
 /**
  * Two outboxes appending to and compacting one journal would lose or double-send entries, so the
  * second one fails with WEBHOOK_JOURNAL_LOCKED. A lock left by a crashed process is taken over.

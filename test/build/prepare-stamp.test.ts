@@ -75,4 +75,15 @@ describe('build stamp', () => {
     expect(run.stdout).toContain('build skipped');
     expect(readFileSync(join(root, 'dist/cli/liverec.cjs'), 'utf8')).toBe('');
   });
+
+  it('the script builds nothing in an installed release package (no sources beside dist/)', () => {
+    const root = project('installed');
+    rmSync(join(root, 'web'), { recursive: true });
+    rmSync(join(root, 'dist/cli/command.cjs'));
+    write(root, 'scripts/prepare.mjs', '');
+    copyFileSync(join(import.meta.dirname, '../../scripts/prepare.mjs'), join(root, 'scripts/prepare.mjs'));
+    const run = spawnSync(process.execPath, [join(root, 'scripts/prepare.mjs')], { encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('installed package');
+  });
 });

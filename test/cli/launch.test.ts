@@ -16,6 +16,14 @@ function version(entry: string, env: Record<string, string> = {}, args = ['--ver
   return { stdout: r.stdout.trim(), cache: /code cache (\w+)/.exec(r.stderr)?.[1] ?? r.stderr, status: r.status };
 }
 
+/** Changes one character of the bundle's description: the same length, so only the content hash can tell. */
+function editSameLength(file: string): void {
+  const text = readFileSync(file, 'utf8');
+  const at = text.indexOf('A live-stream recorder');
+  expect(at).toBeGreaterThan(0);
+  writeFileSync(file, `${text.slice(0, at)}a${text.slice(at + 1)}`);
+}
+
 /** A copy of the built launcher, bundle and cache in a package of its own, timestamps kept (the cache names the bundle's mtime). */
 function copyOfBuild(name: string): string {
   const dir = join(tmp, name, 'dist', 'cli');
@@ -33,7 +41,9 @@ describe('launcher code cache', () => {
     const r = version(cliEntry, {}, ['tool', '--version']);
     expect(r).toEqual({ stdout: VERSION, cache: 'used', status: 0 });
     const dir = copyOfBuild('tool-stale');
-    utimesSync(join(dir, 'tool.cjs'), new Date(), new Date(Date.now() - 60_000));
+    const tool = join(dir, 'tool.cjs');
+    editSameLength(tool);
+    utimesSync(tool, new Date(), new Date(Date.now() - 60_000));
     expect(version(join(dir, 'liverec.cjs'), {}, ['tool', '--version']).cache).toBe('absent');
     expect(version(join(dir, 'liverec.cjs')).cache).toBe('used');
   });
@@ -42,10 +52,18 @@ describe('launcher code cache', () => {
     expect(version(join(copyOfBuild('copy'), 'liverec.cjs'))).toEqual({ stdout: VERSION, cache: 'used', status: 0 });
   });
 
-  it('ignores a cache made for another bundle (changed mtime) and still runs', () => {
+  it('ignores a cache made for another bundle (same size, other text, changed mtime) and still runs', () => {
     const dir = copyOfBuild('stale');
-    utimesSync(join(dir, 'command.cjs'), new Date(), new Date(Date.now() - 60_000));
+    const file = join(dir, 'command.cjs');
+    editSameLength(file);
+    utimesSync(file, new Date(), new Date(Date.now() - 60_000));
     expect(version(join(dir, 'liverec.cjs'))).toEqual({ stdout: VERSION, cache: 'absent', status: 0 });
+  });
+
+  it('keeps the cache of an unchanged bundle whose mtime changed (npm\'s install of the release package)', () => {
+    const dir = copyOfBuild('installed');
+    utimesSync(join(dir, 'command.cjs'), new Date(), new Date(Date.now() - 60_000));
+    expect(version(join(dir, 'liverec.cjs'))).toEqual({ stdout: VERSION, cache: 'used', status: 0 });
   });
 
   it('runs when V8 rejects a corrupt cache, and without one', () => {

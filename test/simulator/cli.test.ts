@@ -43,12 +43,12 @@ describe('liverec simulate', () => {
     expect(out).toMatch(/stopped/);
   });
 
-  it('rejects a bad option with a clear message and exit code 1', async () => {
+  it('rejects a bad option with a clear message and exit code 2', async () => {
     const child = spawn(process.execPath, [main, 'simulate', '--rooms', 'many'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(err).toMatch(/--rooms must be an integer/);
   });
 });
