@@ -112,7 +112,7 @@ export class SimRoom {
   content: Clip | null = null;
   formats: SimFormat[];
   /** The live HLS timelines of the current live session, by format (see hls/hls-timeline.ts). */
-  hls: { session: number; fmp4?: HlsTimeline; 'fmp4-hevc'?: HlsTimeline; 'fmp4-av1'?: HlsTimeline; ts?: HlsTimeline } = { session: 0 };
+  hls: { session: number; fmp4?: HlsTimeline; 'fmp4-hevc'?: HlsTimeline; 'fmp4-av1'?: HlsTimeline; ts?: HlsTimeline; 'ts-hevc'?: HlsTimeline } = { session: 0 };
   /** 0 = the content clip (or committed 360p), 1 = the committed 480p clip: flips on every header-change. */
   clipIndex = 0;
   popularity = 1000;
