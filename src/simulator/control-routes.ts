@@ -16,6 +16,7 @@ const CreateRoom = z.object({
   av1: z.boolean().optional(),
   av1Only: z.boolean().optional(),
   hlsOnlyInMaster: z.boolean().optional(),
+  opaqueNames: z.boolean().optional(),
 });
 const Live = z.object({ live: z.boolean(), round: z.boolean().optional() });
 const Title = z.object({ title: z.string(), areaNameParent: z.string().optional(), areaNameChild: z.string().optional() });

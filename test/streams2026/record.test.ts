@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileClosedData } from '../../src/events/types.js';
+import { playInfoData } from '../../src/simulator/api-responses.js';
 import type { SimRoomInit } from '../../src/simulator/room.js';
 import { captureJson } from '../captures/read-capture.js';
 import { collectLogs, decode } from '../hls/helpers.js';
@@ -15,11 +16,11 @@ interface Case { room: SimRoomInit; protocol: string; quality?: string; ext: str
 
 const CASES: Record<string, Case> = {
   'flv avc': { room: { roomId: 34101, formats: ['flv'] }, protocol: 'flv', ext: '.flv', codec: 'h264' },
-  'flv hevc': { room: { roomId: 34102, formats: ['flv'], hevcOnly: true }, protocol: 'flv', ext: '.flv', codec: 'hevc' },
+  'flv hevc': { room: { roomId: 34102, formats: ['flv'], hevcOnly: true, opaqueNames: true }, protocol: 'flv', ext: '.flv', codec: 'hevc' },
   'flv av1': { room: { roomId: 34103, formats: ['flv'], av1Only: true }, protocol: 'flv', quality: 'av110000', ext: '.flv', codec: 'av1' },
   'fmp4 avc': { room: { roomId: 34104, formats: ['fmp4'] }, protocol: 'hls-fmp4', ext: '.mp4', codec: 'h264' },
   'fmp4 hevc': { room: { roomId: 34105, formats: ['fmp4'], hevcOnly: true }, protocol: 'hls-fmp4', ext: '.mp4', codec: 'hevc' },
-  'fmp4 av1': { room: { roomId: 34106, formats: ['fmp4'], av1: true }, protocol: 'hls-fmp4', quality: 'av110000,avc10000', ext: '.mp4', codec: 'av1' },
+  'fmp4 av1': { room: { roomId: 34106, formats: ['fmp4'], av1: true, opaqueNames: true }, protocol: 'hls-fmp4', quality: 'av110000,avc10000', ext: '.mp4', codec: 'av1' },
   'ts avc': { room: { roomId: 34107, formats: ['ts'] }, protocol: 'hls-ts', ext: '.ts', codec: 'h264' },
   'ts hevc': { room: { roomId: 34109, formats: ['ts'], hevcOnly: true }, protocol: 'hls-ts', ext: '.ts', codec: 'hevc' },
   'master only': { room: { roomId: 34108, formats: ['fmp4'], hlsOnlyInMaster: true }, protocol: 'hls-fmp4', ext: '.mp4', codec: 'h264' },
@@ -73,6 +74,13 @@ describe('2026 streams end to end', () => {
   });
 
   it('every room records its protocol and codec; files decode with ffprobe', async () => {
+    // Opaque stream names (live_b…av…_2500 style) are recorded like any other: liverec never reads a stream name.
+    for (const name of ['flv hevc', 'fmp4 av1']) {
+      const data = playInfoData(h.sim.room(CASES[name]!.room.roomId), h.sim.address(), new URLSearchParams('codec=0,1,2')) as { playurl_info: { playurl: { stream: { format: { codec: { base_url: string }[] }[] }[] } } };
+      const urls = data.playurl_info.playurl.stream.flatMap((st) => st.format.flatMap((f) => f.codec.map((c) => c.base_url)));
+      expect(urls.length, name).toBeGreaterThan(0);
+      expect(urls.every((u) => /\/live_b[0-9a-z]+av[0-9a-z]+_(2500|minihevc|av1)[/.]/.test(u)), name).toBe(true);
+    }
     await sleep(4000);
     for (const id of ids) h.sim.setLive(id, false);
     for (const id of ids) await h.waitEvent('SessionEnded', (e) => e.EventData.RoomId === id, 30_000);

@@ -89,8 +89,9 @@ export class HlsTimeline {
     this.seqOffset = 1 - this.floor;
   }
 
+  /** `h<unix seconds>.m4s` as the service names init sections (the second clip one second on). */
   initUri(clip: number): string {
-    return `h${Math.floor(this.t0 / 1000)}${clip}.m4s`;
+    return `h${Math.floor(this.t0 / 1000) + clip}.m4s`;
   }
 
   initBytes(uri: string): Buffer | null {
