@@ -1,4 +1,5 @@
 // The contract between the main thread and room workers: commands (comlink) one way, a typed message union back.
+import type { UnavailableReason } from '../bilibili/room-availability.js';
 import type { PlainError } from '../errors.js';
 import type { RecorderEvent } from '../events/types.js';
 import type { RoomSettings } from '../config/fields.js';
@@ -61,6 +62,8 @@ export interface RoomState extends RoomInfo {
   recordingCodec: '' | 'avc' | 'hevc' | 'av1';
   /** liverec: recording waits because free space is below MinFreeSpaceMB or the disk is full. */
   waitingForDiskSpace: boolean;
+  /** liverec: why the service will not let us record this room (paid, password, …); null when nothing stands in the way. */
+  unavailableReason: UnavailableReason | null;
 }
 
 export const emptyRecordingStats = (): RecordingStats => ({
@@ -79,7 +82,7 @@ export const emptyIoStats = (): IoStats => ({
 export const initialRoomState = (): RoomState => ({
   shortId: 0, name: '', uid: 0, title: '', areaNameParent: '', areaNameChild: '',
   recording: false, streaming: false, danmakuConnected: false, autoRecordForThisSession: true, recordingCodec: '',
-  waitingForDiskSpace: false,
+  waitingForDiskSpace: false, unavailableReason: null,
 });
 
 /** What a room actor needs to run; `settings` is the resolved room → global → default config. */
@@ -102,7 +105,8 @@ export type RoomMessage =
   | { type: 'state'; roomId: number; state: Partial<RoomState> }
   /** Latest stats of the host's rooms, batched: at most 2 messages per second per worker (so per room too). */
   | { type: 'stats'; entries: StatsEntry[] }
-  | { type: 'event'; roomId: number; event: RecorderEvent }
+  /** `path`: with a FileClosed, the file's full path (the main thread then records it as closed in the journal). */
+  | { type: 'event'; roomId: number; event: RecorderEvent; path?: string }
   /** A file was opened/closed, so the supervisor can finalise it if the worker dies. */
   | { type: 'file'; roomId: number; action: 'opened' | 'closed'; path: string; sessionId: string; openTime: string }
   /** The actor learned its real room id (the configured id was a short id). */

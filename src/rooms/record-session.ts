@@ -33,6 +33,8 @@ export interface SessionHost {
   shouldContinue(): Promise<boolean>;
   /** Told about every file and the media progress on it (the danmaku recorder). */
   timeline?: MediaTimeline;
+  /** The service will not let us record this live room (paid, password, guard-only, DRM only): the session ends without retrying. */
+  unavailable?(reason: string): void;
 }
 
 /** How often a session waiting for disk space looks again. */
@@ -111,8 +113,12 @@ export class RecordSession {
           if (this.stopped) break;
           const code = errorCode(err);
           if (url) this.protocol.failed(url.format);
+          if (code === BiliErrorCode.RoomUnavailable || code === BiliErrorCode.ApiRoomEncrypted) {
+            // The room actor logs the reason once and re-checks it each interval; no stream retries.
+            this.room.unavailable?.((err as { unavailableReason?: string }).unavailableReason ?? 'password');
+            break;
+          }
           outbox.log('warn', `cannot start the stream: ${(err as Error).message}`, { code });
-          if (code === BiliErrorCode.ApiRoomEncrypted) break;
           await this.sleep(code === BiliErrorCode.NoMatchingQn ? settings.TimingStreamRetryNoQn * 1000 : settings.TimingStreamRetry);
           if (this.stopped || !(await this.room.shouldContinue())) break;
           continue;

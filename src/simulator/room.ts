@@ -4,6 +4,8 @@ import type { ApiFault, Armed, ConnectionFault, RequestFault } from './faults.js
 import type { MediaConnection } from './media-connection.js';
 import type { DanmakuPeer } from './danmaku-hub.js';
 import type { HlsTimeline } from './hls/hls-timeline.js';
+import type { CapturedEndpoint } from './captured.js';
+import type { SimSpecial } from './special-rooms.js';
 
 /** Stream formats a room can offer: http_stream/flv, http_hls/ts, http_hls/fmp4. */
 export const SIM_FORMATS = ['flv', 'ts', 'fmp4'] as const;
@@ -42,6 +44,8 @@ export interface SimRoomInit {
   opaqueNames?: boolean;
   /** Formats offered in play info and served (default all three: an FLV + HLS room). */
   formats?: SimFormat[];
+  /** A room a guest cannot record: paid (203 + DRM), DRM-only, password or guard-only (see special-rooms.ts). */
+  special?: SimSpecial | null;
 }
 
 export interface RoomCounters {
@@ -114,6 +118,9 @@ export class SimRoom {
   /** The simulator's content clip nearest `bitrateKbps`; null = the committed 360p clip. */
   content: Clip | null = null;
   formats: SimFormat[];
+  special: SimSpecial | null;
+  /** Captured answers replayed for this room instead of the generated ones (POST /_sim/rooms/{id}/captured). */
+  readonly captured = new Map<CapturedEndpoint, unknown>();
   /** The live HLS timelines of the current live session, by format (see hls/hls-timeline.ts). */
   hls: { session: number; fmp4?: HlsTimeline; 'fmp4-hevc'?: HlsTimeline; 'fmp4-av1'?: HlsTimeline; ts?: HlsTimeline; 'ts-hevc'?: HlsTimeline } = { session: 0 };
   /** 0 = the content clip (or committed 360p), 1 = the committed 480p clip: flips on every header-change. */
@@ -159,6 +166,7 @@ export class SimRoom {
     this.opaqueNames = init.opaqueNames ?? false;
     this.streamHost = init.streamHost ?? null;
     this.formats = init.formats ?? ['flv', 'ts', 'fmp4'];
+    this.special = init.special ?? null;
     this.liveStatus = init.live ? 1 : 0;
     this.liveStartTime = init.live ? Math.floor(Date.now() / 1000) : 0;
   }
@@ -174,7 +182,8 @@ export class SimRoom {
       areaNameParent: this.areaNameParent, areaNameChild: this.areaNameChild, live: this.live, liveStatus: this.liveStatus,
       liveStartTime: this.liveStartTime, bitrateKbps: this.bitrateKbps, acceptQn: this.acceptQn, hevc: this.hevc, formats: this.formats,
       padWithFiller: this.padWithFiller, content: this.content ? { name: this.content.name, kbps: Math.round(this.content.kbps) } : null,
-      hevcOnly: this.hevcOnly, av1: this.av1, av1Only: this.av1Only, hlsOnlyInMaster: this.hlsOnlyInMaster, opaqueNames: this.opaqueNames, codecSwapped: this.codecSwapped, clip: this.clipIndex, counters: this.counters,
+      hevcOnly: this.hevcOnly, special: this.special, captured: [...this.captured.keys()], av1: this.av1, av1Only: this.av1Only, hlsOnlyInMaster: this.hlsOnlyInMaster,
+      opaqueNames: this.opaqueNames, codecSwapped: this.codecSwapped, clip: this.clipIndex, counters: this.counters,
       openStreams: this.media.size, openDanmaku: this.danmaku.size,
       pendingFaults: [...this.apiFaults, ...this.requestFaults, ...this.connectionFaults].map((a) => ({ ...a.fault, remaining: a.remaining, until: a.until })),
       apiLog: this.apiLog, streamLog: this.streamLog, authLog: this.authLog, heartbeatTimes: this.heartbeatTimes,

@@ -12,7 +12,7 @@ import { handleMaster, MASTER_PATH } from './hls/master-route.js';
 import { canonicalPath } from './stream-names.js';
 import { Pacer } from './pacer.js';
 import { RoomOps } from './room-ops.js';
-import type { SimRoom, SimRoomInit } from './room.js';
+import type { RequestRecord, SimRoom, SimRoomInit } from './room.js';
 import { sendJson } from './http-util.js';
 
 export interface SimulatorOptions {
@@ -23,6 +23,11 @@ export interface SimulatorOptions {
    * loadClipFile(). Unset = the small committed 360p/480p clips, at their own ~0.4 Mbps unless padded.
    */
   content?: readonly Clip[];
+  /**
+   * 2024 behaviour (`liverec simulate --lenient`): accept unsigned live API calls and calls without a buvid3 cookie.
+   * Off by default: the simulator refuses them with -352 as the service does since 2025.
+   */
+  lenient?: boolean;
 }
 
 export interface StartOptions {
@@ -44,6 +49,10 @@ export class Simulator extends RoomOps {
   readonly hub = new DanmakuHub((id) => this.findRoom(id, false));
   unknownRoomHits = 0;
   navHits = 0;
+  fingerHits = 0;
+  readonly refusedHits = { signature: 0, buvid3: 0 };
+  readonly refusedLog: RequestRecord[] = [];
+  readonly lenient: boolean;
   port = 0;
   private server: http.Server | null = null;
   private readonly content: readonly Clip[];
@@ -52,6 +61,7 @@ export class Simulator extends RoomOps {
     super();
     this.pacer = new Pacer(options.tickMs ?? 40);
     this.content = options.content ?? [];
+    this.lenient = options.lenient ?? false;
   }
 
   override createRoom(init: SimRoomInit): SimRoom {
@@ -108,7 +118,7 @@ export class Simulator extends RoomOps {
       bytesServed += r.counters.bytesServed;
       openStreams += r.media.size;
     }
-    return { rooms: this.rooms.size, openStreams, bytesServed, unknownRoomHits: this.unknownRoomHits, navHits: this.navHits, pacerTicks: this.pacer.ticks, pacerBusyMs: Math.round(this.pacer.busyMs) };
+    return { rooms: this.rooms.size, openStreams, bytesServed, unknownRoomHits: this.unknownRoomHits, navHits: this.navHits, fingerHits: this.fingerHits, refusedHits: this.refusedHits, lenient: this.lenient, pacerTicks: this.pacer.ticks, pacerBusyMs: Math.round(this.pacer.busyMs) };
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
