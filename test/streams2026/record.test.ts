@@ -23,7 +23,8 @@ const CASES: Record<string, Case> = {
   'fmp4 av1': { room: { roomId: 34106, formats: ['fmp4'], av1: true, opaqueNames: true }, protocol: 'hls-fmp4', quality: 'av110000,avc10000', ext: '.mp4', codec: 'av1' },
   'ts avc': { room: { roomId: 34107, formats: ['ts'] }, protocol: 'hls-ts', ext: '.ts', codec: 'h264' },
   'ts hevc': { room: { roomId: 34109, formats: ['ts'], hevcOnly: true }, protocol: 'hls-ts', ext: '.ts', codec: 'hevc' },
-  'master only': { room: { roomId: 34108, formats: ['fmp4'], hlsOnlyInMaster: true }, protocol: 'hls-fmp4', ext: '.mp4', codec: 'h264' },
+  // getRoomPlayInfo lists FLV only (an empty list would be a guard-only room); HLS fMP4 is in the master playlist alone.
+  'master only': { room: { roomId: 34108, formats: ['flv', 'fmp4'], hlsOnlyInMaster: true }, protocol: 'hls-fmp4', ext: '.mp4', codec: 'h264' },
 };
 
 /** Codec names and video frames by the independent parser (ffprobe; the pipeline's own reader plays no part). */
