@@ -42,12 +42,14 @@ export function selectFormat(play: PlayInfo, formats: readonly StreamFormat[]): 
 }
 
 /**
- * Failures after which the master playlist is tried: no stream in the wanted formats, a null playurl, an API
- * error or an unreadable answer. Not: a room that does not exist or is encrypted, or risk control (every call pauses).
+ * Failures after which the master playlist is tried: no stream in the wanted formats, an API error or an unreadable
+ * answer. Not: a room that does not exist, is encrypted or cannot be recorded by a guest (paid, guard-only, DRM), an
+ * offline room (null playurl), or risk control (every call pauses).
  */
 function masterFallbackApplies(err: unknown): boolean {
   const code = (err as BilibiliError).code;
-  return code !== BiliErrorCode.ApiRoomNotFound && code !== BiliErrorCode.ApiRoomEncrypted && code !== BiliErrorCode.ApiRisk352
+  return code !== BiliErrorCode.ApiRoomNotFound && code !== BiliErrorCode.ApiRoomEncrypted && code !== BiliErrorCode.RoomUnavailable
+    && code !== BiliErrorCode.ApiRisk352
     && code !== BiliErrorCode.ApiRisk412 && code !== BiliErrorCode.ApiHttp412 && code !== BiliErrorCode.ApiPaused && code !== BiliErrorCode.PlayurlNull
     && code !== undefined;
 }

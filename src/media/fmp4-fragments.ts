@@ -82,28 +82,32 @@ const u32 = (...v: number[]): Buffer => {
 };
 
 /**
- * One moof+mdat holding `samples` (any tracks; each track's samples in decode order, one traf each, tracks in
- * ascending id), sequence number `seq`: tfhd default-base-is-moof, tfdt v1, trun with duration/size/flags/cto.
+ * One moof+mdat holding `samples` in the given order, sequence number `seq`. The mdat keeps that order (interleaved by
+ * time, so a reader that streams the fragment never seeks back); each run of one track's consecutive samples is one
+ * trun (data offset, duration, size, flags, composition offset) in that track's traf (tfhd default-base-is-moof, tfdt v1).
  */
 export function writeFragment(samples: readonly Mp4Sample[], seq: number): Buffer {
+  const runs: Mp4Sample[][] = [];
+  for (const s of samples) {
+    if (runs.at(-1)?.[0]!.trackId === s.trackId) runs.at(-1)!.push(s);
+    else runs.push([s]);
+  }
   const tracks = [...new Set(samples.map((s) => s.trackId))].sort((a, b) => a - b);
-  const build = (offsets: number[]): Buffer => box('moof', box('mfhd', u32(0, seq)), ...tracks.map((id, k) => {
-    const list = samples.filter((s) => s.trackId === id);
+  const build = (offsets: Map<Mp4Sample[], number>): Buffer => box('moof', box('mfhd', u32(0, seq)), ...tracks.map((id) => {
+    const mine = runs.filter((r) => r[0]!.trackId === id);
     const tfdt = Buffer.alloc(12);
     tfdt.writeUInt32BE(0x01000000, 0);
-    tfdt.writeBigUInt64BE(BigInt(list[0]!.dts), 4);
-    const entries = list.flatMap((s) => [s.duration, s.data.length, s.flags, s.cto >>> 0]);
-    return box('traf', box('tfhd', u32(0x020000, id)), box('tfdt', tfdt), box('trun', u32(0x01000f01, list.length, offsets[k] ?? 0, ...entries)));
+    tfdt.writeBigUInt64BE(BigInt(mine[0]![0]!.dts), 4);
+    const truns = mine.map((r) => box('trun', u32(0x01000f01, r.length, offsets.get(r) ?? 0, ...r.flatMap((x) => [x.duration, x.data.length, x.flags, x.cto >>> 0]))));
+    return box('traf', box('tfhd', u32(0x020000, id)), box('tfdt', tfdt), ...truns);
   }));
-  const payload = tracks.flatMap((id) => samples.filter((s) => s.trackId === id).map((s) => s.data));
-  const moofSize = build([]).length;
-  let at = moofSize + 8;
-  const offsets = tracks.map((id) => {
-    const o = at;
-    at += samples.filter((s) => s.trackId === id).reduce((n, s) => n + s.data.length, 0);
-    return o;
-  });
-  return Buffer.concat([build(offsets), box('mdat', ...payload)]);
+  let at = build(new Map()).length + 8;
+  const offsets = new Map<Mp4Sample[], number>();
+  for (const r of runs) {
+    offsets.set(r, at);
+    at += r.reduce((n, x) => n + x.data.length, 0);
+  }
+  return Buffer.concat([build(offsets), box('mdat', ...samples.map((x) => x.data))]);
 }
 
 /**
@@ -137,7 +141,8 @@ export function fragmentByGop(samples: readonly Mp4Sample[], init: Mp4Init, perG
         const t = s.dts / scale(s.trackId);
         return (first || t >= from) && t < until;
       });
-      pieces.push(writeFragment([...part, ...audio], seq++));
+      const at = (x: Mp4Sample): number => x.dts / scale(x.trackId);
+      pieces.push(writeFragment([...part, ...audio].sort((a, b) => at(a) - at(b) || a.trackId - b.trackId), seq++));
     }
     return Buffer.concat(pieces);
   });

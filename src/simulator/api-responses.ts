@@ -1,6 +1,7 @@
 // The `data` objects of the live API endpoints, in the real layout (a realistic superset of what clients read).
 import { randomBytes } from 'node:crypto';
 import type { SimRoom } from './room.js';
+import { opaqueStem } from './stream-names.js';
 
 /** Where the simulator can be reached: the hosts it hands out for streams and danmaku. */
 export interface SimAddress {
@@ -56,7 +57,8 @@ export function roomInfoData(room: SimRoom): Record<string, unknown> {
 /** The path of a room's stream; `codec` tags hevc entries like the real `_prohevc` suffix, av1 ones `_av1`. */
 export function streamPath(room: SimRoom, ext: 'flv' | 'm3u8' | 'index.m3u8', codec: boolean | 'avc' | 'hevc' | 'av1' = false): string {
   const c = codec === true ? 'hevc' : codec === false ? 'avc' : codec;
-  const stem = `live_${room.roomId}_${room.session}${c === 'hevc' ? '_prohevc' : c === 'av1' ? '_av1' : ''}`;
+  const stem = room.opaqueNames ? opaqueStem(room.roomId, room.session, c)
+    : `live_${room.roomId}_${room.session}${c === 'hevc' ? '_prohevc' : c === 'av1' ? '_av1' : ''}`;
   return ext === 'index.m3u8' ? `/live-bvc/${room.session}/${stem}/index.m3u8?` : `/live-bvc/${room.session}/${stem}.${ext}?`;
 }
 

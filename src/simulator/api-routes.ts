@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { danmuInfoData, playInfoData, roomInfoData, roomInitData, type SimAddress } from './api-responses.js';
 import { type ApiFault, takeFault } from './faults.js';
+import { handleMaster } from './hls/master-route.js';
 import { clientGone, envelope, sendJson, sendText } from './http-util.js';
 import { capturedAnswer, type CapturedEndpoint } from './captured.js';
 import { pushLog, type RequestRecord, type RoomCounters, type SimRoom } from './room.js';
@@ -81,7 +82,8 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
   if (url.pathname === MASTER_PATH) {
     const room = ctx.findRoom(Number(url.searchParams.get('cid') ?? NaN), false);
     const text = room && capturedAnswer(room, 'masterPlaylist', ctx.address());
-    if (typeof text !== 'string') return sendJson(res, 404, { code: -404, message: '啥都木有', ttl: 1, data: null });
+    // Without a captured one, the room's own master playlist (hls/master-route.ts).
+    if (typeof text !== 'string') return handleMaster((id) => ctx.findRoom(id, false), ctx.address(), req, res, url);
     room!.counters.apiHits.total++;
     return sendText(res, 200, text, 'application/vnd.apple.mpegurl');
   }

@@ -19,6 +19,7 @@ const CreateRoom = z.object({
   av1: z.boolean().optional(),
   av1Only: z.boolean().optional(),
   hlsOnlyInMaster: z.boolean().optional(),
+  opaqueNames: z.boolean().optional(),
 });
 const Captured = z.object({ endpoint: z.enum(CAPTURED_ENDPOINTS), body: z.unknown().refine((b) => b !== undefined, 'body is required') });
 const Live = z.object({ live: z.boolean(), round: z.boolean().optional() });

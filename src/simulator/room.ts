@@ -40,6 +40,8 @@ export interface SimRoomInit {
   av1Only?: boolean;
   /** Leave the fMP4 entries out of getRoomPlayInfo: HLS only through the play-gateway master playlist. */
   hlsOnlyInMaster?: boolean;
+  /** Opaque stream names (`live_b<…>av<…>_2500`) as the service hands out since 2025, instead of `live_<room>_<n>`. */
+  opaqueNames?: boolean;
   /** Formats offered in play info and served (default all three: an FLV + HLS room). */
   formats?: SimFormat[];
   /** A room a guest cannot record: paid (203 + DRM), DRM-only, password or guard-only (see special-rooms.ts). */
@@ -110,6 +112,7 @@ export class SimRoom {
   av1: boolean;
   av1Only: boolean;
   hlsOnlyInMaster: boolean;
+  opaqueNames: boolean;
   /** codec-switch: every URL serves the other codec (an avc URL carries HEVC and the other way round). */
   codecSwapped = false;
   /** The simulator's content clip nearest `bitrateKbps`; null = the committed 360p clip. */
@@ -119,7 +122,7 @@ export class SimRoom {
   /** Captured answers replayed for this room instead of the generated ones (POST /_sim/rooms/{id}/captured). */
   readonly captured = new Map<CapturedEndpoint, unknown>();
   /** The live HLS timelines of the current live session, by format (see hls/hls-timeline.ts). */
-  hls: { session: number; fmp4?: HlsTimeline; 'fmp4-hevc'?: HlsTimeline; 'fmp4-av1'?: HlsTimeline; ts?: HlsTimeline } = { session: 0 };
+  hls: { session: number; fmp4?: HlsTimeline; 'fmp4-hevc'?: HlsTimeline; 'fmp4-av1'?: HlsTimeline; ts?: HlsTimeline; 'ts-hevc'?: HlsTimeline } = { session: 0 };
   /** 0 = the content clip (or committed 360p), 1 = the committed 480p clip: flips on every header-change. */
   clipIndex = 0;
   popularity = 1000;
@@ -160,6 +163,7 @@ export class SimRoom {
     this.av1Only = init.av1Only ?? false;
     this.av1 = (init.av1 ?? false) || this.av1Only;
     this.hlsOnlyInMaster = init.hlsOnlyInMaster ?? false;
+    this.opaqueNames = init.opaqueNames ?? false;
     this.streamHost = init.streamHost ?? null;
     this.formats = init.formats ?? ['flv', 'ts', 'fmp4'];
     this.special = init.special ?? null;
@@ -178,7 +182,8 @@ export class SimRoom {
       areaNameParent: this.areaNameParent, areaNameChild: this.areaNameChild, live: this.live, liveStatus: this.liveStatus,
       liveStartTime: this.liveStartTime, bitrateKbps: this.bitrateKbps, acceptQn: this.acceptQn, hevc: this.hevc, formats: this.formats,
       padWithFiller: this.padWithFiller, content: this.content ? { name: this.content.name, kbps: Math.round(this.content.kbps) } : null,
-      hevcOnly: this.hevcOnly, special: this.special, captured: [...this.captured.keys()], av1: this.av1, av1Only: this.av1Only, hlsOnlyInMaster: this.hlsOnlyInMaster, codecSwapped: this.codecSwapped, clip: this.clipIndex, counters: this.counters,
+      hevcOnly: this.hevcOnly, special: this.special, captured: [...this.captured.keys()], av1: this.av1, av1Only: this.av1Only, hlsOnlyInMaster: this.hlsOnlyInMaster,
+      opaqueNames: this.opaqueNames, codecSwapped: this.codecSwapped, clip: this.clipIndex, counters: this.counters,
       openStreams: this.media.size, openDanmaku: this.danmaku.size,
       pendingFaults: [...this.apiFaults, ...this.requestFaults, ...this.connectionFaults].map((a) => ({ ...a.fault, remaining: a.remaining, until: a.until })),
       apiLog: this.apiLog, streamLog: this.streamLog, authLog: this.authLog, heartbeatTimes: this.heartbeatTimes,

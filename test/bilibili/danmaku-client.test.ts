@@ -84,7 +84,7 @@ describe('danmaku client', () => {
     await post('/_sim/rooms/9200/gift', { giftName: '小心心', num: 3, uid: 8, uname: 'g' });
     await post('/_sim/rooms/9200/superchat', { message: 'sc', price: 50, uid: 9, uname: 's' });
     await post('/_sim/rooms/9200/guard', { uid: 10, username: 'cap', guardLevel: 3 });
-    await post('/_sim/rooms/9200/danmaku-raw', { command: { cmd: 'INTERACT_WORD', data: {} } });
+    await post('/_sim/rooms/9200/danmaku-raw', { command: { cmd: 'WATCHED_CHANGE', data: { num: 1 } } });
     await post('/_sim/rooms/9200/cut-off', { msg: 'violation' });
     await waitFor(() => events.length >= 7, 3000, 'seven events');
     expect(events.map((e) => e.type)).toEqual(['ROOM_CHANGE', 'DANMU_MSG', 'SEND_GIFT', 'SUPER_CHAT_MESSAGE', 'GUARD_BUY', 'CUT_OFF', 'PREPARING']);

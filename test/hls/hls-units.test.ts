@@ -23,7 +23,10 @@ describe('HLS parts', () => {
     expect(segmentCheck('ab|ff')).toEqual({ size: 0xab, crc32: 0xff });
     expect(segmentCheck('live')).toBeNull();
     expect(parsePlaylist('#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5,CODECS="a,b"\nlow.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=9\nhigh.m3u8')).toEqual({
-      kind: 'master', variants: [{ uri: 'low.m3u8', bandwidth: 5 }, { uri: 'high.m3u8', bandwidth: 9 }],
+      kind: 'master', steering: null, variants: [
+        { uri: 'low.m3u8', bandwidth: 5, qn: 0, codecs: 'a,b', display: '', resolution: '', pathway: '' },
+        { uri: 'high.m3u8', bandwidth: 9, qn: 0, codecs: '', display: '', resolution: '', pathway: '' },
+      ],
     });
     expect(() => parsePlaylist('<html>')).toThrow(/EXTM3U/);
   });
@@ -85,7 +88,7 @@ describe('HLS parts', () => {
       expect(files).toHaveLength(1);
       expect(stats.map((s) => s.outputVideoFrames)).toEqual([24, 24]);
       expect(files[0]!.duration).toBeCloseTo(1.92, 1);
-      expect(boxes(readFileSync(files[0]!.path)).map((b) => b.type)).toEqual(['ftyp', 'moov', 'moof', 'mdat', 'moof', 'mdat']);
+      expect(boxes(readFileSync(files[0]!.path)).map((b) => b.type)).toEqual(['ftyp', 'moov', ...Array(8).fill(['moof', 'mdat']).flat()]); // two segments of four fragments each
       const d = await decode(files[0]!.path);
       expect(d.errors).toBe('');
       expect(d.videoFrames).toBe(48);

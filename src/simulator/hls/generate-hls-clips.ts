@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ffmpegBin } from '../../media/ffmpeg-bin.js';
 import { clipPath } from '../clips.js';
 import { CLIP_FILES } from '../clip-files.js';
-import { HEVC_FMP4_CLIP } from './hls-clips.js';
+import { HEVC_FMP4_CLIP, HEVC_TS_CLIP } from './hls-clips.js';
 import { segmentFlv } from './segment-flv.js';
 
 /** Each FLV clip is one 3.84 s loop of four 0.96 s GOPs: `<clip>.fmp4` = init + 4 fragments, `<clip>.mpegts` = 4 TS segments. */
@@ -31,6 +31,14 @@ function generateHevc(): void {
     const parts = ['init.mp4', 's0.m4s', 's1.m4s', 's2.m4s', 's3.m4s'].map((f) => readFileSync(join(dir, f)));
     writeFileSync(clipPath(HEVC_FMP4_CLIP), Buffer.concat(parts));
     process.stdout.write(`wrote ${clipPath(HEVC_FMP4_CLIP)}\n`);
+    // The same HEVC as TS segments (Annex B), for `_prohevc` TS streams.
+    execFileSync(ffmpegBin(), [
+      '-hide_banner', '-loglevel', 'error', '-y', '-i', clipPath(HEVC_FMP4_CLIP), '-c', 'copy', '-bsf:v', 'hevc_mp4toannexb',
+      '-f', 'hls', '-hls_time', '0.9', '-hls_list_size', '0', '-hls_segment_type', 'mpegts',
+      '-hls_segment_filename', join(dir, 't%d.ts'), join(dir, 'ts.m3u8'),
+    ], { stdio: 'inherit' });
+    writeFileSync(clipPath(HEVC_TS_CLIP), Buffer.concat(['t0.ts', 't1.ts', 't2.ts', 't3.ts'].map((f) => readFileSync(join(dir, f)))));
+    process.stdout.write(`wrote ${clipPath(HEVC_TS_CLIP)}\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

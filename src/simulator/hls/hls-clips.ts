@@ -79,8 +79,10 @@ export function loadTs(path: string, periodSec = PERIOD_SEC): HlsClip {
   return { format: 'ts', init: null, mp4: null, segments, periodSec };
 }
 
-/** The one HEVC clip (360p, fMP4 only): `_prohevc` fMP4 streams serve it; TS hevc entries serve H.264. */
+/** The one HEVC clip (360p): `_prohevc` fMP4 streams serve it. */
 export const HEVC_FMP4_CLIP = 'clip-360p-hevc.fmp4';
+/** The same HEVC clip cut into TS segments (ffmpeg -c copy from the fMP4 one): `_prohevc` TS streams serve it. */
+export const HEVC_TS_CLIP = 'clip-360p-hevc.mpegts';
 
 const cache = new Map<string, HlsClip[]>();
 
@@ -90,10 +92,11 @@ export type SimCodec = 'avc' | 'hevc' | 'av1';
 /** The clips of one format (index 0: 360p, 1: 480p; HEVC and AV1: the one 360p fMP4 clip), loaded on first use. */
 export function hlsClips(format: HlsFormat, codec: SimCodec | boolean = 'avc'): HlsClip[] {
   const c: SimCodec = codec === true ? 'hevc' : codec === false ? 'avc' : codec;
-  const key = `${format}${c !== 'avc' && format === 'fmp4' ? `-${c}` : ''}`;
+  const key = `${format}${c !== 'avc' && (format === 'fmp4' || c === 'hevc') ? `-${c}` : ''}`;
   let list = cache.get(key);
   if (!list) {
     list = key === 'fmp4-hevc' ? [loadFmp4(clipPath(HEVC_FMP4_CLIP))]
+      : key === 'ts-hevc' ? [loadTs(clipPath(HEVC_TS_CLIP))]
       : key === 'fmp4-av1' ? [loadFmp4(clipPath(AV1_CLIPS.fmp4))]
       : CLIP_FILES.map((f) => (format === 'fmp4' ? loadFmp4(clipPath(f.replace(/\.flv$/, '.fmp4'))) : loadTs(clipPath(f.replace(/\.flv$/, '.mpegts')))));
     cache.set(key, list);

@@ -89,8 +89,9 @@ export class HlsTimeline {
     this.seqOffset = 1 - this.floor;
   }
 
+  /** `h<unix seconds>.m4s` as the service names init sections (the second clip one second on). */
   initUri(clip: number): string {
-    return `h${Math.floor(this.t0 / 1000)}${clip}.m4s`;
+    return `h${Math.floor(this.t0 / 1000) + clip}.m4s`;
   }
 
   initBytes(uri: string): Buffer | null {
@@ -100,7 +101,7 @@ export class HlsTimeline {
 
   segmentUri(seq: number): string {
     const r = this.room;
-    return this.format === 'fmp4' ? `${seq}.m4s` : `live_${r.roomId}_${r.session}-${seq}.ts`;
+    return this.format === 'fmp4' ? `${seq}.m4s` : `live_${r.roomId}_${r.session}${this.codec === 'hevc' ? '_prohevc' : ''}-${seq}.ts`;
   }
 
   /** The playlist text for a request carrying `trid` (a frozen one answers the same text again). */
@@ -217,6 +218,6 @@ export class HlsTimeline {
 export function timelineOf(room: SimRoom, format: HlsFormat, codec: SimCodec | boolean = 'avc'): HlsTimeline {
   if (room.hls.session !== room.session) room.hls = { session: room.session };
   const c: SimCodec = codec === true ? 'hevc' : codec === false ? 'avc' : codec;
-  const key = format === 'fmp4' && c !== 'avc' ? (`fmp4-${c}` as const) : format;
-  return (room.hls[key] ??= new HlsTimeline(room, format, key === 'fmp4-hevc' ? 'hevc' : key === 'fmp4-av1' ? 'av1' : 'avc'));
+  const key = format === 'fmp4' && c !== 'avc' ? (`fmp4-${c}` as const) : format === 'ts' && c === 'hevc' ? 'ts-hevc' : format;
+  return (room.hls[key] ??= new HlsTimeline(room, format, key === 'fmp4-hevc' || key === 'ts-hevc' ? 'hevc' : key === 'fmp4-av1' ? 'av1' : 'avc'));
 }
