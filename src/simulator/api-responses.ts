@@ -1,6 +1,7 @@
 // The `data` objects of the live API endpoints, in the real layout (a realistic superset of what clients read).
 import { randomBytes } from 'node:crypto';
 import type { SimRoom } from './room.js';
+import { type Variant, variantQuery } from './origin-variants.js';
 
 /** Where the simulator can be reached: the hosts it hands out for streams and danmaku. */
 export interface SimAddress {
@@ -54,26 +55,28 @@ export function roomInfoData(room: SimRoom): Record<string, unknown> {
 }
 
 /** The path of a room's stream; `codec` tags hevc entries like the real `_prohevc` suffix. */
-export function streamPath(room: SimRoom, ext: 'flv' | 'm3u8' | 'index.m3u8', hevc = false): string {
-  const stem = `live_${room.roomId}_${room.session}${hevc ? '_prohevc' : ''}`;
+export function streamPath(room: SimRoom, ext: 'flv' | 'm3u8' | 'index.m3u8', hevc = false, suffix = ''): string {
+  const stem = `live_${room.roomId}_${room.session}${hevc ? '_prohevc' : suffix}`;
   return ext === 'index.m3u8' ? `/live-bvc/${room.session}/${stem}/index.m3u8?` : `/live-bvc/${room.session}/${stem}.${ext}?`;
 }
 
-function urlInfo(room: SimRoom, addr: SimAddress, qn: number): Record<string, unknown>[] {
+function urlInfo(room: SimRoom, addr: SimAddress, qn: number, variant?: Variant): Record<string, unknown>[] {
+  const named = variant && room.variants ? variantQuery(variant, room.variants, `live_${room.roomId}_${room.session}`) : '';
   const expires = Math.floor(Date.now() / 1000) + 3600;
   const hosts = room.streamHost ? [room.streamHost] : [...addr.streamHosts, `https://xy127x0x0x1xy.mcdn.bilivideo.cn:486`];
   return hosts.map((host, i) => ({
     host,
-    extra: `expires=${expires}&len=0&oi=0&pt=web&qn=${qn}&trid=${randomBytes(8).toString('hex')}&sigparams=cdn,expires,len,oi,pt,qn,trid&cdn=cn-gotcha0${i + 1}&sign=${randomBytes(16).toString('hex')}&p2p_type=0&src=puv3&sl=1&order=${i + 1}`,
+    extra: `expires=${expires}&len=0&oi=0&pt=web&qn=${qn}&trid=${randomBytes(8).toString('hex')}&sigparams=cdn,expires,len,oi,pt,qn,trid&cdn=cn-gotcha0${i + 1}&sign=${randomBytes(16).toString('hex')}&p2p_type=0${named}&src=puv3&sl=1&order=${i + 1}`,
     stream_ttl: 3600,
   }));
 }
 
-function codecEntry(room: SimRoom, addr: SimAddress, codec: 'avc' | 'hevc', format: 'flv' | 'ts' | 'fmp4', qn: number): Record<string, unknown> {
+function codecEntry(room: SimRoom, addr: SimAddress, codec: 'avc' | 'hevc', format: 'flv' | 'ts' | 'fmp4', qn: number, variant?: Variant): Record<string, unknown> {
   const ext = format === 'flv' ? 'flv' : format === 'ts' ? 'm3u8' : 'index.m3u8';
+  const served = variant?.currentQn ?? qn;
   return {
-    codec_name: codec, current_qn: qn, accept_qn: room.acceptQn, base_url: streamPath(room, ext, codec === 'hevc'),
-    url_info: urlInfo(room, addr, qn), hdr_qn: null, dolby_type: 0, attr_name: '',
+    codec_name: codec, current_qn: served, accept_qn: room.acceptQn, base_url: streamPath(room, ext, codec === 'hevc', variant?.suffix),
+    url_info: urlInfo(room, addr, served, variant), hdr_qn: null, dolby_type: 0, attr_name: '',
   };
 }
 
@@ -85,10 +88,11 @@ export function playInfoData(room: SimRoom, addr: SimAddress, q: URLSearchParams
   const codecs = list('codec', '0,1');
   const asked = Number(q.get('qn') ?? 150);
   const qn = room.acceptQn.includes(asked) ? asked : room.acceptQn.includes(10000) ? 10000 : room.acceptQn[0] ?? 10000;
+  const variant = room.variants?.offer(asked, room.acceptQn);
   const codecList = (format: 'flv' | 'ts' | 'fmp4'): Record<string, unknown>[] => {
     const out = [];
-    if (codecs.has('0') && !room.hevcOnly) out.push(codecEntry(room, addr, 'avc', format, qn));
-    if (codecs.has('1') && room.hevc) out.push(codecEntry(room, addr, 'hevc', format, qn));
+    if (codecs.has('0') && !room.hevcOnly) out.push(codecEntry(room, addr, 'avc', format, qn, variant));
+    if (codecs.has('1') && room.hevc) out.push(codecEntry(room, addr, 'hevc', format, qn, variant));
     return out;
   };
   const offered = new Set(room.formats);

@@ -4,6 +4,7 @@ import type { ApiFault, Armed, ConnectionFault, RequestFault } from './faults.js
 import type { MediaConnection } from './media-connection.js';
 import type { DanmakuPeer } from './danmaku-hub.js';
 import type { HlsTimeline } from './hls/hls-timeline.js';
+import { OriginVariants, type OriginVariantsInit } from './origin-variants.js';
 
 /** Stream formats a room can offer: http_stream/flv, http_hls/ts, http_hls/fmp4. */
 export const SIM_FORMATS = ['flv', 'ts', 'fmp4'] as const;
@@ -34,6 +35,8 @@ export interface SimRoomInit {
   streamHost?: string;
   /** Formats offered in play info and served (default all three: an FLV + HLS room). */
   formats?: SimFormat[];
+  /** Offer the origin and re-encode variants with the real naming (see origin-variants.ts); FLV responses follow one live clock. */
+  variants?: OriginVariantsInit;
 }
 
 export interface RoomCounters {
@@ -126,6 +129,8 @@ export class SimRoom {
   readonly requestFaults: Armed<RequestFault>[] = [];
   readonly connectionFaults: Armed<ConnectionFault>[] = [];
   readonly media = new Set<MediaConnection>();
+  /** Origin/re-encode variants, null for a room with one unnamed stream. */
+  readonly variants: OriginVariants | null;
   readonly danmaku = new Set<DanmakuPeer>();
 
   constructor(init: SimRoomInit) {
@@ -143,6 +148,7 @@ export class SimRoom {
     this.padWithFiller = init.padWithFiller ?? false;
     this.streamHost = init.streamHost ?? null;
     this.formats = init.formats ?? ['flv', 'ts', 'fmp4'];
+    this.variants = init.variants ? new OriginVariants(init.variants) : null;
     this.liveStatus = init.live ? 1 : 0;
     this.liveStartTime = init.live ? Math.floor(Date.now() / 1000) : 0;
   }
@@ -158,6 +164,7 @@ export class SimRoom {
       areaNameParent: this.areaNameParent, areaNameChild: this.areaNameChild, live: this.live, liveStatus: this.liveStatus,
       liveStartTime: this.liveStartTime, bitrateKbps: this.bitrateKbps, acceptQn: this.acceptQn, hevc: this.hevc, formats: this.formats,
       padWithFiller: this.padWithFiller, content: this.content ? { name: this.content.name, kbps: Math.round(this.content.kbps) } : null,
+      variants: this.variants ? { originAvailable: this.variants.originAvailable, bluray: this.variants.bluray, outages: this.variants.outages, originReturnDelayMs: this.variants.returnDelayMs } : null,
       hevcOnly: this.hevcOnly, codecSwapped: this.codecSwapped, clip: this.clipIndex, counters: this.counters,
       openStreams: this.media.size, openDanmaku: this.danmaku.size,
       pendingFaults: [...this.apiFaults, ...this.requestFaults, ...this.connectionFaults].map((a) => ({ ...a.fault, remaining: a.remaining, until: a.until })),
