@@ -46,6 +46,19 @@ export const IoStatsSchema = z
   })
   .openapi('RoomIOStatsDto');
 
+/** liverec: the provenance of what a room records (src/bilibili/provenance.ts). */
+export const RecordingSourceSchema = z
+  .object({
+    kind: z.enum(['origin', 'reencode', 'transcode', 'unknown']).openapi({ description: 'origin: the streamer\'s own stream; reencode: the CDN\'s copy sold as 原画 (_bluray); transcode: a lower or other-codec rendition; unknown: the signs are missing or disagree' }),
+    qn: z.number().int(),
+    codec: z.string().openapi({ description: 'avc, hevc, av1 or empty' }),
+    bitrate: z.number().int().openapi({ description: 'bit/s of the variant (master playlist BANDWIDTH), 0 when unknown' }),
+    originBitrate: z.number().int().openapi({ description: 'bit/s of the streamer\'s source (origin_bitrate), 0 when unknown' }),
+    streamName: z.string(),
+    evidence: z.array(z.string()).openapi({ description: 'each fact the verdict rests on: name suffix, suffix=, sid_l, qn, BILI-QN, CODECS …' }),
+  })
+  .openapi('RecordingSource');
+
 export const RoomSchema = z
   .object({
     objectId: GuidSchema.openapi({ description: 'Regenerated on every start, never saved' }),
@@ -65,6 +78,7 @@ export const RoomSchema = z
     ioStats: IoStatsSchema,
     recordingCodec: z.enum(['', 'avc', 'hevc']).openapi({ description: 'liverec addition: video codec of the file being written (from the quality token, then the stream itself); empty when not recording' }),
     waitingForDiskSpace: z.boolean().openapi({ description: 'liverec addition (after brec\'s fields): no new file is opened because free space is below MinFreeSpaceMB or the disk is full' }),
+    recordingSource: RecordingSourceSchema.nullable().openapi({ description: 'liverec addition: what the session records (origin, reencode, transcode, unknown) with qn, codec and the evidence; null when not recording (docs/origin.md)' }),
   })
   .openapi('RoomDto');
 
@@ -135,5 +149,6 @@ export function roomDto(room: Room): RoomDto {
     ioStats: ioStatsDto(room.ioStats),
     recordingCodec: s.recordingCodec,
     waitingForDiskSpace: s.waitingForDiskSpace,
+    recordingSource: s.recordingSource ?? null,
   };
 }

@@ -1,6 +1,6 @@
 // One connection in Standard mode: bytes → parser → repair pipeline → FLV files, with stats and cutting.
 import { BiliErrorCode, BilibiliError } from '../bilibili/errors.js';
-import type { StreamDownload } from '../bilibili/stream-download.js';
+import type { CaptureInput } from './origin-switch.js';
 import type { RoomSettings } from '../config/fields.js';
 import { LiverecError } from '../errors.js';
 import { captureLimits, type CaptureLimits } from '../flv/group-limits.js';
@@ -37,7 +37,7 @@ const IO_TICK_MS = 2000;
 
 /** The shared frame of both modes: IO ticks, stop handling, and a coded end reason. */
 export abstract class Capture {
-  protected download: StreamDownload | null = null;
+  protected download: CaptureInput | null = null;
   private stopped = false;
   /** Last time the capture made progress: a complete tag (Standard) or body bytes (RawData). Not just any byte. */
   protected progressAt = Date.now();
@@ -47,7 +47,7 @@ export abstract class Capture {
   constructor(protected readonly deps: CaptureDeps) {}
 
   /** Reads the stream until it ends, fails or `stop()` is called; always leaves every file closed. */
-  async run(download: StreamDownload): Promise<CaptureEnd> {
+  async run(download: CaptureInput): Promise<CaptureEnd> {
     this.download = download;
     const { stats, outbox } = this.deps;
     stats.startIo(new URL(download.url).host);
@@ -94,7 +94,7 @@ export abstract class Capture {
   /** The connection is over and every file is closed: release what the capture held. */
   protected finished(): void {}
   abstract split(): void;
-  protected abstract consume(download: StreamDownload): Promise<CaptureEnd>;
+  protected abstract consume(download: CaptureInput): Promise<CaptureEnd>;
 }
 
 /** The file output, also remembering where the open file's timeline starts: its first written media timestamp. */
@@ -173,7 +173,7 @@ export class StandardCapture extends Capture {
     this.arena.dispose();
   }
 
-  protected async consume(download: StreamDownload): Promise<CaptureEnd> {
+  protected async consume(download: CaptureInput): Promise<CaptureEnd> {
     const { stats } = this.deps;
     let end: CaptureEnd | null = null;
     let consumed = 0;

@@ -2,6 +2,7 @@
 import type { PlainError } from '../errors.js';
 import type { RecorderEvent } from '../events/types.js';
 import type { RoomSettings } from '../config/fields.js';
+import type { RecordingSource } from '../events/source.js';
 
 /** brec's RoomRecordingStatsDto values (milliseconds, bytes, frames). Reset = zeros with durationRatio NaN. */
 export interface RecordingStats {
@@ -61,6 +62,8 @@ export interface RoomState extends RoomInfo {
   recordingCodec: '' | 'avc' | 'hevc';
   /** liverec: recording waits because free space is below MinFreeSpaceMB or the disk is full. */
   waitingForDiskSpace: boolean;
+  /** liverec: what the session records (origin, re-encode, transcode) with its evidence; null when not recording. */
+  recordingSource: RecordingSource | null;
 }
 
 export const emptyRecordingStats = (): RecordingStats => ({
@@ -79,7 +82,7 @@ export const emptyIoStats = (): IoStats => ({
 export const initialRoomState = (): RoomState => ({
   shortId: 0, name: '', uid: 0, title: '', areaNameParent: '', areaNameChild: '',
   recording: false, streaming: false, danmakuConnected: false, autoRecordForThisSession: true, recordingCodec: '',
-  waitingForDiskSpace: false,
+  waitingForDiskSpace: false, recordingSource: null,
 });
 
 /** What a room actor needs to run; `settings` is the resolved room → global → default config. */

@@ -11,6 +11,7 @@ import { formatLocal } from '../time.js';
 import { VERSION } from '../version.js';
 import type { MediaTimeline } from '../danmaku/media-clock.js';
 import type { ActorOutbox } from './actor-outbox.js';
+import { eventSourceOf, type EventSource, type RecordingSource } from '../events/source.js';
 
 /** What the files of a session need to know about their room and connection. */
 export interface SessionFacts {
@@ -32,12 +33,14 @@ export interface SessionFacts {
 interface OpenEntry {
   relativePath: string;
   openTime: string;
+  source?: EventSource;
 }
 
 export class RecordingFiles {
   private partIndex = 0;
   private codec: VideoCodec | null = null;
   private readonly open = new Map<string, OpenEntry>();
+  private source: RecordingSource | null = null;
 
   constructor(private readonly facts: SessionFacts, private readonly outbox: ActorOutbox) {}
 
@@ -56,10 +59,11 @@ export class RecordingFiles {
     if (result.errorMessage) this.outbox.log('warn', `file name template: ${result.errorMessage}`, { status: result.status });
     mkdirSync(dirname(result.fullPath), { recursive: true });
     const openTime = formatLocal();
-    this.open.set(result.fullPath, { relativePath: result.relativePath, openTime });
+    const source = this.source ? eventSourceOf(this.source) : undefined;
+    this.open.set(result.fullPath, { relativePath: result.relativePath, openTime, source });
     this.outbox.event({
       EventType: 'FileOpening', EventTimestamp: openTime,
-      EventData: { ...s, SessionId: f.sessionId, RelativePath: result.relativePath, FileOpenTime: openTime },
+      EventData: { ...s, SessionId: f.sessionId, RelativePath: result.relativePath, FileOpenTime: openTime, ...(source ? { Source: source } : {}) },
     });
     return result.fullPath;
   }
@@ -70,6 +74,11 @@ export class RecordingFiles {
     const entry = this.open.get(path);
     if (entry) this.outbox.file('opened', path, this.facts.sessionId, entry.openTime);
     if (codec && codec !== this.codec) this.setCodec(codec, 'stream');
+  }
+
+  /** What the next files record (origin, re-encode, transcode): their FileOpening/FileClosed and onMetaData say so. */
+  setSource(source: RecordingSource | null): void {
+    this.source = source;
   }
 
   /** Announces the codec being recorded: room state and a log line, on the first file and on every change. */
@@ -93,6 +102,7 @@ export class RecordingFiles {
       EventData: {
         ...this.facts.snapshot(), SessionId: this.facts.sessionId, RelativePath: entry.relativePath,
         FileOpenTime: entry.openTime, FileCloseTime: closeTime, FileSize: info.size, Duration: info.duration,
+        ...(entry.source ? { Source: entry.source } : {}),
       },
     });
   }
@@ -129,7 +139,21 @@ export class RecordingFiles {
         ['StreamTitle', str(s.Title)],
         ['AreaNameParent', str(s.AreaNameParent)],
         ['AreaNameChild', str(s.AreaNameChild)],
+        ...sourceMetadata(this.source),
       ]),
     });
   }
+}
+
+/** The `liverec` onMetaData block's source entries: SourceKind, SourceQn, SourceCodec, SourceOriginBitrate, SourceEvidence. */
+function sourceMetadata(source: RecordingSource | null): Array<[string, AmfValue]> {
+  if (!source) return [];
+  return [
+    ['SourceKind', { type: 'String', value: source.kind }],
+    ['SourceQn', { type: 'Number', value: source.qn }],
+    ['SourceCodec', { type: 'String', value: source.codec }],
+    ['SourceOriginBitrate', { type: 'Number', value: source.originBitrate }],
+    ['SourceStreamName', { type: 'String', value: source.streamName }],
+    ['SourceEvidence', { type: 'String', value: source.evidence.join('; ') }],
+  ];
 }

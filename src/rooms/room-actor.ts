@@ -276,6 +276,9 @@ export class RoomActor {
       case 'CUT_OFF':
         this.outbox.log('warn', `stream cut off by the service: ${ev.message}`);
         break;
+      case 'PLAYURL_CHANGE':
+        this.session?.session.originHint(ev.cmd);
+        break;
       default:
         break;
     }

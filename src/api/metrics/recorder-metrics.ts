@@ -102,6 +102,16 @@ export class RecorderMetrics {
     roomGauge('liverec_room_recording', '1 while the room records', (r) => Number(r.state.recording));
     roomGauge('liverec_room_streaming', '1 while the room is live', (r) => Number(r.state.streaming));
     roomGauge('liverec_room_danmaku_connected', '1 while the danmaku socket is connected', (r) => Number(r.state.danmakuConnected));
+    new Gauge({
+      name: 'liverec_room_recording_source', help: '1 for what the room records now: kind origin, reencode, transcode or unknown (docs/origin.md)',
+      labelNames: [...ROOM_LABELS, 'kind', 'qn', 'codec'], registers: reg, collect() {
+        this.reset();
+        for (const r of rooms()) {
+          const src = r.room.state.recordingSource;
+          if (src) this.set({ ...r.labels, kind: src.kind, qn: String(src.qn), codec: src.codec }, 1);
+        }
+      },
+    });
 
     const recorder = this.options.recorder;
     const self = this;

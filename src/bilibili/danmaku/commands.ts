@@ -7,6 +7,8 @@ export type DanmakuEvent =
   | { type: 'PREPARING'; roomId: number; /** True when the room switches to its replay loop. */ round: boolean; raw: Raw }
   | { type: 'ROOM_CHANGE'; title: string; areaName: string; parentAreaName: string; raw: Raw }
   | { type: 'CUT_OFF'; message: string; raw: Raw }
+  /** PLAYURL_RELOAD or master_qn_strategy_chg: the offered streams changed (an origin may be back). */
+  | { type: 'PLAYURL_CHANGE'; cmd: string; raw: Raw }
   | {
       type: 'DANMU_MSG'; text: string; uid: number; uname: string; isAdmin: boolean; isVip: boolean;
       /** 0 none, 1 总督, 2 提督, 3 舰长. */ guardLevel: number;
@@ -54,6 +56,9 @@ export function parseCommand(raw: unknown): DanmakuEvent | null {
     }
     case 'CUT_OFF':
       return { type: 'CUT_OFF', message: s(raw.msg), raw };
+    case 'PLAYURL_RELOAD':
+    case 'master_qn_strategy_chg':
+      return { type: 'PLAYURL_CHANGE', cmd, raw };
     case 'DANMU_MSG':
       return danmuMsg(raw);
     case 'SEND_GIFT': {
