@@ -13,7 +13,7 @@ const CreateRoom = z.object({
   padWithFiller: z.boolean().optional(),
   formats: z.array(z.enum(['flv', 'ts', 'fmp4'])).min(1).optional(),
   hevcOnly: z.boolean().optional(),
-  variants: z.object({ bluray: z.boolean().optional(), originReturnDelayMs: z.number().int().min(0).optional(), originBitrate: z.number().int().positive().optional() }).optional(),
+  variants: z.object({ bluray: z.boolean().optional(), originReturnDelayMs: z.number().int().min(0).optional(), originBitrate: z.number().int().positive().optional(), originAvailable: z.boolean().optional() }).optional(),
 });
 const Live = z.object({ live: z.boolean(), round: z.boolean().optional() });
 const Title = z.object({ title: z.string(), areaNameParent: z.string().optional(), areaNameChild: z.string().optional() });

@@ -13,6 +13,8 @@ export interface OriginVariantsInit {
   originReturnDelayMs?: number;
   /** `origin_bitrate` in every URL (bit/s; the source's bitrate, the same on every variant). */
   originBitrate?: number;
+  /** Whether the origin is offered from the start (default true; false = a room that only hands out _bluray until originReturn). */
+  originAvailable?: boolean;
 }
 
 /** One offered variant: its stream-name suffix ('' = the origin), the `suffix=` value and the qn it is served at. */
@@ -38,6 +40,7 @@ export class OriginVariants {
     this.bluray = init.bluray ?? true;
     this.returnDelayMs = init.originReturnDelayMs ?? 30_000;
     this.originBitrate = init.originBitrate ?? 1_272_698;
+    this.originAvailable = init.originAvailable ?? true;
   }
 
   /**
