@@ -74,3 +74,13 @@ describe('classifyMasterPlaylist', () => {
     expect([...kinds].sort()).toEqual(['avc:transcode', 'hevc:transcode']);
   });
 });
+
+describe('the danmaku commands that announce a changed offer', () => {
+  it('PLAYURL_RELOAD and master_qn_strategy_chg (real captures) parse as PLAYURL_CHANGE', async () => {
+    const { parseCommand } = await import('../../src/bilibili/danmaku/commands.js');
+    for (const name of ['bac_cmd_PLAYURL_RELOAD.json', 'bac_cmd_master_qn_strategy_chg.json']) {
+      const raw = JSON.parse(read(`danmaku/${name}`));
+      expect(parseCommand(raw)).toMatchObject({ type: 'PLAYURL_CHANGE', cmd: raw.cmd });
+    }
+  });
+});
