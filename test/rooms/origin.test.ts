@@ -8,6 +8,7 @@ import { onMetaDataMap } from '../../src/flv/metadata.js';
 import { FlvParser } from '../../src/flv/parser.js';
 import { TagType } from '../../src/flv/tag.js';
 import { clipPath } from '../../src/simulator/clips.js';
+import { fileSource, sourceLine } from '../../src/rooms/source-check.js';
 import type { RecorderEvent } from '../../src/events/types.js';
 import { startReceiver, until, type Receiver } from '../webhook/helpers.js';
 import { ffmpegBin } from '../support/media-tools.js';
@@ -75,6 +76,11 @@ describe('RecordingPreferOrigin against origin and _bluray variants', () => {
     const meta = liverecMeta(join(h.workDir, (closed.EventData as { RelativePath: string }).RelativePath));
     expect(meta.get('SourceKind')).toEqual({ type: 'String', value: 'origin' });
     expect((meta.get('SourceEvidence') as { value: string }).value).toMatch(/suffix=origin/);
+    // The hook `liverec check` calls reads the same back from the file.
+    const checked = fileSource(join(h.workDir, (closed.EventData as { RelativePath: string }).RelativePath));
+    expect(checked).toMatchObject({ kind: 'origin', qn: 25000, codec: 'avc' });
+    expect(checked!.evidence).toEqual(expect.arrayContaining(['suffix=origin']));
+    expect(sourceLine(checked)).toMatch(/^origin \(qn 25000, avc\): /);
     // Both v2 webhooks carry the Source object (a liverec extension after brec's fields).
     await until(() => hooks.requests.filter((r) => JSON.parse(r.body).EventData.RoomId === ORIGIN_ROOM && /^File/.test(JSON.parse(r.body).EventType)).length >= 2, 20_000);
     const bodies = hooks.requests.map((r) => JSON.parse(r.body)).filter((b) => b.EventData.RoomId === ORIGIN_ROOM && /^File/.test(b.EventType));
@@ -98,11 +104,13 @@ describe('RecordingPreferOrigin against origin and _bluray variants', () => {
     await h.waitEvent('SessionEnded', (e) => e.EventData.RoomId === SWITCH_ROOM, 30_000, from);
     const closed = files(h, 'FileClosed', SWITCH_ROOM).filter((e) => h.events.indexOf(e) >= from);
     const rel = (e: RecorderEvent): string => (e.EventData as { RelativePath: string }).RelativePath;
+    const path = (e: RecorderEvent): string => join(h.workDir, (e.EventData as { RelativePath: string }).RelativePath);
     const reFile = closed.find((e) => rel(e) === rel(reencode))!;
     const orFile = closed.find((e) => rel(e) === rel(origin))!;
     expect(sourceOf(reFile)).toMatchObject({ Kind: 'reencode' });
     expect(sourceOf(orFile)).toMatchObject({ Kind: 'origin' });
-    const path = (e: RecorderEvent): string => join(h.workDir, (e.EventData as { RelativePath: string }).RelativePath);
+    expect(fileSource(path(reFile))?.kind).toBe('reencode');
+    expect(fileSource(path(orFile))?.kind).toBe('origin');
     const [a, b, clip] = await Promise.all([frameHashes(path(reFile)), frameHashes(path(orFile)), frameHashes(clipPath('clip-360p.flv'))]);
     expect(a.length).toBeGreaterThan(10);
     expect(b.length).toBeGreaterThan(10);
