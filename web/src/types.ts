@@ -6,7 +6,11 @@ export interface RoomDto {
   objectId: string; roomId: number; autoRecord: boolean; shortId: number; name: string; uid: number; title: string;
   areaNameParent: string; areaNameChild: string; recording: boolean; streaming: boolean; danmakuConnected: boolean;
   autoRecordForThisSession: boolean; recordingStats: Record<string, Wire>; ioStats: Record<string, Wire | string | null>;
+  /** liverec: what the session records; null when not recording (absent from older servers). */
+  recordingSource?: RecordingSource | null;
 }
+
+export interface RecordingSource { kind: string; qn: number; codec: string; evidence: string[] }
 
 export interface StatsEntry {
   objectId: string; roomId: number; health: Health; recording: boolean; streaming: boolean; danmakuConnected: boolean;

@@ -8,6 +8,9 @@ import { bytes, duration, time } from '../format';
 import { useStore } from '../store';
 import type { LifecycleEvent, RoomDto } from '../types';
 import { LogTable } from './logs';
+import { sourceOfEvent, t } from '../source-labels';
+import { SourceBadge } from '../components/source-badge';
+import type { RecordingSource } from '../types';
 
 type Detail = RoomDto & { health?: string };
 
@@ -31,15 +34,15 @@ function StatsTable({ title, stats }: { title: string; stats: Record<string, unk
   );
 }
 
-interface FileRow { path: string; size: number | null; duration: number | null; open: string }
+interface FileRow { path: string; size: number | null; duration: number | null; open: string; source: RecordingSource | null }
 
 function filesOf(events: LifecycleEvent[]): FileRow[] {
   const rows = new Map<string, FileRow>();
   for (const e of events) {
     const p = e.EventData.RelativePath;
     if (!p) continue;
-    if (e.EventType === 'FileOpening') rows.set(p, { path: p, size: null, duration: null, open: e.EventTimestamp });
-    if (e.EventType === 'FileClosed') rows.set(p, { path: p, size: e.EventData.FileSize ?? 0, duration: e.EventData.Duration ?? 0, open: rows.get(p)?.open ?? e.EventTimestamp });
+    if (e.EventType === 'FileOpening') rows.set(p, { path: p, size: null, duration: null, open: e.EventTimestamp, source: sourceOfEvent(e) });
+    if (e.EventType === 'FileClosed') rows.set(p, { path: p, size: e.EventData.FileSize ?? 0, duration: e.EventData.Duration ?? 0, open: rows.get(p)?.open ?? e.EventTimestamp, source: sourceOfEvent(e) });
   }
   return [...rows.values()].reverse();
 }
@@ -88,6 +91,7 @@ export function RoomDetailPage({ roomId }: { roomId: number }) {
         <span class={`badge ${room.recording ? 'rec' : ''}`}>{room.recording ? 'recording' : 'idle'}</span>
         <span class={`badge ${room.danmakuConnected ? 'on' : ''}`}>danmaku {room.danmakuConnected ? 'on' : 'off'}</span>
         {room.health && <span class={`badge health-${room.health}`}>{room.health}</span>}
+        {room.recordingSource && <SourceBadge source={room.recordingSource} />}
       </div>
       <div class="actions">
         <button data-action="start" onClick={act('start')}>Start</button>
@@ -103,11 +107,12 @@ export function RoomDetailPage({ roomId }: { roomId: number }) {
       </div>
       <h3>Files</h3>
       <table class="list">
-        <thead><tr><th>file</th><th>size</th><th>duration</th><th>opened</th></tr></thead>
+        <thead><tr><th>file</th><th>{t('source')}</th><th>size</th><th>duration</th><th>opened</th></tr></thead>
         <tbody>
           {filesOf(events).map((f) => (
             <tr key={f.path}>
               <td><a href={apiUrl(`file/${f.path.split('/').map(encodeURIComponent).join('/')}`)} download>{f.path}</a></td>
+              <td>{f.source && <SourceBadge source={f.source} />}</td>
               <td>{f.size === null ? `${bytes(Number(room.recordingStats.currentFileSize) || 0)} (open)` : bytes(f.size)}</td>
               <td>{f.duration === null ? `${duration(Number(room.recordingStats.fileMaxTimestamp) || 0)} (open)` : duration(f.duration * 1000)}</td>
               <td>{time(f.open)}</td>
