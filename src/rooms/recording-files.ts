@@ -81,6 +81,11 @@ export class RecordingFiles {
     this.source = source;
   }
 
+  /** The Source of the next file (webhook shape), null when unknown. */
+  eventSource(): EventSource | null {
+    return this.source ? eventSourceOf(this.source) : null;
+  }
+
   /** Announces the codec being recorded: room state and a log line, on the first file and on every change. */
   setCodec(codec: VideoCodec, from: 'url' | 'stream'): void {
     if (codec === this.codec) return;

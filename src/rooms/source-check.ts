@@ -5,6 +5,7 @@ import type { AmfValue } from '../flv/amf.js';
 import { onMetaDataMap } from '../flv/metadata.js';
 import { FlvParser } from '../flv/parser.js';
 import { TagType } from '../flv/tag.js';
+import { readSourceBox } from '../hls/mp4-source-box.js';
 
 export interface FileSource {
   kind: SourceKind;
@@ -20,9 +21,9 @@ const HEAD_BYTES = 1 << 20;
 const KINDS: readonly string[] = ['origin', 'reencode', 'transcode', 'unknown'];
 
 /**
- * The Source entries liverec wrote into an FLV's onMetaData (`liverec` block: SourceKind, SourceQn, SourceCodec,
- * SourceOriginBitrate, SourceStreamName, SourceEvidence); null for a file without them (another recorder's, or
- * FlvWriteMetadata off). Never throws for a bad file: a file that does not parse has no source.
+ * The source liverec wrote into a recording: in an FLV, the onMetaData `liverec` block (SourceKind, SourceQn, SourceCodec,
+ * SourceOriginBitrate, SourceStreamName, SourceEvidence); in an MP4, the source box after moov. Null for a file without
+ * it (another recorder's, FlvWriteMetadata off, MPEG-TS). Never throws: a file that does not parse has no source.
  */
 export function fileSource(path: string): FileSource | null {
   let head: Buffer;
@@ -37,6 +38,7 @@ export function fileSource(path: string): FileSource | null {
   } catch {
     return null;
   }
+  if (head.subarray(0, 3).toString('latin1') !== 'FLV') return mp4Source(head);
   const { tags } = new FlvParser().push(head);
   const block = onMetaDataMap(tags.find((t) => t.type === TagType.Script)?.script)?.get('liverec');
   if (!block || block.type !== 'EcmaArray') return null;
@@ -56,4 +58,15 @@ export function sourceLine(source: FileSource | null): string {
   if (!source) return 'unknown (no liverec source metadata)';
   const parts = [source.qn ? `qn ${source.qn}` : '', source.codec].filter(Boolean).join(', ');
   return `${source.kind}${parts ? ` (${parts})` : ''}${source.evidence.length ? `: ${source.evidence.join('; ')}` : ''}`;
+}
+
+/** An MP4 recording's source box (see src/hls/mp4-source-box.ts): the webhook-shaped Source as JSON. */
+function mp4Source(head: Buffer): FileSource | null {
+  const v = readSourceBox(head);
+  if (!v || typeof v.Kind !== 'string' || !KINDS.includes(v.Kind)) return null;
+  const n = (x: unknown): number => (typeof x === 'number' ? x : 0);
+  return {
+    kind: v.Kind as SourceKind, qn: n(v.Qn), codec: typeof v.Codec === 'string' ? v.Codec : '', originBitrate: n(v.OriginBitrate),
+    streamName: typeof v.StreamName === 'string' ? v.StreamName : '', evidence: Array.isArray(v.Evidence) ? v.Evidence.filter((e): e is string => typeof e === 'string') : [],
+  };
 }

@@ -17,6 +17,7 @@ import { type Harness, sleep, startHarness } from './harness.js';
 const ORIGIN_ROOM = 37001;
 const SWITCH_ROOM = 37002;
 const OPT_OUT_ROOM = 37003;
+const HLS_ROOM = 37004;
 /** The simulator's origin return delay for the switch room: 30 s by default, shortened here (OriginVariantsInit.originReturnDelayMs). */
 const RETURN_MS = 4000;
 
@@ -53,6 +54,7 @@ describe('RecordingPreferOrigin against origin and _bluray variants', () => {
         { roomId: ORIGIN_ROOM, live: true, formats: ['flv'], variants: { bluray: true } },
         { roomId: SWITCH_ROOM, live: true, formats: ['flv'], variants: { bluray: true, originReturnDelayMs: RETURN_MS } },
         { roomId: OPT_OUT_ROOM, live: true, formats: ['flv'], variants: { bluray: true } },
+        { roomId: HLS_ROOM, live: true, formats: ['fmp4'] },
       ],
       global: { WebHookUrlsV2: hooks.url, TimingOriginCheckInterval: 3 },
       roomConfig: { [OPT_OUT_ROOM]: { RecordingPreferOrigin: false } },
@@ -129,5 +131,17 @@ describe('RecordingPreferOrigin against origin and _bluray variants', () => {
     expect(files(h, 'FileOpening', OPT_OUT_ROOM)).toHaveLength(1);
     expect(h.sim.room(OPT_OUT_ROOM).counters.apiHits.getRoomPlayInfo).toBe(1);
     expect(h.sim.room(OPT_OUT_ROOM).streamLog.every((r) => r.path.includes('_bluray'))).toBe(true);
+  }, 60_000);
+
+  it('labels an HLS fMP4 recording too: its Source and the MP4 file\'s source box', async () => {
+    const opening = await h.waitEvent('FileOpening', (e) => e.EventData.RoomId === HLS_ROOM, 30_000);
+    expect(sourceOf(opening)).toMatchObject({ Kind: 'origin', Evidence: expect.arrayContaining(['name without suffix']) });
+    await sleep(3000);
+    await h.service.recorder.findRoom(HLS_ROOM)!.stop();
+    const closed = await h.waitEvent('FileClosed', (e) => e.EventData.RoomId === HLS_ROOM, 30_000);
+    const file = join(h.workDir, (closed.EventData as { RelativePath: string }).RelativePath);
+    expect(file.endsWith('.mp4')).toBe(true);
+    expect(fileSource(file)).toMatchObject({ kind: 'origin', evidence: expect.arrayContaining(['name without suffix']) });
+    expect((await frameHashes(file)).length).toBeGreaterThan(10); // the extra box leaves the file playable
   }, 60_000);
 });
