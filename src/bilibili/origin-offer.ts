@@ -23,17 +23,22 @@ export function entryProvenance(entry: CodecEntry, codec: StreamCodec): StreamPr
 function codecOrder(tokens: ReturnType<typeof qualityTokens>): StreamCodec[] {
   const out: StreamCodec[] = [];
   for (const t of tokens) if (!out.includes(t.codec)) out.push(t.codec);
-  for (const c of ['avc', 'hevc'] as const) if (!out.includes(c)) out.push(c);
   return out;
 }
 
-/** The origin among the entries of a qn-25000 answer, in the tokens' codec order; null when none is an origin. */
+/**
+ * The origin among the entries of a qn-25000 answer, in the tokens' codec order; null when none is an origin. A
+ * preferred codec is passed over only when its stream is known to be a re-encode or transcode: one of unknown
+ * provenance (`_prohevc`, an encrypted name) stays the user's choice rather than a guess.
+ */
 export function originIn(entries: Map<StreamCodec, CodecEntry>, format: StreamFormat, tokens: ReturnType<typeof qualityTokens>): ClassifiedStream | null {
+  const wanted = new Set(tokens.filter((t) => t.qn >= 10000).map((t) => t.codec));
   for (const codec of codecOrder(tokens)) {
     const entry = entries.get(codec);
-    if (!entry || entry.urlInfo.length === 0) continue;
+    if (!entry || entry.urlInfo.length === 0 || !wanted.has(codec)) continue;
     const provenance = entryProvenance(entry, codec);
     if (provenance.kind === 'origin') return { url: streamUrlOf(entry, codec, entry.currentQn, format), provenance };
+    if (provenance.kind === 'unknown') return null;
   }
   return null;
 }

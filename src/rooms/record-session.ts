@@ -152,7 +152,7 @@ export class RecordSession {
         this.capture = capture;
         if (this.stopped) capture.stop();
         if (handedOver && capture instanceof StandardCapture) capture.seedKeptGroups(handedOver.kept);
-        if (capture instanceof StandardCapture && provenance.kind !== 'origin') this.watchForOrigin(capture, url);
+        if (capture instanceof StandardCapture && (provenance.kind === 'reencode' || provenance.kind === 'transcode')) this.watchForOrigin(capture, url);
         const openedAt = download?.openedAt ?? Date.now();
         const end = hls ? await hls.run() : await (capture as Capture).run(download!);
         this.watch?.stop();

@@ -84,3 +84,21 @@ describe('the danmaku commands that announce a changed offer', () => {
     }
   });
 });
+
+describe('originIn: which offered stream RecordingPreferOrigin takes', () => {
+  const entry = (name: string, suffix: string) => ({
+    codecName: '', currentQn: 10000, acceptQn: [10000], baseUrl: `/live-bvc/1/${name}.flv?`,
+    urlInfo: [{ host: 'https://cn-x.bilivideo.com', extra: `qn=10000&suffix=${suffix}`, streamTtl: 0 }],
+  });
+  it('passes a known re-encode over for an origin in the other codec, but never an unknown stream', async () => {
+    const { originIn } = await import('../../src/bilibili/origin-offer.js');
+    const { qualityTokens } = await import('../../src/bilibili/quality.js');
+    const tokens = qualityTokens('avc10000,hevc10000');
+    const hevcOrigin = new Map([['avc', entry('live_1_2_bluray', 'bluray')], ['hevc', entry('live_1_2', 'origin')]] as const);
+    expect(originIn(hevcOrigin, 'flv', tokens)?.url.codec).toBe('hevc');
+    const unknownFirst = new Map([['avc', entry('live_1_2_prohevc', 'prohevc')], ['hevc', entry('live_1_2', 'origin')]] as const);
+    expect(originIn(unknownFirst, 'flv', tokens)).toBeNull();
+    // A codec the tokens do not ask for at 原画 is not taken.
+    expect(originIn(hevcOrigin, 'flv', qualityTokens('avc10000'))).toBeNull();
+  });
+});
