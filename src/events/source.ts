@@ -15,16 +15,8 @@ export interface EventSource {
   Evidence: string[];
 }
 
-/** The room resource's `recordingSource` (camelCase). */
-export interface RecordingSource {
-  kind: SourceKind;
-  qn: number;
-  codec: string;
-  bitrate: number;
-  originBitrate: number;
-  streamName: string;
-  evidence: string[];
-}
+/** The room resource's `recordingSource` (camelCase): the provenance without its parsing detail. */
+export type RecordingSource = Omit<StreamProvenance, 'suffix'>;
 
 export function recordingSourceOf(p: StreamProvenance): RecordingSource {
   return { kind: p.kind, qn: p.qn, codec: p.codec, bitrate: p.bitrate, originBitrate: p.originBitrate, streamName: p.streamName, evidence: [...p.evidence] };
