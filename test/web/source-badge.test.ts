@@ -60,4 +60,14 @@ describe('the source badge in the web UI', () => {
     expect(await page.$eval('table.list thead', (el) => el.textContent)).toContain('来源');
     await page.close();
   });
+
+  it('labels the recorded files in the file browser', async () => {
+    const opening = s.events.find((e) => e.EventType === 'FileOpening' && e.EventData.RoomId === ORIGIN)!;
+    const [dir, name] = (opening.EventData as { RelativePath: string }).RelativePath.split('/');
+    const page = await browser.newPage();
+    await page.goto(`${s.url}/ui/#/files/${encodeURIComponent(dir!)}/`);
+    await page.waitForSelector(`tr[data-file="${name}"] [data-badge="source"]`, { timeout: 30_000 });
+    expect(await page.$eval(`tr[data-file="${name}"] [data-badge="source"]`, (el) => el.getAttribute('data-source'))).toBe('origin');
+    await page.close();
+  });
 });
