@@ -102,11 +102,15 @@ describe('RecordingPreferOrigin against origin and _bluray variants', () => {
     h.sim.originOutage(SWITCH_ROOM);
     const reencode = await h.waitEvent('FileOpening', (e) => e.EventData.RoomId === SWITCH_ROOM && sourceOf(e)?.Kind === 'reencode', 30_000, from);
     expect(sourceOf(reencode)!.Evidence).toEqual(expect.arrayContaining(['name suffix _bluray', 'suffix=bluray']));
+    // The first try of the returning origin fails (404): the re-encode goes on recording, and a later look switches.
+    h.sim.addFault(SWITCH_ROOM, { kind: 'stream-404', count: 1 });
     const origin = await h.waitEvent('FileOpening', (e) => e.EventData.RoomId === SWITCH_ROOM && sourceOf(e)?.Kind === 'origin', 40_000, from);
     expect((origin.EventData as { SessionId: string }).SessionId).toBe((reencode.EventData as { SessionId: string }).SessionId);
     await sleep(4000);
     const sent = h.sim.room(SWITCH_ROOM).counters;
     expect(sent.maxOpenStreams).toBeGreaterThanOrEqual(2); // the origin was opened before the re-encode closed
+    const originRequests = h.sim.room(SWITCH_ROOM).streamLog.filter((r) => /\/live_\d+_\d+\.flv$/.test(r.path));
+    expect(originRequests.length).toBeGreaterThanOrEqual(3); // the first recording, the failed try, the switch
     await h.service.recorder.findRoom(SWITCH_ROOM)!.stop();
     await h.waitEvent('SessionEnded', (e) => e.EventData.RoomId === SWITCH_ROOM, 30_000, from);
     const closed = files(h, 'FileClosed', SWITCH_ROOM).filter((e) => h.events.indexOf(e) >= from);
