@@ -2,7 +2,7 @@
 import type { PlainError } from '../errors.js';
 import type { RecorderEvent } from '../events/types.js';
 import type { RoomSettings } from '../config/fields.js';
-import type { RecordingSource } from '../events/source.js';
+import type { EventSource, RecordingSource } from '../events/source.js';
 
 /** brec's RoomRecordingStatsDto values (milliseconds, bytes, frames). Reset = zeros with durationRatio NaN. */
 export interface RecordingStats {
@@ -107,7 +107,7 @@ export type RoomMessage =
   | { type: 'stats'; entries: StatsEntry[] }
   | { type: 'event'; roomId: number; event: RecorderEvent }
   /** A file was opened/closed, so the supervisor can finalise it if the worker dies. */
-  | { type: 'file'; roomId: number; action: 'opened' | 'closed'; path: string; sessionId: string; openTime: string }
+  | { type: 'file'; roomId: number; action: 'opened' | 'closed'; path: string; sessionId: string; openTime: string; source?: EventSource }
   /** The actor learned its real room id (the configured id was a short id). */
   | { type: 'roomId'; roomId: number; realRoomId: number }
   | { type: 'log'; roomId: number; level: 'debug' | 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> }

@@ -7,6 +7,7 @@ import { withTimingFloors } from '../config/timing-floors.js';
 import { LiverecError } from '../errors.js';
 import { EventBus } from '../events/bus.js';
 import type { RoomEventSnapshot } from '../events/types.js';
+import type { EventSource } from '../events/source.js';
 import { logger, roomLogger } from '../log/logger.js';
 import { formatLocal } from '../time.js';
 import { OpenJournal } from './open-journal.js';
@@ -36,6 +37,7 @@ interface OpenFile {
   path: string;
   sessionId: string;
   openTime: string;
+  source?: EventSource;
 }
 
 export class Recorder {
@@ -237,7 +239,7 @@ export class Recorder {
       case 'file': {
         const files = this.openFiles.get(m.roomId) ?? new Map<string, OpenFile>();
         if (m.action === 'opened') {
-          files.set(m.path, { path: m.path, sessionId: m.sessionId, openTime: m.openTime });
+          files.set(m.path, { path: m.path, sessionId: m.sessionId, openTime: m.openTime, source: m.source });
           if (room) this.journal.fileOpened(m.roomId, m.path, m.sessionId, m.openTime, this.snapshot(room));
         } else {
           files.delete(m.path);
@@ -279,7 +281,8 @@ export class Recorder {
       log.warn({ path: file.path, truncatedBytes: done.truncatedBytes }, 'closed the file of a dead worker');
       if (room) this.bus.emit({ EventType: 'FileClosed', EventTimestamp: formatLocal(), EventData: {
         ...this.snapshot(room), SessionId: file.sessionId, RelativePath: relative(this.workDir, file.path).split('\\').join('/'),
-        FileOpenTime: file.openTime, FileCloseTime: formatLocal(), FileSize: done.size, Duration: done.duration } });
+        FileOpenTime: file.openTime, FileCloseTime: formatLocal(), FileSize: done.size, Duration: done.duration,
+        ...(file.source ? { Source: file.source } : {}) } });
     }
     files?.clear();
     if (!room) return;

@@ -72,7 +72,7 @@ export class RecordingFiles {
   opened(path: string, codec: VideoCodec | null = null): void {
     this.facts.timeline?.fileOpened(path);
     const entry = this.open.get(path);
-    if (entry) this.outbox.file('opened', path, this.facts.sessionId, entry.openTime);
+    if (entry) this.outbox.file('opened', path, this.facts.sessionId, entry.openTime, entry.source);
     if (codec && codec !== this.codec) this.setCodec(codec, 'stream');
   }
 

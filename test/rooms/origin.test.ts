@@ -72,7 +72,7 @@ describe('RecordingPreferOrigin against origin and _bluray variants', () => {
     expect(sourceOf(opening)!.Evidence).toEqual(expect.arrayContaining(['name without suffix', 'suffix=origin', 'qn 25000']));
     await until(() => h.service.recorder.findRoom(ORIGIN_ROOM)!.state.recordingSource !== null, 10_000);
     expect(h.service.recorder.findRoom(ORIGIN_ROOM)!.state.recordingSource).toMatchObject({ kind: 'origin', qn: 25000, codec: 'avc' });
-    const dto = await (await fetch(`${h.service.api!.url}/api/room/${ORIGIN_ROOM}`)).json();
+    const dto = (await (await fetch(`${h.service.api!.url}/api/room/${ORIGIN_ROOM}`)).json()) as { recordingSource: unknown };
     expect(dto.recordingSource).toMatchObject({ kind: 'origin', qn: 25000, evidence: expect.arrayContaining(['suffix=origin']) });
     const metrics = await (await fetch(`${h.service.api!.url}/metrics`)).text();
     expect(metrics).toMatch(new RegExp(`liverec_room_recording_source\\{room_id="${ORIGIN_ROOM}",name="[^"]*",kind="origin",qn="25000",codec="avc"\\} 1`));
