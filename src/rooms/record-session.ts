@@ -4,12 +4,10 @@ import type { BilibiliApiClient } from '../bilibili/api-client.js';
 import { BiliErrorCode } from '../bilibili/errors.js';
 import { openStream } from '../bilibili/stream-download.js';
 import type { StreamUrl } from '../bilibili/stream-url.js';
-import { describeProvenance, type StreamProvenance } from '../bilibili/provenance.js';
-import { probeOrigin, resolveClassifiedStream } from '../bilibili/origin-offer.js';
-import { recordingSourceOf } from '../events/source.js';
-import { captureLimits } from '../flv/group-limits.js';
-import { type CaptureInput } from './origin-switch.js';
-import { OriginWatch, type SwitchReady } from './origin-watch.js';
+import type { StreamProvenance } from '../bilibili/provenance.js';
+import { resolveClassifiedStream } from '../bilibili/origin-offer.js';
+import type { CaptureInput } from './origin-switch.js';
+import { SessionOrigin } from './session-origin.js';
 import type { RoomSettings } from '../config/fields.js';
 import { errorCode } from '../errors.js';
 import type { MediaTimeline } from '../danmaku/media-clock.js';
@@ -57,25 +55,22 @@ export class RecordSession {
   private host = '';
   /** A stream the parser cannot read (a video codec other than AVC/HEVC): the rest of the session is raw. */
   private rawFallback = false;
-  /** Looks for the origin while a re-encode or transcode is recorded (RecordingPreferOrigin). */
-  private watch: OriginWatch | null = null;
-  /** An origin connection that took over at a GOP boundary: the next capture of this session reads it. */
-  private next: SwitchReady | null = null;
-  /** Origin switches done in this session. */
-  switches = 0;
+  /** Labels, origin checks and switches (RecordingPreferOrigin). */
+  readonly origin: SessionOrigin;
 
   constructor(private readonly room: SessionHost) {
     this.protocol = new ProtocolChoice(room.outbox);
+    this.origin = new SessionOrigin(room);
   }
 
   /** PLAYURL_RELOAD / master_qn_strategy_chg: the offer may have changed; look for the origin soon. */
   originHint(reason: string): void {
-    this.watch?.hint(reason);
+    this.origin.hint(reason);
   }
 
   stop(): void {
     this.stopped = true;
-    this.watch?.stop();
+    this.origin.stop();
     this.capture?.stop();
     this.wake?.();
   }
@@ -110,8 +105,7 @@ export class RecordSession {
         let download: CaptureInput | null = null;
         let url: StreamUrl | null = null;
         let provenance: StreamProvenance | null = null;
-        const handedOver = this.next;
-        this.next = null;
+        const handedOver = this.origin.take();
         try {
           if (handedOver) {
             ({ url, provenance } = handedOver);
@@ -123,7 +117,7 @@ export class RecordSession {
           }
           if (url.currentQn !== url.qn) outbox.log('warn', 'service serves another quality than requested', { qn: url.qn, currentQn: url.currentQn });
           this.qn = url.qn;
-          this.labelSource(files, provenance);
+          this.origin.label(files, provenance);
           files.setCodec(url.codec, 'url');
           this.protocol.using(url.format);
           if (url.format === 'flv' && !download) download = await openStream(url.url, { ...this.room.api().options });
@@ -151,21 +145,11 @@ export class RecordSession {
         const capture = hls ?? (settings.RecordMode === 1 || this.rawFallback ? new RawCapture(deps) : new StandardCapture(deps));
         this.capture = capture;
         if (this.stopped) capture.stop();
-        if (handedOver && capture instanceof StandardCapture) capture.seedKeptGroups(handedOver.kept);
-        if (capture instanceof StandardCapture && (provenance.kind === 'reencode' || provenance.kind === 'transcode')) this.watchForOrigin(capture, url);
+        if (capture instanceof StandardCapture) this.origin.started(capture, url, provenance, handedOver);
         const openedAt = download?.openedAt ?? Date.now();
         const end = hls ? await hls.run() : await (capture as Capture).run(download!);
-        this.watch?.stop();
-        this.watch = null;
         this.capture = null;
-        const ready = this.next as SwitchReady | null; // set by the watch while run() was awaited
-        if (end.reason === 'handoff' && ready && !this.stopped) {
-          this.switches++;
-          outbox.log('info', 'switched to the origin at a GOP boundary; the next file of this session records it', {
-            sharedGop: ready.shared, evidence: ready.provenance.evidence,
-          });
-          continue;
-        }
+        if (this.origin.ended(end, this.stopped)) continue;
         const lasted = Date.now() - openedAt;
         if (lasted < HEALTHY_CONNECTION_MS || end.reason === 'error') this.protocol.failed(url.format);
         else this.protocol.succeeded(url.format);
@@ -189,42 +173,13 @@ export class RecordSession {
     } finally {
       if (started) {
         this.room.setRecording(false);
-        this.watch?.stop();
-        this.next?.input.stop();
+        this.origin.stop();
         outbox.state({ recordingCodec: '', recordingSource: null });
         stats.reset();
         outbox.stats(stats.recording, stats.io); // flushed ahead of the event: readers see the reset first
         outbox.event({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.room.snapshot(), SessionId: this.id } });
       }
     }
-  }
-
-  /** Tells files, room state and log what the session records now. */
-  private labelSource(files: RecordingFiles, provenance: StreamProvenance): void {
-    const source = recordingSourceOf(provenance);
-    files.setSource(source);
-    this.room.outbox.state({ recordingSource: source });
-    this.room.outbox.log('info', `recording source: ${describeProvenance(provenance)}`, { source: provenance.kind });
-  }
-
-  /** RecordingPreferOrigin on an FLV re-encode/transcode: look for the origin every TimingOriginCheckInterval and on hints. */
-  private watchForOrigin(capture: StandardCapture, url: StreamUrl): void {
-    const settings = this.room.settings();
-    if (!settings.RecordingPreferOrigin || url.format !== 'flv' || url.qn < 10000) return;
-    const api = this.room.api();
-    const roomId = this.room.snapshot().RoomId;
-    const watch = new OriginWatch({
-      intervalMs: () => Math.max(1, this.room.settings().TimingOriginCheckInterval) * 1000,
-      probe: () => probeOrigin(this.room.api(), roomId, 'flv'),
-      open: (u) => openStream(u, { ...api.options }),
-      outbox: this.room.outbox,
-      maxBufferBytes: captureLimits(settings.RecordMemoryBudgetMB).budgetBytes,
-      groupLimits: captureLimits(settings.RecordMemoryBudgetMB).group,
-    }, capture, (ready) => {
-      this.next = ready;
-    });
-    this.watch = watch;
-    watch.start();
   }
 
   /**
