@@ -84,3 +84,19 @@ export async function probeOrigin(
   }
   return originIn(entries, format, qualityTokens(api.options.recordingQuality));
 }
+
+/**
+ * For `liverec check` and diagnostics: what a room offers now in `format`, each codec's stream classified, as the
+ * answer to qn 25000 (one play-info call). Empty when the room is offline or lacks the format.
+ */
+export async function offeredSources(api: BilibiliApiClient, roomId: number, format: StreamFormat, signal?: AbortSignal): Promise<ClassifiedStream[]> {
+  let entries: Map<StreamCodec, CodecEntry>;
+  try {
+    entries = codecEntries(await api.getPlayInfo(roomId, ORIGIN_QN, signal), format);
+  } catch (err) {
+    const code = (err as BilibiliError).code;
+    if (code === BiliErrorCode.PlayurlNull || code === BiliErrorCode.NoStream) return [];
+    throw err;
+  }
+  return [...entries].filter(([, e]) => e.urlInfo.length > 0).map(([codec, e]) => ({ url: streamUrlOf(e, codec, e.currentQn, format), provenance: entryProvenance(e, codec) }));
+}

@@ -4,7 +4,7 @@ import { BilibiliApiClient } from '../../src/bilibili/api-client.js';
 import { DanmakuClient } from '../../src/bilibili/danmaku/client.js';
 import type { DanmakuEvent } from '../../src/bilibili/danmaku/commands.js';
 import { ApiLimiter } from '../../src/bilibili/api-limiter.js';
-import { probeOrigin, resolveClassifiedStream } from '../../src/bilibili/origin-offer.js';
+import { offeredSources, probeOrigin, resolveClassifiedStream } from '../../src/bilibili/origin-offer.js';
 import { openStream } from '../../src/bilibili/stream-download.js';
 import { FlvParser } from '../../src/flv/parser.js';
 import { TagType } from '../../src/flv/tag.js';
@@ -32,6 +32,8 @@ describe('origin variants in the simulator', () => {
     const origin = await resolveClassifiedStream(api(), 9101, ['flv'], true);
     expect(origin.url.url).toMatch(/\/live_9101_1\.flv\?.*suffix=origin.*origin_bitrate=\d+/);
     expect(origin.provenance).toMatchObject({ kind: 'origin', qn: 25000, codec: 'avc' });
+    expect((await offeredSources(api(), 9101, 'flv')).map((o) => `${o.url.codec}:${o.provenance.kind}`)).toEqual(['avc:origin']);
+    expect(await offeredSources(api(), 9101, 'fmp4')).toEqual([]); // the room offers FLV only
     const bluray = await resolveClassifiedStream(api(), 9101, ['flv'], false);
     expect(bluray.url.url).toMatch(/\/live_9101_1_bluray\.flv\?.*suffix=bluray/);
     expect(bluray.provenance).toMatchObject({ kind: 'reencode', qn: 10000 });
