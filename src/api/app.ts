@@ -20,6 +20,7 @@ import { registerRoomRoutes } from './room.js';
 import { registerSwaggerRoutes } from './swagger.js';
 import { registerVersionRoutes } from './version.js';
 import { registerWebhookRoutes } from './webhook.js';
+import { registerSourceSchema } from './source-schema.js';
 import { registerWebhookActionRoutes } from './webhook-actions.js';
 import { EventHub, registerEventRoutes } from './events/index.js';
 import { RecorderMetrics, registerMetricsRoutes } from './metrics/index.js';
@@ -81,6 +82,7 @@ export function createApiApp(options: ApiAppOptions): ApiAppParts {
   registerMiscRoutes(app);
   registerVersionRoutes(app);
   registerWebhookRoutes(app, options);
+  registerSourceSchema(app);
   registerWebhookActionRoutes(app, options);
   registerGraphqlRoutes(app, options);
   registerFileDownloads(app, options);

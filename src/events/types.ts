@@ -1,3 +1,5 @@
+import type { EventSource } from './source.js';
+
 // Recorder lifecycle events, shaped like brec's webhook v2 EventData (PascalCase) so the outbox sends them as-is.
 
 export const EVENT_TYPES = ['SessionStarted', 'SessionEnded', 'FileOpening', 'FileClosed', 'StreamStarted', 'StreamEnded'] as const;
@@ -26,6 +28,8 @@ export interface FileOpeningData extends SessionData {
   FileOpenTime: string;
   /** Cluster mode only: the node whose disk holds the file. */
   NodeId?: string;
+  /** liverec extension: what the file's stream is (origin, re-encode, transcode) and the evidence. */
+  Source?: EventSource;
 }
 
 export interface FileClosedData extends FileOpeningData {

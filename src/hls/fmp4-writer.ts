@@ -160,7 +160,8 @@ export class Fmp4Writer extends SegmentWriter {
       this.hooks.log('warn', 'decode times went back: the stream restarted its timeline; starting a new file');
       this.written.clear();
     }
-    if (this.startSegment(newInit || restarted, this.initBytes)) {
+    const extra = this.hooks.fileHead?.();
+    if (this.startSegment(newInit || restarted, extra ? Buffer.concat([this.initBytes, extra]) : this.initBytes)) {
       if (this.fileKey !== '' && newInit) this.hooks.log('info', 'init section changed (codec, resolution or timescale): new file');
       this.fileKey = this.info.key;
       this.fileOffset = Math.min(...runs.map((r) => r.baseDecodeTime / scale(r.trackId)));

@@ -15,6 +15,8 @@ export interface WriterHooks {
   segment(delta: RecordingStatsDelta): void;
   disk(bytes: number, ms: number): void;
   log(level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>): void;
+  /** fMP4: extra top-level boxes written after ftyp+moov of each new file (liverec's source box). */
+  fileHead?(): Buffer | null;
 }
 
 export interface SegmentMedia {

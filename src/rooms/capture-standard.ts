@@ -1,6 +1,6 @@
 // One connection in Standard mode: bytes → parser → repair pipeline → FLV files, with stats and cutting.
 import { BiliErrorCode, BilibiliError } from '../bilibili/errors.js';
-import type { StreamDownload } from '../bilibili/stream-download.js';
+import type { CaptureInput } from './origin-switch.js';
 import type { RoomSettings } from '../config/fields.js';
 import { LiverecError } from '../errors.js';
 import { captureLimits, type CaptureLimits } from '../flv/group-limits.js';
@@ -8,6 +8,7 @@ import type { RecordingStatsDelta } from '../flv/rules/stats.js';
 import { projectTimestamp } from '../flv/rules/update-timestamp-jump.js';
 import { FlvStream } from '../flv/stream.js';
 import { TagArena } from '../flv/tag-arena.js';
+import { recentGroups, seedGroups } from '../flv/rules/remove-duplicated-chunk.js';
 import { type FlvTag, isData } from '../flv/tag.js';
 import { FlvContextWriter } from '../flv/writer/context-writer.js';
 import { FlvFileOutput } from '../flv/writer/file-output.js';
@@ -17,7 +18,8 @@ import type { StatsTracker } from './stats-tracker.js';
 import { outputOnDisk } from './stats-on-disk.js';
 
 export interface CaptureEnd {
-  reason: 'eof' | 'stopped' | 'error' | 'disconnect';
+  /** handoff: ended at a GOP boundary because another connection of the session takes over (origin switch). */
+  reason: 'eof' | 'stopped' | 'error' | 'disconnect' | 'handoff';
   error?: unknown;
   /** Stream bytes received on this connection. */
   bytes: number;
@@ -35,7 +37,7 @@ const IO_TICK_MS = 2000;
 
 /** The shared frame of both modes: IO ticks, stop handling, and a coded end reason. */
 export abstract class Capture {
-  protected download: StreamDownload | null = null;
+  protected download: CaptureInput | null = null;
   private stopped = false;
   /** Last time the capture made progress: a complete tag (Standard) or body bytes (RawData). Not just any byte. */
   protected progressAt = Date.now();
@@ -45,7 +47,7 @@ export abstract class Capture {
   constructor(protected readonly deps: CaptureDeps) {}
 
   /** Reads the stream until it ends, fails or `stop()` is called; always leaves every file closed. */
-  async run(download: StreamDownload): Promise<CaptureEnd> {
+  async run(download: CaptureInput): Promise<CaptureEnd> {
     this.download = download;
     const { stats, outbox } = this.deps;
     stats.startIo(new URL(download.url).host);
@@ -92,7 +94,7 @@ export abstract class Capture {
   /** The connection is over and every file is closed: release what the capture held. */
   protected finished(): void {}
   abstract split(): void;
-  protected abstract consume(download: StreamDownload): Promise<CaptureEnd>;
+  protected abstract consume(download: CaptureInput): Promise<CaptureEnd>;
 }
 
 /** The file output, also remembering where the open file's timeline starts: its first written media timestamp. */
@@ -117,6 +119,8 @@ export class StandardCapture extends Capture {
   private readonly limits: CaptureLimits;
   /** Held tags are copied here (slabs shared by the thread's rooms), not into an allocation each. */
   private readonly arena = new TagArena();
+  /** Set by handOff(): stop at the last whole GOP, dropping the open one (the next connection carries it). */
+  private handedOff = false;
 
   constructor(deps: CaptureDeps) {
     super(deps);
@@ -141,6 +145,26 @@ export class StandardCapture extends Capture {
     this.stream.processor.requestSplit();
   }
 
+  /** The fingerprints of the last GOPs this capture kept (written), oldest first. */
+  keptGroups(): Array<[number, number]> {
+    return recentGroups(this.stream.processor.session);
+  }
+
+  /** GOPs with these fingerprints count as already written: they are dropped when they arrive on this connection. */
+  seedKeptGroups(groups: ReadonlyArray<readonly [number, number]>): void {
+    seedGroups(this.stream.processor.session, groups);
+  }
+
+  /**
+   * Ends this connection at its last whole GOP: nothing more is read or written, the open GOP is dropped (the
+   * connection taking over carries it), and run() resolves with reason 'handoff' after closing the file.
+   */
+  handOff(): Array<[number, number]> {
+    this.handedOff = true;
+    this.download?.stop();
+    return this.keptGroups();
+  }
+
   closeFiles(): void {
     this.writer.close();
   }
@@ -149,12 +173,12 @@ export class StandardCapture extends Capture {
     this.arena.dispose();
   }
 
-  protected async consume(download: StreamDownload): Promise<CaptureEnd> {
+  protected async consume(download: CaptureInput): Promise<CaptureEnd> {
     const { stats } = this.deps;
     let end: CaptureEnd | null = null;
     let consumed = 0;
     await download.consume((chunk) => {
-      if (end || this.aborted) return;
+      if (end || this.aborted || this.handedOff) return;
       stats.network(chunk.length);
       const t0 = performance.now();
       const step = this.stream.push(chunk);
@@ -177,6 +201,7 @@ export class StandardCapture extends Capture {
       if (end) download.stop();
     });
     if (end) return end;
+    if (this.handedOff) return { reason: 'handoff', bytes: download.bytesReceived };
     const last = this.stream.end();
     last.groups.forEach((g, i) => g.stats && this.onStats(outputOnDisk(g.stats, last.written[i] ?? 0)));
     return { reason: last.error ? 'error' : 'eof', error: last.error ?? undefined, bytes: download.bytesReceived };

@@ -3,7 +3,11 @@ import { randomUUID } from 'node:crypto';
 import type { BilibiliApiClient } from '../bilibili/api-client.js';
 import { BiliErrorCode } from '../bilibili/errors.js';
 import { openStream } from '../bilibili/stream-download.js';
-import { resolveStreamUrl, type StreamUrl } from '../bilibili/stream-url.js';
+import type { StreamUrl } from '../bilibili/stream-url.js';
+import type { StreamProvenance } from '../bilibili/provenance.js';
+import { resolveClassifiedStream } from '../bilibili/origin-offer.js';
+import type { CaptureInput } from './origin-switch.js';
+import { SessionOrigin } from './session-origin.js';
 import type { RoomSettings } from '../config/fields.js';
 import { errorCode } from '../errors.js';
 import type { MediaTimeline } from '../danmaku/media-clock.js';
@@ -55,13 +59,22 @@ export class RecordSession {
   private rawFallback = false;
   /** The current connection was ended by reconnect(): not a failure, not the end of the session. */
   private reconnecting = false;
+  /** Labels, origin checks and switches (RecordingPreferOrigin). */
+  readonly origin: SessionOrigin;
 
   constructor(private readonly room: SessionHost) {
     this.protocol = new ProtocolChoice(room.outbox);
+    this.origin = new SessionOrigin(room);
+  }
+
+  /** PLAYURL_RELOAD / master_qn_strategy_chg: the offer may have changed; look for the origin soon. */
+  originHint(reason: string): void {
+    this.origin.hint(reason);
   }
 
   stop(): void {
     this.stopped = true;
+    this.origin.stop();
     this.capture?.stop();
     this.wake?.();
   }
@@ -100,15 +113,25 @@ export class RecordSession {
           continue;
         }
         const settings = this.room.settings();
-        let download = null;
+        let download: CaptureInput | null = null;
         let url: StreamUrl | null = null;
+        let provenance: StreamProvenance | null = null;
+        const handedOver = this.origin.take();
         try {
-          url = await resolveStreamUrl(this.room.api(), this.room.snapshot().RoomId, undefined, this.protocol.formats(settings.RecordingProtocol));
+          if (handedOver) {
+            ({ url, provenance } = handedOver);
+            download = handedOver.input;
+          } else {
+            ({ url, provenance } = await resolveClassifiedStream(
+              this.room.api(), this.room.snapshot().RoomId, this.protocol.formats(settings.RecordingProtocol), settings.RecordingPreferOrigin,
+            ));
+          }
           if (url.currentQn !== url.qn) outbox.log('warn', 'service serves another quality than requested', { qn: url.qn, currentQn: url.currentQn });
           this.qn = url.qn;
+          this.origin.label(files, provenance);
           files.setCodec(url.codec, 'url');
           this.protocol.using(url.format);
-          if (url.format === 'flv') download = await openStream(url.url, { ...this.room.api().options });
+          if (url.format === 'flv' && !download) download = await openStream(url.url, { ...this.room.api().options });
         } catch (err) {
           if (this.stopped) break;
           const code = errorCode(err);
@@ -139,9 +162,11 @@ export class RecordSession {
         const capture = hls ?? (raw ? new RawCapture(deps) : new StandardCapture(deps));
         this.capture = capture;
         if (this.stopped) capture.stop();
+        if (capture instanceof StandardCapture) this.origin.started(capture, url, provenance, handedOver);
         const openedAt = download?.openedAt ?? Date.now();
         const end = hls ? await hls.run() : await (capture as Capture).run(download!);
         this.capture = null;
+        if (this.origin.ended(end, this.stopped)) continue;
         const lasted = Date.now() - openedAt;
         if (this.reconnecting && !this.stopped) {
           this.reconnecting = false;
@@ -170,7 +195,8 @@ export class RecordSession {
     } finally {
       if (started) {
         this.room.setRecording(false);
-        outbox.state({ recordingCodec: '' });
+        this.origin.stop();
+        outbox.state({ recordingCodec: '', recordingSource: null });
         stats.reset();
         outbox.stats(stats.recording, stats.io); // flushed ahead of the event: readers see the reset first
         outbox.event({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.room.snapshot(), SessionId: this.id } });

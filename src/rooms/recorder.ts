@@ -6,6 +6,7 @@ import { withTimingFloors } from '../config/timing-floors.js';
 import { LiverecError } from '../errors.js';
 import { EventBus } from '../events/bus.js';
 import type { RoomEventSnapshot } from '../events/types.js';
+import type { EventSource } from '../events/source.js';
 import { logger, roomLogger } from '../log/logger.js';
 import { formatLocal } from '../time.js';
 import { OpenJournal } from './open-journal.js';
@@ -34,6 +35,7 @@ interface OpenFile {
   path: string;
   sessionId: string;
   openTime: string;
+  source?: EventSource;
 }
 
 export class Recorder {
@@ -247,7 +249,7 @@ export class Recorder {
       case 'file': {
         const files = this.openFiles.get(m.roomId) ?? new Map<string, OpenFile>();
         // The journal entry was written by the room thread before the file existed; this is the in-memory mirror.
-        if (m.action === 'opened') files.set(m.path, { path: m.path, sessionId: m.sessionId, openTime: m.openTime });
+        if (m.action === 'opened') files.set(m.path, { path: m.path, sessionId: m.sessionId, openTime: m.openTime, source: m.source });
         else files.delete(m.path);
         this.openFiles.set(m.roomId, files);
         break;
@@ -293,7 +295,7 @@ export class Recorder {
     }
     files?.clear();
     if (!room) return;
-    Object.assign(room.state, { recording: false, danmakuConnected: false, recordingCodec: '' });
+    Object.assign(room.state, { recording: false, danmakuConnected: false, recordingCodec: '', recordingSource: null });
     room.recordingStats = emptyRecordingStats();
     room.ioStats = emptyIoStats();
     const sessionId = this.sessions.get(roomId);

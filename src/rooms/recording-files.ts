@@ -12,6 +12,7 @@ import { VERSION } from '../version.js';
 import type { MediaTimeline } from '../danmaku/media-clock.js';
 import type { ActorOutbox } from './actor-outbox.js';
 import { OpenJournal } from './open-journal.js';
+import { eventSourceOf, type EventSource, type RecordingSource } from '../events/source.js';
 
 /** What the files of a session need to know about their room and connection. */
 export interface SessionFacts {
@@ -33,12 +34,14 @@ export interface SessionFacts {
 interface OpenEntry {
   relativePath: string;
   openTime: string;
+  source?: EventSource;
 }
 
 export class RecordingFiles {
   private partIndex = 0;
   private codec: VideoCodec | 'av1' | null = null;
   private readonly open = new Map<string, OpenEntry>();
+  private source: RecordingSource | null = null;
 
   private readonly journal: OpenJournal;
 
@@ -61,12 +64,13 @@ export class RecordingFiles {
     if (result.errorMessage) this.outbox.log('warn', `file name template: ${result.errorMessage}`, { status: result.status });
     mkdirSync(dirname(result.fullPath), { recursive: true });
     const openTime = formatLocal();
+    const source = this.source ? eventSourceOf(this.source) : undefined;
     // Write-ahead: the journal names the file before it exists, so a kill from here on can never lose it.
     this.journal.fileOpening(s.RoomId, result.fullPath, f.sessionId, openTime, s);
-    this.open.set(result.fullPath, { relativePath: result.relativePath, openTime });
+    this.open.set(result.fullPath, { relativePath: result.relativePath, openTime, source });
     this.outbox.event({
       EventType: 'FileOpening', EventTimestamp: openTime,
-      EventData: { ...s, SessionId: f.sessionId, RelativePath: result.relativePath, FileOpenTime: openTime },
+      EventData: { ...s, SessionId: f.sessionId, RelativePath: result.relativePath, FileOpenTime: openTime, ...(source ? { Source: source } : {}) },
     });
     return result.fullPath;
   }
@@ -75,8 +79,18 @@ export class RecordingFiles {
   opened(path: string, codec: VideoCodec | null = null): void {
     this.facts.timeline?.fileOpened(path);
     const entry = this.open.get(path);
-    if (entry) this.outbox.file('opened', path, this.facts.sessionId, entry.openTime);
+    if (entry) this.outbox.file('opened', path, this.facts.sessionId, entry.openTime, entry.source);
     if (codec && codec !== this.codec) this.setCodec(codec, 'stream');
+  }
+
+  /** What the next files record (origin, re-encode, transcode): their FileOpening/FileClosed and onMetaData say so. */
+  setSource(source: RecordingSource | null): void {
+    this.source = source;
+  }
+
+  /** The Source of the next file (webhook shape), null when unknown. */
+  eventSource(): EventSource | null {
+    return this.source ? eventSourceOf(this.source) : null;
   }
 
   /** Announces the codec being recorded: room state and a log line, on the first file and on every change. */
@@ -100,6 +114,7 @@ export class RecordingFiles {
       EventData: {
         ...this.facts.snapshot(), SessionId: this.facts.sessionId, RelativePath: entry.relativePath,
         FileOpenTime: entry.openTime, FileCloseTime: closeTime, FileSize: info.size, Duration: info.duration,
+        ...(entry.source ? { Source: entry.source } : {}),
       },
     }, info.path);
     this.outbox.file('closed', info.path, this.facts.sessionId, entry.openTime);
@@ -137,7 +152,21 @@ export class RecordingFiles {
         ['StreamTitle', str(s.Title)],
         ['AreaNameParent', str(s.AreaNameParent)],
         ['AreaNameChild', str(s.AreaNameChild)],
+        ...sourceMetadata(this.source),
       ]),
     });
   }
+}
+
+/** The `liverec` onMetaData block's source entries: SourceKind, SourceQn, SourceCodec, SourceOriginBitrate, SourceEvidence. */
+function sourceMetadata(source: RecordingSource | null): Array<[string, AmfValue]> {
+  if (!source) return [];
+  return [
+    ['SourceKind', { type: 'String', value: source.kind }],
+    ['SourceQn', { type: 'Number', value: source.qn }],
+    ['SourceCodec', { type: 'String', value: source.codec }],
+    ['SourceOriginBitrate', { type: 'Number', value: source.originBitrate }],
+    ['SourceStreamName', { type: 'String', value: source.streamName }],
+    ['SourceEvidence', { type: 'String', value: source.evidence.join('; ') }],
+  ];
 }

@@ -304,6 +304,9 @@ export class RoomActor {
         this.outbox.log('info', 'the service pushed a new playurl (PLAYURL_RELOAD); reconnecting the stream now');
         this.session?.session.reconnect();
         break;
+      case 'PLAYURL_CHANGE':
+        this.session?.session.originHint(ev.cmd);
+        break;
       default:
         break;
     }

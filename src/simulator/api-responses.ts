@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SimRoom } from './room.js';
 import { opaqueStem } from './stream-names.js';
+import { type Variant, variantQuery } from './origin-variants.js';
 
 /** Where the simulator can be reached: the hosts it hands out for streams and danmaku. */
 export interface SimAddress {
@@ -54,20 +55,21 @@ export function roomInfoData(room: SimRoom): Record<string, unknown> {
   };
 }
 
-/** The path of a room's stream; `codec` tags hevc entries like the real `_prohevc` suffix, av1 ones `_av1`. */
-export function streamPath(room: SimRoom, ext: 'flv' | 'm3u8' | 'index.m3u8', codec: boolean | 'avc' | 'hevc' | 'av1' = false): string {
+/** The path of a room's stream; `codec` tags hevc entries like the real `_prohevc` suffix, av1 ones `_av1`; `suffix` names a variant (`_bluray`). */
+export function streamPath(room: SimRoom, ext: 'flv' | 'm3u8' | 'index.m3u8', codec: boolean | 'avc' | 'hevc' | 'av1' = false, suffix = ''): string {
   const c = codec === true ? 'hevc' : codec === false ? 'avc' : codec;
   const stem = room.opaqueNames ? opaqueStem(room.roomId, room.session, c)
-    : `live_${room.roomId}_${room.session}${c === 'hevc' ? '_prohevc' : c === 'av1' ? '_av1' : ''}`;
+    : `live_${room.roomId}_${room.session}${c === 'hevc' ? '_prohevc' : c === 'av1' ? '_av1' : suffix}`;
   return ext === 'index.m3u8' ? `/live-bvc/${room.session}/${stem}/index.m3u8?` : `/live-bvc/${room.session}/${stem}.${ext}?`;
 }
 
-function urlInfo(room: SimRoom, addr: SimAddress, qn: number): Record<string, unknown>[] {
+function urlInfo(room: SimRoom, addr: SimAddress, qn: number, variant?: Variant): Record<string, unknown>[] {
+  const named = variant && room.variants ? variantQuery(variant, room.variants, `live_${room.roomId}_${room.session}`) : '';
   const expires = Math.floor(Date.now() / 1000) + 3600;
   const hosts = room.streamHost ? [room.streamHost] : [...addr.streamHosts, `https://xy127x0x0x1xy.mcdn.bilivideo.cn:486`];
   return hosts.map((host, i) => ({
     host,
-    extra: `expires=${expires}&len=0&oi=0&pt=web&qn=${qn}&trid=${randomBytes(8).toString('hex')}&sigparams=cdn,expires,len,oi,pt,qn,trid&cdn=cn-gotcha0${i + 1}&sign=${randomBytes(16).toString('hex')}&p2p_type=0&src=puv3&sl=1&order=${i + 1}`,
+    extra: `expires=${expires}&len=0&oi=0&pt=web&qn=${qn}&trid=${randomBytes(8).toString('hex')}&sigparams=cdn,expires,len,oi,pt,qn,trid&cdn=cn-gotcha0${i + 1}&sign=${randomBytes(16).toString('hex')}&p2p_type=0${named}&src=puv3&sl=1&order=${i + 1}`,
     stream_ttl: 3600,
   }));
 }
@@ -76,11 +78,12 @@ function urlInfo(room: SimRoom, addr: SimAddress, qn: number): Record<string, un
 export const SIM_VIDEO_CODECS = { avc: 'avc1.64001e', hevc: 'hvc1.1.6.L90', av1: 'av01.0.01M.08' } as const;
 
 /** One codec entry in the 2025+ shape (PLAYURL_RELOAD capture: drm, drm_key_systems, video_codecs, audio_codecs, hdr_type). */
-function codecEntry(room: SimRoom, addr: SimAddress, codec: 'avc' | 'hevc' | 'av1', format: 'flv' | 'ts' | 'fmp4', qn: number): Record<string, unknown> {
+function codecEntry(room: SimRoom, addr: SimAddress, codec: 'avc' | 'hevc' | 'av1', format: 'flv' | 'ts' | 'fmp4', qn: number, variant?: Variant): Record<string, unknown> {
   const ext = format === 'flv' ? 'flv' : format === 'ts' ? 'm3u8' : 'index.m3u8';
+  const served = variant?.currentQn ?? qn;
   return {
-    codec_name: codec, current_qn: qn, accept_qn: room.acceptQn, base_url: streamPath(room, ext, codec),
-    url_info: urlInfo(room, addr, qn), hdr_qn: null, dolby_type: 0, attr_name: '', hdr_type: 0, drm: false, drm_key_systems: null,
+    codec_name: codec, current_qn: served, accept_qn: room.acceptQn, base_url: streamPath(room, ext, codec, variant?.suffix),
+    url_info: urlInfo(room, addr, served, variant), hdr_qn: null, dolby_type: 0, attr_name: '', hdr_type: 0, drm: false, drm_key_systems: null,
     video_codecs: { base: SIM_VIDEO_CODECS[codec] }, audio_codecs: { base: 'mp4a.40.2' },
   };
 }
@@ -99,12 +102,13 @@ export function playInfoData(room: SimRoom, addr: SimAddress, q: URLSearchParams
   const av1Offered = room.av1;
   const asked = Number(q.get('qn') ?? 150);
   const qn = room.acceptQn.includes(asked) ? asked : room.acceptQn.includes(10000) ? 10000 : room.acceptQn[0] ?? 10000;
+  const variant = room.variants?.offer(asked, room.acceptQn);
   const codecList = (format: 'flv' | 'ts' | 'fmp4'): Record<string, unknown>[] => {
     const out = [];
-    if (codecs.has('0') && !room.hevcOnly && !room.av1Only) out.push(codecEntry(room, addr, 'avc', format, qn));
-    if (codecs.has('1') && room.hevc && !room.av1Only) out.push(codecEntry(room, addr, 'hevc', format, qn));
+    if (codecs.has('0') && !room.hevcOnly && !room.av1Only) out.push(codecEntry(room, addr, 'avc', format, qn, variant));
+    if (codecs.has('1') && room.hevc && !room.av1Only) out.push(codecEntry(room, addr, 'hevc', format, qn, variant));
     // AV1 (codec 2) over FLV and fMP4; no TS entry (none has been seen).
-    if (codecs.has('2') && av1Offered && format !== 'ts') out.push(codecEntry(room, addr, 'av1', format, qn));
+    if (codecs.has('2') && av1Offered && format !== 'ts') out.push(codecEntry(room, addr, 'av1', format, qn, variant));
     return out;
   };
   const offered = new Set(room.formats);

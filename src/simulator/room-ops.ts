@@ -6,6 +6,7 @@ import { API_FAULTS, type ApiFault, CONNECTION_FAULTS, type ConnectionFault, typ
 import { applyHlsFault } from './hls/hls-faults.js';
 import { performance } from 'node:perf_hooks';
 import { SimRoom, type SimRoomInit } from './room.js';
+import { masterQnStrategyChg } from './origin-variants.js';
 
 /** A control-API failure with the HTTP status to answer. */
 export class SimError extends Error {
@@ -56,6 +57,7 @@ export abstract class RoomOps {
     this.generators.get(room)?.stop();
     this.generators.delete(room);
     this.hub.drop(room, 'close');
+    room.variants?.stop();
     this.rooms.delete(id);
     if (room.shortId) this.shortIds.delete(room.shortId);
   }
@@ -176,6 +178,32 @@ export abstract class RoomOps {
       result.appliedToOpen = this.hub.drop(room, fault.mode);
     }
     return result;
+  }
+
+  /**
+   * The origin goes away: its open responses end (the recorder reconnects and is handed `_bluray`), and it comes back
+   * after `returnAfterMs` (default the room's originReturnDelayMs) with a `master_qn_strategy_chg` on danmaku.
+   */
+  originOutage(id: number, returnAfterMs?: number): SimRoom {
+    const room = this.room(id);
+    const v = room.variants;
+    if (!v) throw new SimError(400, `Room ${id} offers no variants`);
+    v.stop();
+    v.originAvailable = false;
+    v.outages++;
+    for (const c of room.media) if (c.variant === '') c.end();
+    v.timer = setTimeout(() => this.originReturn(id), returnAfterMs ?? v.returnDelayMs);
+    return room;
+  }
+
+  /** The origin is offered again, announced by `master_qn_strategy_chg`. */
+  originReturn(id: number): SimRoom {
+    const room = this.room(id);
+    if (!room.variants) throw new SimError(400, `Room ${id} offers no variants`);
+    room.variants.stop();
+    room.variants.originAvailable = true;
+    this.hub.push(room, [masterQnStrategyChg()]);
+    return room;
   }
 
   clearFaults(id: number): void {

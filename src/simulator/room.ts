@@ -6,6 +6,7 @@ import type { DanmakuPeer } from './danmaku-hub.js';
 import type { HlsTimeline } from './hls/hls-timeline.js';
 import type { CapturedEndpoint } from './captured.js';
 import type { SimSpecial } from './special-rooms.js';
+import { OriginVariants, type OriginVariantsInit } from './origin-variants.js';
 
 /** Stream formats a room can offer: http_stream/flv, http_hls/ts, http_hls/fmp4. */
 export const SIM_FORMATS = ['flv', 'ts', 'fmp4'] as const;
@@ -46,6 +47,8 @@ export interface SimRoomInit {
   formats?: SimFormat[];
   /** A room a guest cannot record: paid (203 + DRM), DRM-only, password or guard-only (see special-rooms.ts). */
   special?: SimSpecial | null;
+  /** Offer the origin and re-encode variants with the real naming (see origin-variants.ts); FLV responses follow one live clock. */
+  variants?: OriginVariantsInit;
 }
 
 export interface RoomCounters {
@@ -145,6 +148,8 @@ export class SimRoom {
   readonly requestFaults: Armed<RequestFault>[] = [];
   readonly connectionFaults: Armed<ConnectionFault>[] = [];
   readonly media = new Set<MediaConnection>();
+  /** Origin/re-encode variants, null for a room with one unnamed stream. */
+  readonly variants: OriginVariants | null;
   readonly danmaku = new Set<DanmakuPeer>();
 
   constructor(init: SimRoomInit) {
@@ -167,6 +172,7 @@ export class SimRoom {
     this.streamHost = init.streamHost ?? null;
     this.formats = init.formats ?? ['flv', 'ts', 'fmp4'];
     this.special = init.special ?? null;
+    this.variants = init.variants ? new OriginVariants(init.variants) : null;
     this.liveStatus = init.live ? 1 : 0;
     this.liveStartTime = init.live ? Math.floor(Date.now() / 1000) : 0;
   }
@@ -182,6 +188,7 @@ export class SimRoom {
       areaNameParent: this.areaNameParent, areaNameChild: this.areaNameChild, live: this.live, liveStatus: this.liveStatus,
       liveStartTime: this.liveStartTime, bitrateKbps: this.bitrateKbps, acceptQn: this.acceptQn, hevc: this.hevc, formats: this.formats,
       padWithFiller: this.padWithFiller, content: this.content ? { name: this.content.name, kbps: Math.round(this.content.kbps) } : null,
+      variants: this.variants ? { originAvailable: this.variants.originAvailable, bluray: this.variants.bluray, outages: this.variants.outages, originReturnDelayMs: this.variants.returnDelayMs } : null,
       hevcOnly: this.hevcOnly, special: this.special, captured: [...this.captured.keys()], av1: this.av1, av1Only: this.av1Only, hlsOnlyInMaster: this.hlsOnlyInMaster,
       opaqueNames: this.opaqueNames, codecSwapped: this.codecSwapped, clip: this.clipIndex, counters: this.counters,
       openStreams: this.media.size, openDanmaku: this.danmaku.size,

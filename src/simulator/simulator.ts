@@ -99,7 +99,10 @@ export class Simulator extends RoomOps {
     const server = this.server;
     if (!server) return;
     this.server = null;
-    for (const room of this.rooms.values()) for (const c of room.media) c.end();
+    for (const room of this.rooms.values()) {
+      room.variants?.stop();
+      for (const c of room.media) c.end();
+    }
     this.stopGenerators();
     this.pacer.stop();
     this.hub.close();

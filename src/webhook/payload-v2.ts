@@ -32,8 +32,11 @@ function session(d: SessionData): Record<string, unknown> {
 /** Cluster mode only, after brec's fields: the node whose disk holds the file. */
 const node = (d: FileOpeningData): Record<string, unknown> => (d.NodeId === undefined ? {} : { NodeId: d.NodeId });
 
+/** liverec extension, last: the file's stream provenance (see src/events/source.ts). */
+const source = (d: FileOpeningData): Record<string, unknown> => (d.Source === undefined ? {} : { Source: d.Source });
+
 function fileOpening(d: FileOpeningData): Record<string, unknown> {
-  return { SessionId: d.SessionId, RelativePath: d.RelativePath, FileOpenTime: d.FileOpenTime, ...room(d), ...node(d) };
+  return { SessionId: d.SessionId, RelativePath: d.RelativePath, FileOpenTime: d.FileOpenTime, ...room(d), ...node(d), ...source(d) };
 }
 
 function fileClosed(d: FileClosedData): Record<string, unknown> {
@@ -46,6 +49,7 @@ function fileClosed(d: FileClosedData): Record<string, unknown> {
     FileCloseTime: d.FileCloseTime,
     ...room(d),
     ...node(d),
+    ...source(d),
   };
 }
 

@@ -109,6 +109,16 @@ export class RecorderMetrics {
         for (const r of rooms()) if (r.room.state.unavailableReason) this.set({ ...r.labels, reason: r.room.state.unavailableReason }, 1);
       },
     });
+    new Gauge({
+      name: 'liverec_room_recording_source', help: '1 for what the room records now: kind origin, reencode, transcode or unknown (docs/origin.md)',
+      labelNames: [...ROOM_LABELS, 'kind', 'qn', 'codec'], registers: reg, collect() {
+        this.reset();
+        for (const r of rooms()) {
+          const src = r.room.state.recordingSource;
+          if (src) this.set({ ...r.labels, kind: src.kind, qn: String(src.qn), codec: src.codec }, 1);
+        }
+      },
+    });
 
     const recorder = this.options.recorder;
     const self = this;

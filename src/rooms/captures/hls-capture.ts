@@ -7,6 +7,7 @@ import type { SegmentWriter } from '../../hls/segment-writer.js';
 import { TsWriter } from '../../hls/ts-writer.js';
 import type { RecordingStatsDelta } from '../../flv/rules/stats.js';
 import type { CaptureDeps, CaptureEnd } from '../capture-standard.js';
+import { sourceBox } from '../../hls/mp4-source-box.js';
 
 const MIB = 1024 * 1024;
 const IO_TICK_MS = 2000;
@@ -34,6 +35,10 @@ export class HlsCapture {
       segment: (delta: RecordingStatsDelta) => this.onStats(delta),
       disk: (bytes: number, ms: number) => stats.disk(bytes, ms),
       log: (level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => outbox.log(level, msg, fields),
+      fileHead: () => {
+        const source = files.eventSource();
+        return source ? sourceBox(source) : null;
+      },
     };
     this.writer = deps.stream.format === 'ts' ? new TsWriter(hooks) : new Fmp4Writer(hooks);
     this.client = new HlsLiveClient({

@@ -33,6 +33,11 @@ export const en = {
   'unavailable.notFound': 'room not found', 'unavailable.notFound.long': 'The service says the room does not exist',
   'unavailable.recheck': 'checked again every interval',
 
+  // What a file records: the streamer's origin, the CDN's re-encode or a transcode (recordingSource)
+  'source.column': 'source', 'source.origin': 'origin', 'source.reencode': 're-encode', 'source.transcode': 'transcode', 'source.unknown': 'unknown source',
+  'source.origin.title': "the streamer's own stream", 'source.reencode.title': "the CDN's re-encode sold as 原画 (_bluray)",
+  'source.transcode.title': 'a lower-quality or other-codec rendition', 'source.unknown.title': 'the evidence is missing or disagrees',
+
   // Charts
   'chart.title': 'Last hour', 'chart.bitrate': 'Bitrate', 'chart.pace': 'Pace', 'chart.written': 'Written', 'chart.noData': 'no data yet',
 

@@ -33,6 +33,10 @@ export const zh: Record<Key, string> = {
   'unavailable.notFound': '房间不存在', 'unavailable.notFound.long': '服务表示该直播间不存在',
   'unavailable.recheck': '每个检查间隔复查一次',
 
+  'source.column': '来源', 'source.origin': '原始流', 'source.reencode': '二压', 'source.transcode': '转码', 'source.unknown': '来源未知',
+  'source.origin.title': '主播推的原始流', 'source.reencode.title': 'CDN 重新编码的"原画"(_bluray)',
+  'source.transcode.title': '较低画质或其他编码的转码流', 'source.unknown.title': '证据缺失或互相矛盾',
+
   'chart.title': '最近一小时', 'chart.bitrate': '码率', 'chart.pace': '速度比', 'chart.written': '已写入', 'chart.noData': '暂无数据',
 
   'detail.notFound': '找不到直播间 {id}（或正在加载）。', 'detail.allRooms': '全部直播间', 'detail.done': '{action}：完成',
