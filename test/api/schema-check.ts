@@ -29,6 +29,8 @@ export class SchemaChecker {
     if (schema.anyOf && !(schema.anyOf as Schema[]).some((s) => this.check(s, value, at).length === 0)) errors.push(`${at}: matches none of anyOf`);
     if (schema.oneOf && (schema.oneOf as Schema[]).filter((s) => this.check(s, value, at).length === 0).length !== 1) errors.push(`${at}: does not match exactly one of oneOf`);
     if (schema.enum && !(schema.enum as unknown[]).some((e) => e === value)) errors.push(`${at}: ${JSON.stringify(value)} not in enum ${JSON.stringify(schema.enum)}`);
+    // A double on the wire may be one of Newtonsoft's strings, as the document's descriptions say.
+    if (schema.type === 'number' && schema.format === 'double' && (value === 'NaN' || value === 'Infinity' || value === '-Infinity')) return errors;
     switch (schema.type) {
       case undefined: break;
       case 'string':
@@ -39,9 +41,6 @@ export class SchemaChecker {
         if (typeof schema.maxLength === 'number' && value.length > schema.maxLength) errors.push(`${at}: too long`);
         break;
       case 'number':
-        // A double on the wire may be one of Newtonsoft's strings, as the document's descriptions say.
-        if (schema.format === 'double' && (value === 'NaN' || value === 'Infinity' || value === '-Infinity')) return errors;
-        // falls through
       case 'integer':
         if (typeof value !== 'number' || !Number.isFinite(value)) return [...errors, `${at}: expected ${schema.type}, got ${JSON.stringify(value)}`];
         if (schema.type === 'integer' && !Number.isInteger(value)) errors.push(`${at}: ${value} is not an integer`);
