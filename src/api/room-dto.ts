@@ -1,5 +1,6 @@
 // brec's RoomDto, RoomRecordingStatsDto and RoomIOStatsDto: schemas and the mapping from the main-thread mirror.
 import { z } from '@hono/zod-openapi';
+import { UNAVAILABLE_REASONS } from '../bilibili/room-availability.js';
 import type { Room } from '../rooms/room.js';
 import type { IoStats, RecordingStats } from '../rooms/protocol.js';
 import { formatUtc, UNSET_DATE } from '../time.js';
@@ -63,8 +64,15 @@ export const RoomSchema = z
     autoRecordForThisSession: z.boolean(),
     recordingStats: RecordingStatsSchema,
     ioStats: IoStatsSchema,
-    recordingCodec: z.enum(['', 'avc', 'hevc']).openapi({ description: 'liverec addition: video codec of the file being written (from the quality token, then the stream itself); empty when not recording' }),
+    recordingCodec: z.enum(['', 'avc', 'hevc', 'av1']).openapi({ description: 'liverec addition: video codec of the file being written (from the quality token, then the stream itself); empty when not recording' }),
     waitingForDiskSpace: z.boolean().openapi({ description: 'liverec addition (after brec\'s fields): no new file is opened because free space is below MinFreeSpaceMB or the disk is full' }),
+    unavailableReason: z.enum(UNAVAILABLE_REASONS).nullable().openapi({
+      description: 'liverec addition: why the live service will not let liverec record this room, checked again every TimingCheckInterval with at most one API call; '
+        + 'paid = a paid live (all_special_types contains 203), password = a password room (encrypted, not verified), guardOnly = live with no stream offered (guards only), '
+        + 'drmOnly = every stream is DRM-protected, riskControl = 412/-352 answers lasting longer than one API pause (TimingApiBlockedPause), notFound = the service says the room does not exist; '
+        + 'null = nothing stands in the way. No stream retries are made while it is set.',
+      example: 'paid',
+    }),
   })
   .openapi('RoomDto');
 
@@ -135,5 +143,6 @@ export function roomDto(room: Room): RoomDto {
     ioStats: ioStatsDto(room.ioStats),
     recordingCodec: s.recordingCodec,
     waitingForDiskSpace: s.waitingForDiskSpace,
+    unavailableReason: s.unavailableReason,
   };
 }

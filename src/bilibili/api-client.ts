@@ -1,4 +1,4 @@
-// The live API client: the four endpoints the recorder needs, WBI-signed, every call through the shared limiter.
+// The live API client: the endpoints the recorder needs, WBI-signed with a guest identity, every call through the shared limiter.
 import { type ApiLimiter, getProcessLimiter } from './api-limiter.js';
 import {
   type DanmuInfo, type PlayInfo, type RoomInfo, type RoomInit, readDanmuInfo, readPlayInfo, readRoomInfo, readRoomInit,
@@ -7,16 +7,22 @@ import { type ClientOptions, clientOptions } from './client-options.js';
 import { BiliErrorCode, BilibiliError } from './errors.js';
 import { apiHeaders } from './headers.js';
 import { httpGetText } from './http-get.js';
-import { type Json, num, obj, str } from './json-read.js';
+import { type Json, num, obj, optStr, str } from './json-read.js';
+import { cookieHasBuvid3, type GuestIdentity, guestIdentityCache, mergeCookie, parseCookie } from './identity.js';
+import { playInfoUnavailable, type UnavailableReason } from './room-availability.js';
 import { keyFromUrl, signQuery, WbiKeyCache, type WbiKeys } from './wbi.js';
 
 const ROOM_NOT_FOUND_CODES = new Set([60004, 19002000]);
 const ROOM_ENCRYPTED_CODE = 19002005;
 
-/** Parameters of getRoomPlayInfo as brec sends them; only `qn` and `room_id` vary. */
-const PLAY_INFO_PARAMS = { protocol: '0,1', format: '0,1,2', codec: '0,1', platform: 'web', ptype: 8, dolby: 5, panorama: 1 };
+/** Parameters of getRoomPlayInfo as brec sends them (codec 2, AV1, added as the web player asks since 2025-12); only `qn` and `room_id` vary. */
+const PLAY_INFO_PARAMS = { protocol: '0,1', format: '0,1,2', codec: '0,1,2', platform: 'web', ptype: 8, dolby: 5, panorama: 1 };
 
 type Params = Record<string, string | number>;
+
+/** The web client sends this with every signed live call (rust-srec, biliup; see docs/bilibili-2026.md). */
+const WEB_LOCATION = '444.8';
+const RISK_CODES: ReadonlySet<string> = new Set([BiliErrorCode.ApiRisk352, BiliErrorCode.ApiRisk412, BiliErrorCode.ApiHttp412]);
 
 /** WBI keys per main-API host, shared by all clients of this thread. */
 const wbiCaches = new Map<string, WbiKeyCache>();
@@ -40,9 +46,44 @@ export class BilibiliApiClient {
     return readRoomInit(await this.call('/room/v1/Room/room_init', { id }, false, signal));
   }
 
-  /** getRoomPlayInfo v2 for the real room id at quality `qn`. */
+  /** getRoomPlayInfo v2 for the real room id at quality `qn`; ROOM_UNAVAILABLE for a room a guest cannot record. */
   async getPlayInfo(roomId: number, qn: number, signal?: AbortSignal): Promise<PlayInfo> {
-    return readPlayInfo(await this.call('/xlive/web-room/v2/index/getRoomPlayInfo', { room_id: roomId, ...PLAY_INFO_PARAMS, qn }, true, signal));
+    const status = await this.getRoomStatus(roomId, qn, signal);
+    if (status.unavailableReason) {
+      throw new BilibiliError(BiliErrorCode.RoomUnavailable, `room ${roomId} cannot be recorded: ${status.unavailableReason}`, { unavailableReason: status.unavailableReason });
+    }
+    return status.play;
+  }
+
+  /** getRoomPlayInfo with the reason a guest cannot record the room (null when it can): one call, nothing thrown for it. */
+  async getRoomStatus(roomId: number, qn = 10000, signal?: AbortSignal): Promise<{ play: PlayInfo; unavailableReason: UnavailableReason | null; raw: Json }> {
+    const raw = await this.call('/xlive/web-room/v2/index/getRoomPlayInfo', { room_id: roomId, ...PLAY_INFO_PARAMS, qn }, true, signal);
+    return { play: readPlayInfo(raw), unavailableReason: playInfoUnavailable(raw), raw };
+  }
+
+  /**
+   * The play-gateway master playlist of a room (HLS fMP4 variants of every quality and codec on several hosts) as
+   * text; the parameters are those of the `master_url` the service hands out beside fMP4 entries. A JSON answer
+   * (room offline or unknown, risk control) is thrown as the coded error it carries.
+   */
+  async getMasterPlaylist(roomId: number, qn: number, signal?: AbortSignal): Promise<string> {
+    await this.limiter.acquire(signal);
+    const path = '/xlive/play-gateway/master/url';
+    this.requests++;
+    const query = `cid=${roomId}&mid=0&pt=web&p2p_type=-1&net=0&free_type=0&build=0&feature=2&qn=${qn}`;
+    const res = await httpGetText(`${this.options.liveApiHost}${path}?${query}`, apiHeaders(this.options), this.options.apiTimeoutMs, signal);
+    if (res.status !== 200) throw new BilibiliError(BiliErrorCode.ApiHttpStatus, `${path}: HTTP ${res.status}`, { httpStatus: res.status });
+    if (res.body.trimStart().startsWith('#EXTM3U')) return res.body;
+    let code = -1;
+    let message = res.body.slice(0, 60);
+    try {
+      const env = JSON.parse(res.body) as { code?: unknown; message?: unknown };
+      code = typeof env.code === 'number' ? env.code : -1;
+      message = typeof env.message === 'string' ? env.message : '';
+    } catch { /* neither a playlist nor JSON */ }
+    if (code === -352 || code === -412) this.limiter.pause(this.options.riskPauseMs);
+    const errCode = code === -352 ? BiliErrorCode.ApiRisk352 : code === -412 ? BiliErrorCode.ApiRisk412 : BiliErrorCode.ApiError;
+    throw new BilibiliError(errCode, `${path}: not a playlist (code ${code} ${message})`, { serviceCode: code, httpStatus: 200 });
   }
 
   /** getDanmuInfo for the real room id: the auth token and the danmaku hosts. */
@@ -50,18 +91,48 @@ export class BilibiliApiClient {
     return readDanmuInfo(await this.call('/xlive/web-room/v1/index/getDanmuInfo', { id: roomId, type: 0 }, true, signal));
   }
 
+  /** The buvid3 for the danmaku auth: the user's cookie's, else the guest identity's ('' when there is none). */
+  async buvid(signal?: AbortSignal): Promise<string> {
+    const own = parseCookie(this.options.cookie).get('buvid3') ?? '';
+    if (own !== '') return own;
+    return (await this.guestIdentity(signal))?.buvid3 ?? '';
+  }
+
+  /** The Cookie header of live API calls: the user's cookie, completed with the guest buvid3/buvid4. */
+  async apiCookie(signal?: AbortSignal): Promise<string> {
+    return mergeCookie(this.options.cookie, await this.guestIdentity(signal));
+  }
+
+  private async guestIdentity(signal?: AbortSignal): Promise<GuestIdentity | null> {
+    if (!this.options.guestIdentity || cookieHasBuvid3(this.options.cookie)) return null;
+    return guestIdentityCache(this.options.mainApiHost).get(() => this.fetchGuestIdentity(signal));
+  }
+
+  /** `/x/frontend/finger/spi`: `data.b_3` is the buvid3, `data.b_4` the buvid4. */
+  private async fetchGuestIdentity(signal?: AbortSignal): Promise<GuestIdentity> {
+    const data = obj(await this.getData(this.options.mainApiHost, '/x/frontend/finger/spi', this.options.cookie, signal), 'data');
+    return { buvid3: str(data.b_3, 'data.b_3'), buvid4: optStr(data.b_4, 'data.b_4', '') };
+  }
+
   private async call(path: string, params: Params, sign: boolean, signal?: AbortSignal): Promise<Json> {
+    // Checked before the keys and identity: a refresh attempted during a pause would fail and be held off a minute.
+    this.limiter.checkPaused();
     let query: string;
     if (sign && this.options.wbiSign) {
       const keys = await this.wbiCache().get(() => this.fetchWbiKeys(signal));
-      query = signQuery(params, keys);
+      query = signQuery({ ...params, web_location: WEB_LOCATION }, keys);
     } else {
       query = Object.entries(params).map(([k, v]) => `${k}=${v}`).join('&');
     }
+    const cookie = await this.apiCookie(signal);
     try {
-      return await this.getData(this.options.liveApiHost, `${path}?${query}`, signal);
+      return await this.getData(this.options.liveApiHost, `${path}?${query}`, cookie, signal);
     } catch (err) {
-      if (err instanceof BilibiliError && err.code === BiliErrorCode.ApiRisk352) this.wbiCache().markStale();
+      if (err instanceof BilibiliError && RISK_CODES.has(err.code)) {
+        // The pause is already set; the first call after it signs with fresh keys and a fresh guest identity.
+        this.wbiCache().markStale();
+        guestIdentityCache(this.options.mainApiHost).markStale();
+      }
       throw err;
     }
   }
@@ -74,18 +145,18 @@ export class BilibiliApiClient {
 
   /** `/x/web-interface/nav` answers guests with code -101 but still carries the keys. */
   private async fetchWbiKeys(signal?: AbortSignal): Promise<WbiKeys> {
-    const data = obj(await this.getData(this.options.mainApiHost, '/x/web-interface/nav', signal, [-101]), 'data');
+    const data = obj(await this.getData(this.options.mainApiHost, '/x/web-interface/nav', this.options.cookie, signal, [-101]), 'data');
     const img = obj(data.wbi_img, 'data.wbi_img');
     return { imgKey: keyFromUrl(str(img.img_url, 'data.wbi_img.img_url')), subKey: keyFromUrl(str(img.sub_url, 'data.wbi_img.sub_url')) };
   }
 
   /** One GET through the limiter; returns the envelope's `data` or throws a coded error. */
-  private async getData(base: string, pathAndQuery: string, signal?: AbortSignal, okCodes: number[] = []): Promise<Json> {
+  private async getData(base: string, pathAndQuery: string, cookie: string, signal?: AbortSignal, okCodes: number[] = []): Promise<Json> {
     await this.limiter.acquire(signal);
     const q = pathAndQuery.indexOf('?');
     const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
     this.requests++;
-    const res = await httpGetText(base + pathAndQuery, apiHeaders(this.options), this.options.apiTimeoutMs, signal);
+    const res = await httpGetText(base + pathAndQuery, apiHeaders({ userAgent: this.options.userAgent, cookie }), this.options.apiTimeoutMs, signal);
     if (res.status === 412) {
       this.limiter.pause(this.options.riskPauseMs);
       throw new BilibiliError(BiliErrorCode.ApiHttp412, `${path}: HTTP 412 (blocked by risk control); all API calls pause`, { httpStatus: 412 });
@@ -105,16 +176,25 @@ export class BilibiliApiClient {
     }
     const env = body as Record<string, Json>;
     const code = num(env.code, 'code');
-    if (code === 0 || okCodes.includes(code)) return env.data;
+    const voucherOnly = code === 0 && isVoucherOnly(env.data);
+    if ((code === 0 && !voucherOnly) || okCodes.includes(code)) return env.data;
     const message = typeof env.message === 'string' ? env.message : typeof env.msg === 'string' ? env.msg : '';
     const details = { serviceCode: code, httpStatus: 200 };
-    if (code === -412 || code === -352) {
+    if (code === -412 || code === -352 || voucherOnly) {
       this.limiter.pause(this.options.riskPauseMs);
       const errCode = code === -412 ? BiliErrorCode.ApiRisk412 : BiliErrorCode.ApiRisk352;
-      throw new BilibiliError(errCode, `${path}: code ${code} ${message}; all API calls pause`, details);
+      const what = voucherOnly ? 'code 0 with only data.v_voucher (an unsigned or badly signed call)' : `code ${code} ${message}`;
+      throw new BilibiliError(errCode, `${path}: ${what}; all API calls pause`, details);
     }
     if (ROOM_NOT_FOUND_CODES.has(code)) throw new BilibiliError(BiliErrorCode.ApiRoomNotFound, `${path}: room not found (code ${code} ${message})`, details);
     if (code === ROOM_ENCRYPTED_CODE) throw new BilibiliError(BiliErrorCode.ApiRoomEncrypted, `${path}: room is encrypted (code ${code})`, details);
     throw new BilibiliError(BiliErrorCode.ApiError, `${path}: code ${code} ${message}`, details);
   }
+}
+
+/** A signed endpoint called without a valid signature may answer code 0 whose data is only `{v_voucher}` (bilibili-API-collect wbi.md). */
+function isVoucherOnly(data: Json): boolean {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return false;
+  const keys = Object.keys(data);
+  return keys.length === 1 && keys[0] === 'v_voucher';
 }

@@ -14,6 +14,11 @@ export interface ClientOptions {
   mainApiHost: string;
   /** Sign getInfoByRoom / getRoomPlayInfo / getDanmuInfo with WBI (wts + w_rid), as the web player does. */
   wbiSign: boolean;
+  /**
+   * Without a buvid3 in `cookie`, fetch a guest buvid3/buvid4 from `/x/frontend/finger/spi` (once per thread and
+   * main-API host) and send them as cookies on every API call and as `buvid` in the danmaku auth.
+   */
+  guestIdentity: boolean;
   /** Cookie: sent to the API when non-empty; DedeUserID and buvid3 feed the danmaku auth. */
   cookie: string;
   /** TimingApiTimeout (ms). */
@@ -41,6 +46,7 @@ export const DEFAULT_CLIENT_OPTIONS: Readonly<ClientOptions> = Object.freeze({
   liveApiHost: 'https://api.live.bilibili.com',
   mainApiHost: '',
   wbiSign: true,
+  guestIdentity: true,
   cookie: '',
   apiTimeoutMs: 10_000,
   streamConnectTimeoutMs: 5_000,

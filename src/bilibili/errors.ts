@@ -35,6 +35,8 @@ export const BiliErrorCode = {
   StreamAborted: 'STREAM_ABORTED',
   StreamNetwork: 'STREAM_NETWORK',
   StreamRedirect: 'STREAM_REDIRECT',
+  /** The room is live but cannot be recorded by this client (paid, password, guard-only, DRM only); see `unavailableReason`. */
+  RoomUnavailable: 'ROOM_UNAVAILABLE',
   DanmakuConnect: 'DANMAKU_CONNECT',
   DanmakuAuth: 'DANMAKU_AUTH',
 } as const;
@@ -45,6 +47,8 @@ export interface BiliErrorDetails {
   serviceCode?: number;
   /** For API_PAUSED: how long until calls are allowed again. */
   retryAfterMs?: number;
+  /** For ROOM_UNAVAILABLE: paid, password, guardOnly or drmOnly. */
+  unavailableReason?: string;
   cause?: unknown;
 }
 
@@ -52,6 +56,7 @@ export class BilibiliError extends LiverecError {
   readonly httpStatus?: number;
   readonly serviceCode?: number;
   readonly retryAfterMs?: number;
+  readonly unavailableReason?: string;
 
   constructor(code: BiliErrorCode, message: string, details: BiliErrorDetails = {}) {
     super(code, message, details.cause !== undefined ? { cause: details.cause } : undefined);
@@ -59,5 +64,6 @@ export class BilibiliError extends LiverecError {
     if (details.httpStatus !== undefined) this.httpStatus = details.httpStatus;
     if (details.serviceCode !== undefined) this.serviceCode = details.serviceCode;
     if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
+    if (details.unavailableReason !== undefined) this.unavailableReason = details.unavailableReason;
   }
 }

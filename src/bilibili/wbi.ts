@@ -58,6 +58,7 @@ export class WbiKeyCache {
   /** Current keys; fetches new ones when due (a failed fetch keeps the old keys and is retried after a minute). */
   get(fetch: () => Promise<WbiKeys>): Promise<WbiKeys> {
     const now = Date.now();
+    if (this.pending) return this.pending; // a fetch under way: wait for it rather than sign with stale keys
     if (now - this.fetchedAt < this.maxAgeMs || now - this.lastAttempt < this.retryMs) return Promise.resolve(this.keys);
     this.pending ??= (async () => {
       this.lastAttempt = Date.now();
@@ -74,8 +75,9 @@ export class WbiKeyCache {
     return this.pending;
   }
 
-  /** After a -352: the next signed call fetches keys again (at most once a minute). */
+  /** After a -352/412: the next signed call fetches keys again (a failed fetch then waits a minute before the next try). */
   markStale(): void {
     this.fetchedAt = 0;
+    this.lastAttempt = 0;
   }
 }

@@ -5,6 +5,7 @@ import { attachHls } from '../simulator/hls/real-hls-clips.js';
 import { realClips } from '../simulator/real-clips.js';
 import { SIM_FORMATS, type SimFormat } from '../simulator/room.js';
 import { Simulator } from '../simulator/simulator.js';
+import { SIM_SPECIALS } from '../simulator/special-rooms.js';
 
 interface SimulateOptions {
   port: number;
@@ -15,6 +16,8 @@ interface SimulateOptions {
   smallClips?: boolean;
   padWithFiller?: boolean;
   formats?: SimFormat[];
+  lenient?: boolean;
+  specialRooms?: boolean;
 }
 
 /**
@@ -57,14 +60,17 @@ export function registerSimulateCommand(program: Command): void {
     .option('--small-clips', 'serve the small committed 360p/480p clips (about 0.4 Mbps; no ffmpeg needed)')
     .option('--formats <list>', 'what the pre-created rooms offer, of flv, fmp4 and ts (HLS), serving the content in each (default: all three, HLS from the small clips); without flv, recorders fall back to HLS', formatList)
     .option('--pad-with-filler', 'pad video with H.264 filler NALUs up to --bitrate-kbps (recorders drop filler: flatters them)')
+    .option('--lenient', '2024 behaviour for old clients: accept unsigned live API calls and calls without a buvid3 cookie (default: refuse them with -352, as the service does)')
+    .option('--special-rooms', 'also create live rooms a guest cannot record: 20001 paid, 20002 password, 20003 guard-only, 20004 DRM-only')
     .action(async (opts: SimulateOptions) => {
-      const sim = new Simulator({ content: await content(opts) });
+      const sim = new Simulator({ content: await content(opts), lenient: opts.lenient ?? false });
       const running = await sim.start({ port: opts.port, host: opts.host });
       for (let i = 1; i <= opts.rooms; i++) {
         sim.createRoom({ roomId: 10000 + i, shortId: i, name: `sim-${i}`, title: `Simulated room ${i}`, live: true, bitrateKbps: opts.bitrateKbps, padWithFiller: opts.padWithFiller ?? false, formats: opts.formats });
       }
+      if (opts.specialRooms) SIM_SPECIALS.forEach((special, i) => sim.createRoom({ roomId: 20001 + i, name: `sim-${special}`, title: `Simulated ${special} room`, live: true, special }));
       const shown = opts.host === '127.0.0.1' || opts.host === '0.0.0.0' ? running.url : `http://${opts.host}:${running.port}`;
-      process.stdout.write(`liverec simulator listening on ${shown} (${opts.rooms} rooms; control API ${shown}/_sim/rooms)\n`);
+      process.stdout.write(`liverec simulator listening on ${shown} (${opts.rooms} rooms; ${sim.lenient ? 'lenient: unsigned calls accepted' : 'WBI signature and buvid3 required'}; control API ${shown}/_sim/rooms)\n`);
       await new Promise<void>((resolve) => {
         const stop = (): void => resolve();
         process.once('SIGINT', stop);

@@ -1,4 +1,5 @@
 // The contract between the main thread and room workers: commands (comlink) one way, a typed message union back.
+import type { UnavailableReason } from '../bilibili/room-availability.js';
 import type { PlainError } from '../errors.js';
 import type { RecorderEvent } from '../events/types.js';
 import type { RoomSettings } from '../config/fields.js';
@@ -58,9 +59,11 @@ export interface RoomState extends RoomInfo {
   danmakuConnected: boolean;
   autoRecordForThisSession: boolean;
   /** The video codec of the file being written ('' when not recording); liverec's addition to the room resource. */
-  recordingCodec: '' | 'avc' | 'hevc';
+  recordingCodec: '' | 'avc' | 'hevc' | 'av1';
   /** liverec: recording waits because free space is below MinFreeSpaceMB or the disk is full. */
   waitingForDiskSpace: boolean;
+  /** liverec: why the service will not let us record this room (paid, password, …); null when nothing stands in the way. */
+  unavailableReason: UnavailableReason | null;
 }
 
 export const emptyRecordingStats = (): RecordingStats => ({
@@ -79,7 +82,7 @@ export const emptyIoStats = (): IoStats => ({
 export const initialRoomState = (): RoomState => ({
   shortId: 0, name: '', uid: 0, title: '', areaNameParent: '', areaNameChild: '',
   recording: false, streaming: false, danmakuConnected: false, autoRecordForThisSession: true, recordingCodec: '',
-  waitingForDiskSpace: false,
+  waitingForDiskSpace: false, unavailableReason: null,
 });
 
 /** What a room actor needs to run; `settings` is the resolved room → global → default config. */

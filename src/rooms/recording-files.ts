@@ -37,7 +37,7 @@ interface OpenEntry {
 
 export class RecordingFiles {
   private partIndex = 0;
-  private codec: VideoCodec | null = null;
+  private codec: VideoCodec | 'av1' | null = null;
   private readonly open = new Map<string, OpenEntry>();
 
   private readonly journal: OpenJournal;
@@ -80,7 +80,7 @@ export class RecordingFiles {
   }
 
   /** Announces the codec being recorded: room state and a log line, on the first file and on every change. */
-  setCodec(codec: VideoCodec, from: 'url' | 'stream'): void {
+  setCodec(codec: VideoCodec | 'av1', from: 'url' | 'stream'): void {
     if (codec === this.codec) return;
     const previous = this.codec;
     this.codec = codec;

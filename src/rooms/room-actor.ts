@@ -1,5 +1,6 @@
 // One room's actor (runs in a worker): live detection, auto/manual recording, danmaku, commands, events.
 import { BilibiliApiClient } from '../bilibili/api-client.js';
+import type { UnavailableReason } from '../bilibili/room-availability.js';
 import { DanmakuClient } from '../bilibili/danmaku/client.js';
 import type { DanmakuEvent } from '../bilibili/danmaku/commands.js';
 import type { RoomSettings } from '../config/fields.js';
@@ -7,6 +8,7 @@ import { DanmakuRecorder } from '../danmaku/recorder.js';
 import type { RoomEventSnapshot } from '../events/types.js';
 import { formatLocal } from '../time.js';
 import { ActorOutbox } from './actor-outbox.js';
+import { RoomAvailability } from './availability.js';
 import { clientOptionsFrom } from './client-settings.js';
 import { initialRoomState, type RoomCommand, type RoomInit, type RoomMessage, type RoomState } from './protocol.js';
 import { RecordSession } from './record-session.js';
@@ -29,6 +31,7 @@ export class RoomActor {
   private retryTimer: NodeJS.Timeout | null = null;
   private infoFailures = 0;
   private disposed = false;
+  private readonly availability: RoomAvailability;
   private readonly danmakuFiles = new DanmakuRecorder({
     settings: () => this.settings,
     info: () => {
@@ -48,6 +51,7 @@ export class RoomActor {
     this.roomId = init.roomId;
     this.outbox = new ActorOutbox(post, batcher, init.roomId);
     this.client = new BilibiliApiClient(clientOptionsFrom(this.settings));
+    this.availability = new RoomAvailability(this.outbox, () => this.settings.TimingApiBlockedPause);
   }
 
   begin(): void {
@@ -64,7 +68,7 @@ export class RoomActor {
         this.outbox.state({ autoRecordForThisSession: true });
         if (!this.session) {
           await this.refreshSafely();
-          if (this.state.streaming) this.startSession();
+          if (this.state.streaming && !this.availability.reason) this.startSession();
         }
         return;
       case 'stop':
@@ -145,9 +149,11 @@ export class RoomActor {
 
   /** getInfoByRoom: room facts, the real id (when configured with a short id) and the live flag. */
   private async refresh(): Promise<void> {
+    if (this.availability.checkedByPlayInfo && this.infoFetched) return this.recheckUnavailable();
     const info = await this.client.getRoomInfo(this.roomId);
     if (this.disposed) return;
     this.infoFailures = 0;
+    this.availability.infoOk();
     if (info.roomId !== this.roomId && info.roomId > 0) {
       this.outbox.log('info', 'configured id is a short id; using the real room id', { realRoomId: info.roomId });
       this.onRealId(info.roomId);
@@ -169,13 +175,28 @@ export class RoomActor {
     this.setStreaming(info.liveStatus === 1);
   }
 
-  /** A failed refresh is logged; until room info was fetched once, it is retried with backoff. */
+  /**
+   * A room that cannot be recorded (paid, password, guard-only, DRM) is checked with one getRoomPlayInfo per
+   * interval: it carries the live flag and the reason both.
+   */
+  private async recheckUnavailable(): Promise<void> {
+    const status = await this.client.getRoomStatus(this.roomId);
+    if (this.disposed) return;
+    const live = status.play.liveStatus === 1;
+    this.availability.set(live ? status.unavailableReason : null);
+    this.setStreaming(live);
+  }
+
+  /** A failed refresh is logged; until room info was fetched once, it is retried with backoff (not for an unavailable room). */
   private async refreshSafely(): Promise<void> {
     try {
       await this.refresh();
     } catch (err) {
-      this.outbox.log('warn', `room info: ${(err as Error).message}`, { code: (err as { code?: string }).code });
-      if (this.infoFetched || this.disposed) return;
+      const code = (err as { code?: string }).code;
+      this.outbox.log('warn', `room info: ${(err as Error).message}`, { code });
+      this.availability.failed(code);
+      // An unavailable room is checked again at the normal interval only: one API call per interval.
+      if (this.infoFetched || this.disposed || this.availability.reason) return;
       const delay = Math.min(this.settings.TimingCheckInterval * 1000, this.settings.TimingStreamRetry * 2 ** this.infoFailures++);
       if (this.retryTimer) clearTimeout(this.retryTimer);
       this.retryTimer = setTimeout(() => void this.refreshSafely().then(() => this.ensureDanmaku()), delay);
@@ -194,7 +215,7 @@ export class RoomActor {
   }
 
   private maybeStart(): void {
-    if (!this.state.streaming || !this.state.autoRecordForThisSession || !this.settings.AutoRecord) return;
+    if (!this.state.streaming || !this.state.autoRecordForThisSession || !this.settings.AutoRecord || this.availability.reason) return;
     const filtered = titleFiltered(this.settings.TitleFilterPatterns, this.state.title, (pattern, err) =>
       this.outbox.log('warn', `TitleFilterPatterns: ignoring invalid pattern ${pattern}: ${err.message}`));
     if (filtered) {
@@ -224,6 +245,7 @@ export class RoomActor {
         return !this.disposed && this.state.streaming && this.state.autoRecordForThisSession;
       },
       timeline: this.danmakuFiles,
+      unavailable: (reason) => this.availability.set(reason as UnavailableReason),
     });
     const done = session.run().then(() => false, (err: unknown) => {
       this.outbox.error(err);
@@ -274,7 +296,13 @@ export class RoomActor {
         break;
       }
       case 'CUT_OFF':
-        this.outbox.log('warn', `stream cut off by the service: ${ev.message}`);
+        // The service ended this broadcast (CUT_OFF / CUT_OFF_V2): the session ends; a new broadcast starts a new one.
+        this.outbox.log('warn', `stream cut off by the service: ${ev.message}`, { code: 'STREAM_CUT_OFF', reason: ev.message });
+        this.session?.session.stop();
+        break;
+      case 'PLAYURL_RELOAD':
+        this.outbox.log('info', 'the service pushed a new playurl (PLAYURL_RELOAD); reconnecting the stream now');
+        this.session?.session.reconnect();
         break;
       default:
         break;

@@ -3,7 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { danmuInfoData, playInfoData, roomInfoData, roomInitData, type SimAddress } from './api-responses.js';
 import { type ApiFault, takeFault } from './faults.js';
 import { clientGone, envelope, sendJson, sendText } from './http-util.js';
-import { pushLog, type RoomCounters, type SimRoom } from './room.js';
+import { capturedAnswer, type CapturedEndpoint } from './captured.js';
+import { pushLog, type RequestRecord, type RoomCounters, type SimRoom } from './room.js';
+import { specialPlayInfo, specialRoomInit } from './special-rooms.js';
+import { fingerSpiBody } from './guest-identity.js';
+import { refuse, RISK_352_COMPACT, risk352WithVoucher } from './strict.js';
 
 type Data = (room: SimRoom, q: URLSearchParams, addr: SimAddress) => Record<string, unknown>;
 
@@ -15,13 +19,15 @@ interface Endpoint {
   legacy: boolean;
   notFound: [number, string];
   data: Data;
+  /** The name under which POST /_sim/rooms/{id}/captured replaces this endpoint's answer. */
+  captured: CapturedEndpoint;
 }
 
 const ENDPOINTS: Record<string, Endpoint> = {
-  '/room/v1/Room/room_init': { param: 'id', counter: 'roomInit', acceptsShortId: true, legacy: true, notFound: [60004, '直播间不存在'], data: roomInitData },
-  '/xlive/web-room/v1/index/getInfoByRoom': { param: 'room_id', counter: 'getInfoByRoom', acceptsShortId: true, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: roomInfoData },
-  '/xlive/web-room/v2/index/getRoomPlayInfo': { param: 'room_id', counter: 'getRoomPlayInfo', acceptsShortId: false, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: (r, q, a) => playInfoData(r, a, q) },
-  '/xlive/web-room/v1/index/getDanmuInfo': { param: 'id', counter: 'getDanmuInfo', acceptsShortId: false, legacy: false, notFound: [1, '房间不存在'], data: (r, _q, a) => danmuInfoData(r, a) },
+  '/room/v1/Room/room_init': { param: 'id', counter: 'roomInit', acceptsShortId: true, legacy: true, notFound: [60004, '直播间不存在'], data: (r) => specialRoomInit(r, roomInitData(r)), captured: 'roomInit' },
+  '/xlive/web-room/v1/index/getInfoByRoom': { param: 'room_id', counter: 'getInfoByRoom', acceptsShortId: true, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: roomInfoData, captured: 'getInfoByRoom' },
+  '/xlive/web-room/v2/index/getRoomPlayInfo': { param: 'room_id', counter: 'getRoomPlayInfo', acceptsShortId: false, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: (r, q, a) => specialPlayInfo(r, playInfoData(r, a, q)), captured: 'getRoomPlayInfo' },
+  '/xlive/web-room/v1/index/getDanmuInfo': { param: 'id', counter: 'getDanmuInfo', acceptsShortId: false, legacy: false, notFound: [1, '房间不存在'], data: (r, _q, a) => danmuInfoData(r, a), captured: 'getDanmuInfo' },
 };
 
 export interface ApiContext {
@@ -31,14 +37,27 @@ export interface ApiContext {
   unknownRoomHits: number;
   /** Calls of the nav endpoint (WBI keys). */
   navHits: number;
+  /** Calls of /x/frontend/finger/spi (guest buvid3/buvid4). */
+  fingerHits: number;
+  /** Live API calls refused with -352 in 2026 mode (bad or missing signature, no buvid3). */
+  refusedHits: { signature: number; buvid3: number };
+  /** The latest refused calls (path, query, headers), for tests and the control API's stats. */
+  refusedLog: RequestRecord[];
+  /** 2024 behaviour: accept unsigned calls and calls without a buvid3 (`--lenient`). */
+  lenient: boolean;
 }
 
 export function isApiPath(path: string): boolean {
-  return path in ENDPOINTS || path === NAV_PATH;
+  return path in ENDPOINTS || path === NAV_PATH || path === FINGER_PATH || path === MASTER_PATH;
 }
 
+/** The play-gateway master playlist; answered here when a room has a captured one armed (`cid` names the room). */
+const MASTER_PATH = '/xlive/play-gateway/master/url';
+
+const FINGER_PATH = '/x/frontend/finger/spi';
+
 const NAV_PATH = '/x/web-interface/nav';
-/** The WBI keys the simulator publishes (blrec's test keys); the simulator logs signatures but does not check them. */
+/** The WBI keys the simulator publishes (blrec's test keys = SIM_WBI_KEYS); checked unless the simulator is lenient. */
 const WBI_IMG = 'https://i0.hdslb.com/bfs/wbi/7cd084941338484aae1ad9425b84077c.png';
 const WBI_SUB = 'https://i0.hdslb.com/bfs/wbi/4932caff0ff746eab6f01bf08b70ac45.png';
 
@@ -47,6 +66,24 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
     ctx.navHits++;
     // Guests get -101 with the keys, as on the real service.
     return sendJson(res, 200, { code: -101, message: '账号未登录', ttl: 1, data: { isLogin: false, wbi_img: { img_url: WBI_IMG, sub_url: WBI_SUB } } });
+  }
+  if (url.pathname === FINGER_PATH) {
+    ctx.fingerHits++;
+    return sendJson(res, 200, fingerSpiBody());
+  }
+  // The gateway refuses before the room is looked up: an unsigned call never learns whether the room exists.
+  const refusal = ctx.lenient ? null : refuse(url.pathname, req, url.searchParams);
+  if (refusal) {
+    ctx.refusedHits[refusal.reason]++;
+    pushLog(ctx.refusedLog, { at: Date.now(), path: url.pathname, query: url.search, headers: req.headers });
+    return sendJson(res, 200, refusal.body);
+  }
+  if (url.pathname === MASTER_PATH) {
+    const room = ctx.findRoom(Number(url.searchParams.get('cid') ?? NaN), false);
+    const text = room && capturedAnswer(room, 'masterPlaylist', ctx.address());
+    if (typeof text !== 'string') return sendJson(res, 404, { code: -404, message: '啥都木有', ttl: 1, data: null });
+    room!.counters.apiHits.total++;
+    return sendText(res, 200, text, 'application/vnd.apple.mpegurl');
   }
   const ep = ENDPOINTS[url.pathname]!;
   const raw = url.searchParams.get(ep.param) ?? '';
@@ -66,6 +103,8 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
   } else if (fault) {
     return sendFault(res, fault, ep, ep.data(room, url.searchParams, ctx.address()));
   }
+  const replay = capturedAnswer(room, ep.captured, ctx.address());
+  if (replay !== undefined) return sendJson(res, 200, replay);
   sendJson(res, 200, envelope(0, ep.legacy ? 'ok' : '0', ep.data(room, url.searchParams, ctx.address()), ep.legacy));
 }
 
@@ -76,7 +115,7 @@ function sendFault(res: ServerResponse, fault: Exclude<ApiFault, { kind: 'api-de
       return sendJson(res, fault.inBody ? 200 : 412, body, { Server: 'openresty' });
     }
     case 'api352':
-      return sendJson(res, 200, { code: -352, message: '-352', ttl: 1, data: { v_voucher: 'voucher_sim' } });
+      return sendJson(res, 200, fault.compact ? { ...RISK_352_COMPACT } : risk352WithVoucher());
     case 'api-malformed':
       switch (fault.variant) {
         case 'json': {

@@ -3,7 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { danmuCommand, giftCommand, guardCommand, superChatCommand } from './danmaku-messages.js';
 import { BodyError, readJson, sendJson } from './http-util.js';
+import { armCaptured, CAPTURED_ENDPOINTS, CapturedError } from './captured.js';
 import { type RoomOps, SimError } from './room-ops.js';
+import { SIM_SPECIALS } from './special-rooms.js';
 
 const id = z.number().int().positive().max(2 ** 31);
 const CreateRoom = z.object({
@@ -13,7 +15,12 @@ const CreateRoom = z.object({
   padWithFiller: z.boolean().optional(),
   formats: z.array(z.enum(['flv', 'ts', 'fmp4'])).min(1).optional(),
   hevcOnly: z.boolean().optional(),
+  special: z.enum(SIM_SPECIALS).nullable().optional(),
+  av1: z.boolean().optional(),
+  av1Only: z.boolean().optional(),
+  hlsOnlyInMaster: z.boolean().optional(),
 });
+const Captured = z.object({ endpoint: z.enum(CAPTURED_ENDPOINTS), body: z.unknown().refine((b) => b !== undefined, 'body is required') });
 const Live = z.object({ live: z.boolean(), round: z.boolean().optional() });
 const Title = z.object({ title: z.string(), areaNameParent: z.string().optional(), areaNameChild: z.string().optional() });
 const Danmu = z.object({
@@ -52,6 +59,7 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
  * POST   /_sim/rooms/{id}/cut-off         {msg?}
  * POST   /_sim/rooms/{id}/danmaku-raw     {base64} | {command}
  * POST   /_sim/rooms/{id}/faults          see faults.ts      DELETE /_sim/rooms/{id}/faults clears them
+ * POST   /_sim/rooms/{id}/captured        {endpoint: getInfoByRoom|getRoomPlayInfo|roomInit|getDanmuInfo|masterPlaylist, body}  replay a capture
  */
 export async function handleControl(sim: RoomOps & { stats(): unknown }, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   try {
@@ -118,6 +126,16 @@ function runAction(sim: RoomOps, roomId: number, action: string, body: unknown):
     }
     case 'faults':
       return sim.addFault(roomId, body);
+    case 'captured': {
+      const b = parse(Captured, body);
+      try {
+        armCaptured(sim.room(roomId), b.endpoint, b.body);
+      } catch (err) {
+        if (err instanceof CapturedError) throw new SimError(400, err.message);
+        throw err;
+      }
+      return { endpoint: b.endpoint, captured: [...sim.room(roomId).captured.keys()] };
+    }
     default:
       throw new SimError(404, `Unknown room action ${action}`);
   }

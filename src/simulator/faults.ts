@@ -11,7 +11,8 @@ const ms = z.number().int().min(0).max(86_400_000);
  * `path`), or every such call for `durationMs` when that is given:
  *   { kind: 'api412', count?, durationMs?, path?, inBody? }  HTTP 412 + {"code":-412,"message":"请求被拦截"};
  *                                                           inBody [false]: code -412 inside an HTTP 200 instead
- *   { kind: 'api352', count?, durationMs?, path? }          HTTP 200 + {"code":-352,...}
+ *   { kind: 'api352', count?, durationMs?, path?, compact? }  HTTP 200 + {"code":-352,...,"data":{"v_voucher":…}};
+ *                                                         compact: {"code":-352,"message":"-352","ttl":1}
  *   { kind: 'api-malformed', variant, count?, durationMs?, path? }  bad answers: variant 'json' (cut JSON),
  *        'html' (an HTML error page, HTTP 200), 'missing-field' (data.room_info / data.token ... removed),
  *        'wrong-type' (ids and codes as objects), 'no-envelope' (a JSON array), 'http-500'
@@ -53,7 +54,7 @@ const ms = z.number().int().min(0).max(86_400_000);
  */
 export const FaultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('api412'), count, durationMs: ms.optional(), path: z.string().optional(), inBody: z.boolean().default(false) }),
-  z.object({ kind: z.literal('api352'), count, durationMs: ms.optional(), path: z.string().optional() }),
+  z.object({ kind: z.literal('api352'), count, durationMs: ms.optional(), path: z.string().optional(), compact: z.boolean().optional() }),
   z.object({
     kind: z.literal('api-malformed'),
     variant: z.enum(['json', 'html', 'missing-field', 'wrong-type', 'no-envelope', 'http-500']),

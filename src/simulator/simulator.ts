@@ -8,9 +8,10 @@ import { type Clip, clips, nearestClip } from './clips.js';
 import { handleControl } from './control-routes.js';
 import { DanmakuHub } from './danmaku-hub.js';
 import { handleMedia, isMediaPath } from './media-routes.js';
+import { handleMaster, MASTER_PATH } from './hls/master-route.js';
 import { Pacer } from './pacer.js';
 import { RoomOps } from './room-ops.js';
-import type { SimRoom, SimRoomInit } from './room.js';
+import type { RequestRecord, SimRoom, SimRoomInit } from './room.js';
 import { sendJson } from './http-util.js';
 
 export interface SimulatorOptions {
@@ -21,6 +22,11 @@ export interface SimulatorOptions {
    * loadClipFile(). Unset = the small committed 360p/480p clips, at their own ~0.4 Mbps unless padded.
    */
   content?: readonly Clip[];
+  /**
+   * 2024 behaviour (`liverec simulate --lenient`): accept unsigned live API calls and calls without a buvid3 cookie.
+   * Off by default: the simulator refuses them with -352 as the service does since 2025.
+   */
+  lenient?: boolean;
 }
 
 export interface StartOptions {
@@ -42,6 +48,10 @@ export class Simulator extends RoomOps {
   readonly hub = new DanmakuHub((id) => this.findRoom(id, false));
   unknownRoomHits = 0;
   navHits = 0;
+  fingerHits = 0;
+  readonly refusedHits = { signature: 0, buvid3: 0 };
+  readonly refusedLog: RequestRecord[] = [];
+  readonly lenient: boolean;
   port = 0;
   private server: http.Server | null = null;
   private readonly content: readonly Clip[];
@@ -50,6 +60,7 @@ export class Simulator extends RoomOps {
     super();
     this.pacer = new Pacer(options.tickMs ?? 40);
     this.content = options.content ?? [];
+    this.lenient = options.lenient ?? false;
   }
 
   override createRoom(init: SimRoomInit): SimRoom {
@@ -106,13 +117,14 @@ export class Simulator extends RoomOps {
       bytesServed += r.counters.bytesServed;
       openStreams += r.media.size;
     }
-    return { rooms: this.rooms.size, openStreams, bytesServed, unknownRoomHits: this.unknownRoomHits, navHits: this.navHits, pacerTicks: this.pacer.ticks, pacerBusyMs: Math.round(this.pacer.busyMs) };
+    return { rooms: this.rooms.size, openStreams, bytesServed, unknownRoomHits: this.unknownRoomHits, navHits: this.navHits, fingerHits: this.fingerHits, refusedHits: this.refusedHits, lenient: this.lenient, pacerTicks: this.pacer.ticks, pacerBusyMs: Math.round(this.pacer.busyMs) };
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       if (isApiPath(url.pathname)) return await handleApi(this, req, res, url);
+      if (url.pathname === MASTER_PATH) return handleMaster((id) => this.findRoom(id, false), this.address(), req, res, url);
       if (isMediaPath(url.pathname)) return await handleMedia(this, req, res, url);
       if (url.pathname.startsWith('/_sim/')) return await handleControl(this, req, res, url);
       sendJson(res, 404, { code: -404, message: '啥都木有', ttl: 1, data: null });

@@ -60,6 +60,8 @@ describe('the OpenAPI document', () => {
       ]),
       // liverec additions: the event stream and the web UI's webhook buttons.
       'GET /api/events', 'POST /api/webhook/replay', 'POST /api/webhook/test',
+      // liverec addition: the rooms' last hour for the UI's charts.
+      'GET /api/history',
     ].sort());
   });
 });
@@ -151,6 +153,17 @@ describe('every route answers as documented', () => {
     expect(await hit('POST', '/api/webhook/replay', '/api/webhook/replay', { eventId: KNOWN_EVENT, url }, 200)).toEqual({ url, ok: false, status: 500, error: 'HTTP 500' });
     expect((await hit('POST', '/api/webhook/replay', '/api/webhook/replay', { eventId: '0b9f2c52-3c1d-4b8e-8f4a-5a6b7c8d9e0f', url }, 404)).code).toBe(-12);
     expect((await hit('POST', '/api/webhook/replay', '/api/webhook/replay', { eventId: 'nope', url }, 400)).message).toContain('eventId');
+  });
+
+  it('rooms\' history (liverec)', async () => {
+    const all = await hit('GET', '/api/history', '/api/history', undefined, 200);
+    expect(all.intervalMs).toBeGreaterThan(0);
+    expect(all.rooms.map((r: any) => r.roomId)).toEqual(expect.arrayContaining([1001, 1002]));
+    const one = await hit('GET', '/api/history', '/api/history?room=1001', undefined, 200);
+    expect(one.rooms.map((r: any) => r.roomId)).toEqual([1001]);
+    expect(one.rooms[0].t.length).toBeGreaterThan(0);
+    expect(one.rooms[0].pace[0]).toBeNull();
+    expect((await hit('GET', '/api/history', '/api/history?room=x', undefined, 400)).code).toBe(-10);
   });
 
   it('covered every documented status of every operation', () => {

@@ -59,7 +59,7 @@ describe('API endpoints', () => {
     expect(d.hosts).toEqual([{ host: '127.0.0.1', port: 0, wsPort: sim.sim.port, wssPort: 0 }]);
   });
 
-  it('sends the headers the service expects, the cookie only when configured', async () => {
+  it('sends the headers the service expects; the user cookie wins, a guest identity fills in what it lacks', async () => {
     await client().getRoomInfo(5440);
     const log = sim.sim.room(5440).apiLog;
     const h = log.at(-1)!.headers;
@@ -67,8 +67,17 @@ describe('API endpoints', () => {
     expect(h.referer).toBe('https://live.bilibili.com/');
     expect(h.origin).toBe('https://live.bilibili.com');
     expect(h.cookie).toBe(COOKIE);
+    const fingers = sim.sim.fingerHits;
     await client({ cookie: '' }).getRoomInfo(5440);
-    expect(sim.sim.room(5440).apiLog.at(-1)!.headers.cookie).toBeUndefined();
+    await client({ cookie: '' }).getPlayInfo(5440, 10000);
+    const guest = sim.sim.room(5440).apiLog.at(-1)!.headers.cookie as string;
+    expect(guest).toMatch(/^buvid3=[0-9A-F-]{36}\d{5}infoc; buvid4=[0-9A-F-]{36}\d{5}-\d{8}-\S+$/);
+    expect(sim.sim.room(5440).apiLog.at(-2)!.headers.cookie).toBe(guest);
+    expect(sim.sim.fingerHits - fingers).toBeLessThanOrEqual(1); // once per thread and host, shared by clients
+    await client({ cookie: 'SESSDATA=x; buvid3=mine' }).getRoomInfo(5440);
+    expect(sim.sim.room(5440).apiLog.at(-1)!.headers.cookie).toBe('SESSDATA=x; buvid3=mine');
+    await client({ cookie: 'SESSDATA=x' }).getRoomInfo(5440);
+    expect(sim.sim.room(5440).apiLog.at(-1)!.headers.cookie).toBe(`SESSDATA=x; ${guest}`);
   });
 });
 

@@ -1,6 +1,6 @@
 // The simulator's HEVC rooms: _prohevc entries serve codec-12 FLV, hevcOnly has no avc entries, codec-switch at the next connect.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { control, startSim } from '../simulator/helpers.js';
+import { control, liveFetch, startSim } from '../simulator/helpers.js';
 
 /** Reads the response until the first video tag; returns byte 0 of its body (0x17 AVC header, 0x1c HEVC header). */
 async function firstVideoByteOf(url: string): Promise<number> {
@@ -30,7 +30,7 @@ describe('simulator HEVC rooms', () => {
   afterAll(() => sim?.close());
 
   const flvEntries = async (roomId: number): Promise<{ codec_name: string; base_url: string; url_info: { host: string; extra: string }[] }[]> => {
-    const body: any = await (await fetch(`${sim.url}/xlive/web-room/v2/index/getRoomPlayInfo?room_id=${roomId}&protocol=0,1&format=0,1,2&codec=0,1&qn=10000`)).json();
+    const body: any = await (await liveFetch(sim.url, '/xlive/web-room/v2/index/getRoomPlayInfo', { room_id: roomId, protocol: '0,1', format: '0,1,2', codec: '0,1', qn: 10000 })).json();
     return body.data.playurl_info.playurl.stream[0].format[0].codec;
   };
   const urlOf = (e: { base_url: string; url_info: { host: string; extra: string }[] }): string => e.url_info[0]!.host + e.base_url + e.url_info[0]!.extra;

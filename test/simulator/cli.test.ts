@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliEntry, packageRoot } from '../../src/paths.js';
+import { liveFetch } from './helpers.js';
 
 const main = cliEntry;
 
@@ -33,7 +34,7 @@ describe('liverec simulate', () => {
         [10002, 2, 'sim-2', true, 900, false, 'h264-aac.flv'],
         [10003, 3, 'sim-3', true, 900, false, 'h264-aac.flv'],
       ]);
-      const info = (await (await fetch(`${url}/xlive/web-room/v1/index/getInfoByRoom?room_id=2`)).json()) as { data: { room_info: { room_id: number } } };
+      const info = (await (await liveFetch(url, '/xlive/web-room/v1/index/getInfoByRoom', { room_id: 2 })).json()) as { data: { room_info: { room_id: number } } };
       expect(info.data.room_info.room_id).toBe(10002);
     } finally {
       child.kill('SIGTERM');

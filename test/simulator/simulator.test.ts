@@ -1,7 +1,7 @@
 // The simulator's control API, raw JSON shapes and per-room bitrates, over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStream } from '../../src/bilibili/stream-download.js';
-import { collect, control, startSim, waitFor } from './helpers.js';
+import { collect, control, liveFetch, startSim, waitFor } from './helpers.js';
 
 let sim: Awaited<ReturnType<typeof startSim>>;
 beforeAll(async () => {
@@ -23,10 +23,10 @@ describe('control API', () => {
     expect(bad.json.error).toMatch(/roomId/);
     expect((await control(sim.url, '/_sim/rooms', undefined)).json.map((r: { roomId: number }) => r.roomId)).toContain(20001);
 
-    await fetch(`${sim.url}/xlive/web-room/v1/index/getInfoByRoom?room_id=21`);
+    await liveFetch(sim.url, '/xlive/web-room/v1/index/getInfoByRoom', { room_id: 21 });
     const got = await control(sim.url, '/_sim/rooms/20001');
     expect(got.json.counters.apiHits).toMatchObject({ total: 1, getInfoByRoom: 1 });
-    expect(got.json.apiLog[0].query).toBe('?room_id=21');
+    expect(got.json.apiLog[0].query).toMatch(/^\?room_id=21&wts=\d+&w_rid=[0-9a-f]{32}$/);
 
     expect((await control(sim.url, '/_sim/rooms/20001', undefined, 'DELETE')).status).toBe(204);
     expect((await control(sim.url, '/_sim/rooms/20001')).status).toBe(404);
@@ -56,21 +56,22 @@ describe('control API', () => {
 describe('API answers', () => {
   it('send JSON envelopes like the service (msg on /room/v1, 1002002 for bad ids)', async () => {
     await control(sim.url, '/_sim/rooms', { roomId: 20020, shortId: 22, live: false });
-    const init = await fetch(`${sim.url}/room/v1/Room/room_init?id=22`);
+    const init = await liveFetch(sim.url, '/room/v1/Room/room_init', { id: 22 }, { sign: false });
     expect(init.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await init.json()).toMatchObject({ code: 0, msg: 'ok', message: 'ok', data: { room_id: 20020, live_status: 0, live_time: -62170012800 } });
-    const badId = await (await fetch(`${sim.url}/xlive/web-room/v1/index/getInfoByRoom?room_id=abc`)).json();
+    const badId = await (await liveFetch(sim.url, '/xlive/web-room/v1/index/getInfoByRoom', { room_id: 'abc' })).json();
     expect(badId).toMatchObject({ code: 1002002, ttl: 1, data: null });
     // Play info and danmaku info need the real id, like the service.
-    expect(await (await fetch(`${sim.url}/xlive/web-room/v2/index/getRoomPlayInfo?room_id=22&qn=10000`)).json()).toMatchObject({ code: 19002000 });
-    const filtered: any = await (await fetch(`${sim.url}/xlive/web-room/v2/index/getRoomPlayInfo?room_id=20020&protocol=0&format=0&codec=0`)).json();
+    expect(await (await liveFetch(sim.url, '/xlive/web-room/v2/index/getRoomPlayInfo', { room_id: 22, qn: 10000 })).json()).toMatchObject({ code: 19002000 });
+    const filtered: any = await (await liveFetch(sim.url, '/xlive/web-room/v2/index/getRoomPlayInfo', { room_id: 20020, protocol: 0, format: 0, codec: 0 })).json();
     expect(filtered.data.playurl_info).toBeNull();
     expect((await fetch(`${sim.url}/nowhere`)).status).toBe(404);
   });
 
   it('filters play info by protocol, format and codec, and answers offered qn', async () => {
     await control(sim.url, '/_sim/rooms', { roomId: 20030, live: true, hevc: true, acceptQn: [10000, 150] });
-    const get = async (q: string): Promise<any> => ((await (await fetch(`${sim.url}/xlive/web-room/v2/index/getRoomPlayInfo?room_id=20030&${q}`)).json()) as any).data.playurl_info.playurl.stream;
+    const get = async (q: string): Promise<any> =>
+      ((await (await liveFetch(sim.url, '/xlive/web-room/v2/index/getRoomPlayInfo', { room_id: 20030, ...Object.fromEntries(new URLSearchParams(q)) })).json()) as any).data.playurl_info.playurl.stream;
     const onlyFlv = await get('protocol=0&format=0&codec=0,1&qn=150');
     expect(onlyFlv).toHaveLength(1);
     expect(onlyFlv[0].format[0].codec.map((c: { codec_name: string; current_qn: number }) => [c.codec_name, c.current_qn])).toEqual([['avc', 150], ['hevc', 150]]);

@@ -6,7 +6,11 @@ export interface RoomDto {
   objectId: string; roomId: number; autoRecord: boolean; shortId: number; name: string; uid: number; title: string;
   areaNameParent: string; areaNameChild: string; recording: boolean; streaming: boolean; danmakuConnected: boolean;
   autoRecordForThisSession: boolean; recordingStats: Record<string, Wire>; ioStats: Record<string, Wire | string | null>;
+  /** Why the service will not let liverec record the room; null or absent when nothing stands in the way. */
+  unavailableReason?: UnavailableReason | null;
 }
+
+export type UnavailableReason = 'paid' | 'password' | 'guardOnly' | 'drmOnly' | 'riskControl' | 'notFound';
 
 export interface StatsEntry {
   objectId: string; roomId: number; health: Health; recording: boolean; streaming: boolean; danmakuConnected: boolean;

@@ -8,7 +8,7 @@ export function roomSignature(room: Room): string {
   const s = room.state;
   return [
     room.roomId, room.autoRecord, s.shortId, s.name, s.title, s.areaNameParent, s.areaNameChild,
-    s.recording, s.streaming, s.danmakuConnected, s.autoRecordForThisSession,
+    s.recording, s.streaming, s.danmakuConnected, s.autoRecordForThisSession, s.unavailableReason,
   ].join('\u0000');
 }
 

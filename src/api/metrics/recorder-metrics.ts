@@ -102,6 +102,13 @@ export class RecorderMetrics {
     roomGauge('liverec_room_recording', '1 while the room records', (r) => Number(r.state.recording));
     roomGauge('liverec_room_streaming', '1 while the room is live', (r) => Number(r.state.streaming));
     roomGauge('liverec_room_danmaku_connected', '1 while the danmaku socket is connected', (r) => Number(r.state.danmakuConnected));
+    new Gauge({
+      name: 'liverec_room_unavailable', help: '1 while the service will not let liverec record the room, labelled with unavailableReason (paid, password, guardOnly, drmOnly, riskControl, notFound); absent otherwise',
+      labelNames: [...ROOM_LABELS, 'reason'], registers: reg, collect() {
+        this.reset();
+        for (const r of rooms()) if (r.room.state.unavailableReason) this.set({ ...r.labels, reason: r.room.state.unavailableReason }, 1);
+      },
+    });
 
     const recorder = this.options.recorder;
     const self = this;

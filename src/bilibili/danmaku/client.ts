@@ -4,6 +4,7 @@ import type { DanmuInfo } from '../api-models.js';
 import { type ClientOptions, clientOptions } from '../client-options.js';
 import { BiliErrorCode, BilibiliError } from '../errors.js';
 import { cookieIdentity, danmakuHeaders } from '../headers.js';
+import { authBody } from './auth-body.js';
 import type { DanmakuEvent } from './commands.js';
 import { encodePacket, Op } from './packet.js';
 import { DanmakuReceiver, type DanmakuStats, newDanmakuStats } from './receiver.js';
@@ -16,7 +17,7 @@ export interface DanmakuClientConfig {
   /** The real room id (auth requires it). */
   roomId: number;
   /** Source of tokens and hosts: a BilibiliApiClient, or anything with the same method. */
-  api: { getDanmuInfo(roomId: number, signal?: AbortSignal): Promise<DanmuInfo> };
+  api: { getDanmuInfo(roomId: number, signal?: AbortSignal): Promise<DanmuInfo>; buvid?(signal?: AbortSignal): Promise<string> };
   options?: Partial<ClientOptions>;
   /** WebSocket handshake budget (default 10 s, as brec). */
   connectTimeoutMs?: number;
@@ -98,8 +99,10 @@ export class DanmakuClient extends EventEmitter {
     if (this.state === 'stopped') return;
     this.setState('connecting');
     let info: DanmuInfo;
+    let buvid: string;
     try {
       info = await this.danmuInfo();
+      buvid = (await this.config.api.buvid?.(this.abort.signal)) ?? cookieIdentity(this.options.cookie).buvid ?? '';
     } catch (err) {
       this.warn(BiliErrorCode.DanmakuConnect, `getDanmuInfo failed: ${(err as Error).message}`, err);
       return this.scheduleReconnect(this.options.danmakuRetryMs);
@@ -128,19 +131,9 @@ export class DanmakuClient extends EventEmitter {
     });
     ws.on('error', (err: Error) => this.warn(BiliErrorCode.DanmakuConnect, `socket error: ${err.message}`, err));
     ws.on('close', () => this.onClose(ws));
-    ws.send(encodePacket(Op.Auth, JSON.stringify(this.authBody(token))));
+    ws.send(encodePacket(Op.Auth, JSON.stringify(authBody({ uid: cookieIdentity(this.options.cookie).uid, roomId: this.config.roomId, buvid, token }))));
     this.sendHeartbeat();
     this.heartbeat = setInterval(() => this.tick(), this.options.danmakuHeartbeatMs);
-  }
-
-  private authBody(token: string): Record<string, unknown> {
-    const id = cookieIdentity(this.options.cookie);
-    const body: Record<string, unknown> = { uid: id.uid, roomid: this.config.roomId, protover: 3 };
-    if (id.buvid) body.buvid = id.buvid;
-    body.platform = 'web';
-    body.type = 2;
-    if (token) body.key = token;
-    return body;
   }
 
   private async danmuInfo(): Promise<DanmuInfo> {

@@ -12,7 +12,7 @@ export class ProtocolChoice {
   private last: StreamFormat | null = null;
   private warned = false;
 
-  constructor(private readonly outbox: ActorOutbox) {}
+  constructor(private readonly outbox: Pick<ActorOutbox, 'log'>) {}
 
   /** RecordingProtocol in order, without the formats that failed FALLBACK_AFTER times in a row (all of them when every one did). */
   formats(setting: string | null): StreamFormat[] {

@@ -1,0 +1,142 @@
+// `liverec check`: what liverec would do for one room, without recording, through the recorder's own stream choice.
+import type { BilibiliApiClient } from '../bilibili/api-client.js';
+import { errorCode } from '../errors.js';
+import { errorUnavailable, RISK_ERROR_CODES, type UnavailableReason } from '../bilibili/room-availability.js';
+import { chooseQuality, qualityTokens, tokenText } from '../bilibili/quality.js';
+import { tokenOf } from '../bilibili/recording-protocol.js';
+import { resolveStreamUrl, selectFormat } from '../bilibili/stream-url.js';
+import { ProtocolChoice } from '../rooms/captures/protocol-choice.js';
+
+export interface OfferedStream {
+  protocol: string;
+  format: string;
+  codec: string;
+  /** current_qn: what the service serves at the asked qn. */
+  qn: number;
+  acceptQn: number[];
+  hosts: number;
+  drm: boolean;
+}
+
+export interface RoomCheck {
+  /** As given on the command line. */
+  query: number;
+  roomId: number | null;
+  shortId: number | null;
+  uid: number | null;
+  name: string | null;
+  title: string | null;
+  /** 0 offline, 1 live, 2 round (replay loop); null when the room could not be read. */
+  liveStatus: number | null;
+  live: boolean;
+  unavailableReason: UnavailableReason | null;
+  streams: OfferedStream[];
+  choice: { protocol: string; format: string; codec: string; qn: number; currentQn: number; host: string } | null;
+  /** Why this stream, or why none. */
+  why: string;
+  error: { code: string; message: string } | null;
+}
+
+export interface CheckSettings {
+  recordingQuality: string;
+  recordingProtocol: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
+
+/** Every codec entry of a getRoomPlayInfo `data`, read from the raw answer so that fields liverec does not model (drm) show too. */
+export function offeredStreams(raw: unknown): OfferedStream[] {
+  const playurl = isObj(raw) && isObj(raw.playurl_info) && isObj(raw.playurl_info.playurl) ? raw.playurl_info.playurl : null;
+  const out: OfferedStream[] = [];
+  for (const s of list(playurl?.stream)) {
+    for (const f of list(s.format)) {
+      for (const c of list(f.codec)) {
+        out.push({
+          protocol: String(s.protocol_name), format: String(f.format_name), codec: String(c.codec_name),
+          qn: Number(c.current_qn), acceptQn: Array.isArray(c.accept_qn) ? c.accept_qn.map(Number) : [],
+          hosts: Array.isArray(c.url_info) ? c.url_info.length : 0, drm: c.drm === true,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+const silent = { log: (): void => undefined };
+
+export async function checkRoom(api: BilibiliApiClient, id: number, settings: CheckSettings): Promise<RoomCheck> {
+  const r: RoomCheck = {
+    query: id, roomId: null, shortId: null, uid: null, name: null, title: null, liveStatus: null, live: false,
+    unavailableReason: null, streams: [], choice: null, why: '', error: null,
+  };
+  const failed = (err: unknown, stage: string): RoomCheck => {
+    const code = errorCode(err) ?? 'ERROR';
+    r.error = { code, message: (err as Error).message };
+    r.unavailableReason = errorUnavailable(code) ?? (RISK_ERROR_CODES.has(code) ? 'riskControl' : null);
+    r.why = `${stage} failed: ${code}${r.unavailableReason ? ` (unavailableReason ${r.unavailableReason})` : ''}`;
+    return r;
+  };
+  try {
+    const info = await api.getRoomInfo(id);
+    Object.assign(r, { roomId: info.roomId, shortId: info.shortId, uid: info.uid, name: info.anchorName, title: info.title, liveStatus: info.liveStatus, live: info.liveStatus === 1 });
+  } catch (err) {
+    return failed(err, 'getInfoByRoom');
+  }
+  if (!r.live) {
+    r.why = r.liveStatus === 2 ? 'the room is in its replay loop (live_status 2): nothing to record' : 'the room is not live';
+    return r;
+  }
+  const roomId = r.roomId!;
+  let status;
+  try {
+    status = await api.getRoomStatus(roomId);
+  } catch (err) {
+    return failed(err, 'getRoomPlayInfo');
+  }
+  r.streams = offeredStreams(status.raw);
+  r.unavailableReason = status.unavailableReason;
+  if (r.unavailableReason) {
+    r.why = `not recorded: unavailableReason ${r.unavailableReason}; the recorder checks it again every TimingCheckInterval`;
+    return r;
+  }
+  // The recorder's own choice: RecordingProtocol through ProtocolChoice, then resolveStreamUrl.
+  const formats = new ProtocolChoice(silent).formats(settings.recordingProtocol);
+  const tokens = qualityTokens(settings.recordingQuality);
+  try {
+    const url = await resolveStreamUrl(api, roomId, undefined, formats);
+    r.choice = { protocol: url.format === 'flv' ? 'http_stream' : 'http_hls', format: url.format, codec: url.codec, qn: url.qn, currentQn: url.currentQn, host: url.host };
+    const { format, entries } = selectFormat(status.play, formats);
+    const chosen = chooseQuality(new Map([...entries].map(([codec, e]) => [codec, e.acceptQn])), tokens);
+    const offers = [...entries].map(([codec, e]) => `${codec} [${e.acceptQn.join(', ')}]`).join(', ');
+    r.why = `RecordingProtocol ${formats.map(tokenOf).join(',')}: ${tokenOf(format)} is the first the room offers; `
+      + `RecordingQuality ${tokens.map(tokenText).join(',')}: ${tokenText(chosen)} is the first offered (${offers})`;
+  } catch (err) {
+    const code = errorCode(err) ?? 'ERROR';
+    r.error = { code, message: (err as Error).message };
+    r.why = `no stream would be recorded: ${code}: ${(err as Error).message}`;
+  }
+  return r;
+}
+
+/** The terminal form of a check. */
+export function checkText(r: RoomCheck): string {
+  const lines: string[] = [];
+  const ids = r.roomId === null ? `room ${r.query}` : `room ${r.roomId}${r.shortId ? ` (short id ${r.shortId})` : ''}`;
+  const state = r.liveStatus === null ? 'unknown' : r.live ? 'live' : r.liveStatus === 2 ? 'replay loop' : 'offline';
+  lines.push(`${ids}${r.name ? ` · ${r.name}` : ''}${r.title ? ` · ${r.title}` : ''}`);
+  lines.push(`  live state:        ${state}${r.liveStatus === null ? '' : ` (live_status ${r.liveStatus})`}`);
+  lines.push(`  unavailableReason: ${r.unavailableReason ?? 'none'}`);
+  if (r.streams.length > 0) {
+    lines.push('  streams offered:');
+    for (const s of r.streams) {
+      lines.push(`    ${s.protocol.padEnd(11)} ${s.format.padEnd(4)} ${s.codec.padEnd(4)} qn ${String(s.qn).padEnd(5)} accept [${s.acceptQn.join(', ')}]  hosts ${s.hosts}  drm ${s.drm ? 'yes' : 'no'}`);
+    }
+  }
+  if (r.choice) lines.push(`  would record:      ${r.choice.protocol}/${r.choice.format} ${r.choice.codec} qn ${r.choice.qn} from ${r.choice.host}`);
+  else lines.push('  would record:      nothing');
+  lines.push(`  why:               ${r.why}`);
+  if (r.error) lines.push(`  error:             ${r.error.code}: ${r.error.message}`);
+  return lines.join('\n');
+}
