@@ -61,3 +61,19 @@ describe('rooms the service will not let us record', () => {
     expect(reasonOf(34101)).toBeNull();
   });
 });
+
+describe('risk control that lasts', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ rooms: [{ roomId: 34901, live: false }], global: { TimingCheckInterval: INTERVAL_S, TimingApiBlockedPause: 1000 } });
+  });
+  afterAll(() => h?.close());
+
+  it('is riskControl once -352 answers outlast one API pause, and clears when the service answers again', async () => {
+    const room = () => h.service.recorder.findRoom(34901)!;
+    await waitFor(() => room().state.name !== '', 20_000, 'first room info');
+    h.sim.addFault(34901, { kind: 'api352', count: 1_000_000, durationMs: 4 * INTERVAL_S * 1000 });
+    await waitFor(() => room().state.unavailableReason === 'riskControl', 4 * INTERVAL_S * 1000, 'riskControl');
+    await waitFor(() => room().state.unavailableReason === null, 5 * INTERVAL_S * 1000, 'cleared');
+  });
+});
