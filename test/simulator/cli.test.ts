@@ -51,4 +51,31 @@ describe('liverec simulate', () => {
     expect(code).toBe(1);
     expect(err).toMatch(/--rooms must be an integer/);
   });
+
+  it('--lenient accepts unsigned, buvid-less calls; --special-rooms adds paid, password, guard-only and DRM-only rooms', async () => {
+    const child = spawn(process.execPath, [main, 'simulate', '--port', '0', '--small-clips', '--lenient', '--special-rooms'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL line; stdout: ${out}`)), 15_000);
+        child.stdout.on('data', () => {
+          const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]!);
+          }
+        });
+      });
+      expect(out).toMatch(/lenient/);
+      const rooms = (await (await fetch(`${url}/_sim/rooms`)).json()) as { roomId: number; special: string | null }[];
+      expect(rooms.map((r) => [r.roomId, r.special])).toEqual([[20001, 'paid'], [20002, 'password'], [20003, 'guardOnly'], [20004, 'drmOnly']]);
+      const info = (await (await liveFetch(url, '/xlive/web-room/v1/index/getInfoByRoom', { room_id: 20001 }, { sign: false, buvid3: '' })).json()) as { code: number };
+      expect(info.code).toBe(0);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
 });
