@@ -24,6 +24,7 @@ import { registerWebhookActionRoutes } from './webhook-actions.js';
 import { EventHub, registerEventRoutes } from './events/index.js';
 import { RecorderMetrics, registerMetricsRoutes } from './metrics/index.js';
 import { registerUiRoutes } from './ui/index.js';
+import { RoomHistory, registerHistoryRoutes } from './history/index.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -52,6 +53,8 @@ export interface ApiAppParts {
   /** The event stream's hub (GET /api/events). */
   events: EventHub;
   metrics: RecorderMetrics;
+  /** The rooms' last hour of bitrate, pace and bytes (GET /api/history). */
+  history: RoomHistory;
   /** Stops the event stream's and the metrics' timers and closes every event-stream client. */
   dispose(): void;
 }
@@ -85,10 +88,12 @@ export function createApiApp(options: ApiAppOptions): ApiAppParts {
   registerEventRoutes(app, events);
   const metrics = new RecorderMetrics({ recorder: options.recorder, deliveries: options.deliveries, eventClients: () => events.clientCount });
   registerMetricsRoutes(app, metrics);
+  const history = new RoomHistory(options.recorder);
+  registerHistoryRoutes(app, history);
   registerUiRoutes(app);
   const document = openApiDocument(app);
   registerOpenApiRoutes(app, document);
   registerSwaggerRoutes(app);
   installFallbacks(app);
-  return { app, document, events, metrics, dispose: () => (events.dispose(), metrics.dispose()) };
+  return { app, document, events, metrics, history, dispose: () => (events.dispose(), metrics.dispose(), history.dispose()) };
 }

@@ -4,6 +4,12 @@ import { FIELDS, GLOBAL_FIELDS, ROOM_FIELDS, camelName, typeDefault, type FieldD
 import type { Overrides } from '../config/store.js';
 import { caseInsensitive } from './body.js';
 
+/** brec's names of its config enums (named schemas, so generated clients get one type per enum). */
+const ENUM_NAMES: Partial<Record<FieldName, string>> = {
+  RecordMode: 'RecordMode', CuttingMode: 'CuttingMode', DanmakuTransport: 'DanmakuTransportMode', NetworkTransportAllowedAddressFamily: 'AllowedAddressFamily',
+};
+const enumSchemas = new Map<FieldName, z.ZodType>();
+
 function valueSchema(field: FieldName): z.ZodType {
   const def: FieldDef = FIELDS[field];
   switch (def.kind) {
@@ -13,7 +19,13 @@ function valueSchema(field: FieldName): z.ZodType {
     case 'uint': return z.number().int().min(0).max(0xffffffff).openapi({ format: 'int64', description: 'uint' });
     case 'enum': {
       const values = def.values!;
-      return z.number().int().refine((v) => values.includes(v), { message: `expected one of ${values.join(', ')}` }).openapi({ enum: [...values] });
+      const hit = enumSchemas.get(field);
+      if (hit) return hit;
+      const schema = z.number().int().refine((v) => values.includes(v), { message: `expected one of ${values.join(', ')}` });
+      const name = ENUM_NAMES[field];
+      const named = name ? schema.openapi(name, { enum: [...values], format: 'int32' }) : schema.openapi({ enum: [...values] });
+      enumSchemas.set(field, named);
+      return named;
     }
   }
 }

@@ -52,6 +52,19 @@ function sameOrigin(origin: string, headers: Headers): boolean {
   }
 }
 
+/** True when the request carries a body (a length above 0, or a chunked one); `content-length: 0` is no body. */
+function hasBody(headers: Headers): boolean {
+  const length = headers.get('content-length');
+  if (length !== null) return length.trim() !== '0';
+  return headers.has('transfer-encoding');
+}
+
+/** True when a browser must have sent a CORS preflight first: a body whose type a form cannot send. */
+function preflighted(headers: Headers): boolean {
+  const type = (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  return hasBody(headers) && type !== '' && !SIMPLE_TYPES.has(type);
+}
+
 const refuse = (message: string): Response =>
   errorResponse(403, ApiErrorCode.CrossOriginRefused, message, { vary: 'Origin' });
 
@@ -62,19 +75,28 @@ export function cors(policy: CorsPolicy): MiddlewareHandler<ApiEnv> {
   const allowed = new Set(policy.origins);
   return async (c, next) => {
     const method = c.req.method;
-    if (UNSAFE(method) && /^\/api(\/|$)/i.test(c.req.path)) {
+    const unsafe = UNSAFE(method);
+    if (unsafe && /^\/api(\/|$)/i.test(c.req.path) && hasBody(c.req.raw.headers)) {
       const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-      // A form or text/plain POST needs no preflight, so it is how a foreign page forges a request: JSON only.
+      // A form or text/plain body needs no preflight, so a body must be JSON. A request without a body carries no
+      // form to forge (brec's SDK sends its bodiless POSTs as x-www-form-urlencoded): where it comes from decides.
       if (SIMPLE_TYPES.has(type)) {
         return errorResponse(415, ApiErrorCode.UnsupportedMediaType, `content-type ${type} is not accepted: send application/json`);
       }
     }
     const origin = c.req.header('origin');
-    if (!origin) return next();
+    if (!origin) {
+      // Browsers send Origin with every cross-site POST; Sec-Fetch-Site says cross-site even where one is stripped.
+      if (unsafe && c.req.header('sec-fetch-site') === 'cross-site') return refuse('cross-origin request refused: Sec-Fetch-Site is cross-site');
+      return next();
+    }
     const trusted = any || allowed.has(origin.toLowerCase()) || sameOrigin(origin, c.req.raw.headers);
     if (!trusted) {
       const why = `origin ${origin} is not allowed (allow it with --http-cors-origin)`;
       if (!policy.auth) return refuse(`cross-origin request refused: ${why}`);
+      // With auth, brec's CORS lets a foreign page send JSON after a preflight; a request that needed none (no body,
+      // or a form/text one) would carry the browser's cached credentials without asking: refused.
+      if (unsafe && !preflighted(c.req.raw.headers)) return refuse(`a state-changing request without a preflight is refused: ${why}`);
       if (method !== 'OPTIONS' && carriesSettings(c.req.path)) return refuse(`settings are not given to another origin: ${why}`);
       c.set('untrustedOrigin', true); // /graphql has no settings path: it refuses the settings fields itself
     }

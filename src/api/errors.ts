@@ -24,14 +24,17 @@ export const ApiErrorCode = {
 
 export const ApiErrorSchema = z
   .object({
-    code: z.number().int().openapi({
+    code: z.number().int().openapi('RestApiErrorCode', {
+      enum: Object.values(ApiErrorCode),
+      format: 'int32',
       description: 'brec: -2 RoomidOutOfRange, -4 RoomNotFound. liverec: -1 internal error, -10 invalid request (malformed JSON, ' +
         'wrong types), -11 body over 1 MiB, -12 no such path, -13 method not allowed, -14 unauthorized, -15 unsupported media type, ' +
         '-16 cross-origin request refused, -17 too many failed logins, -18 disk full (507), -19 MaxRooms reached',
       example: -4,
     }),
     message: z.string().openapi({ example: 'Room not found' }),
-    errors: z.record(z.string(), z.array(z.string())).optional().openapi({ description: 'Per field (JSON path) messages of a validation error' }),
+    errors: z.object({}).catchall(z.array(z.string())).optional()
+      .openapi({ description: 'Per field (JSON path) messages of a validation error: one key per field, each a list of messages' }),
   })
   .openapi('RestApiError');
 export type ApiError = z.infer<typeof ApiErrorSchema>;

@@ -10,7 +10,12 @@ export const JsonLogSchema = z
   .object({
     continuous: z.boolean().openapi({ description: 'true when `after` was still buffered: logs holds only newer entries' }),
     cursor: Int64Schema.openapi({ description: 'Id of the newest buffered entry (0 when empty); pass it as `after` next time' }),
-    logs: z.array(z.record(z.string(), z.unknown()).openapi({ description: 'A CLEF log event (@t, @mt, @l, @x, properties)' })),
+    logs: z.array(z.object({
+      '@t': z.string().openapi({ description: 'Timestamp (ISO 8601)' }),
+      '@mt': z.string().openapi({ description: 'Message template' }),
+      '@l': z.string().optional().openapi({ description: 'Level; absent for Information' }),
+      '@x': z.string().optional().openapi({ description: 'Exception text' }),
+    }).catchall(z.unknown()).openapi('JsonLogEntry', { description: 'A CLEF log event: @t, @mt, @l, @x, then its properties (RoomId, SourceContext, …)' })),
   })
   .openapi('JsonLogDto');
 
@@ -26,6 +31,7 @@ const route = createRoute({
 export function registerLogRoutes(app: ApiApp): void {
   app.openapi(route, (c) => {
     const { after } = c.req.valid('query');
-    return sendJson(c, logRing.fetch(after === undefined ? undefined : Number(after)), 200);
+    // Every ring entry is a CLEF object with @t and @mt (the schema names them for code generators).
+    return sendJson(c, logRing.fetch(after === undefined ? undefined : Number(after)) as z.infer<typeof JsonLogSchema>, 200);
   });
 }

@@ -25,13 +25,14 @@ const ContextSchema = caseInsensitive(
 export const GenerateFileNameInputSchema = caseInsensitive(
   z.object({
     template: z.string().nullable().optional().openapi({ description: 'Liquid template; blank = the default template' }),
-    context: ContextSchema,
+    // Nullable as in brec's document; a null or absent context renders with every value at its default.
+    context: ContextSchema.nullable().optional(),
   }).openapi('GenerateFileNameInput'),
 );
 
 export const FileNameOutputSchema = z
   .object({
-    status: z.number().int().openapi({ enum: [0, 1, 2, 3] }).openapi({ description: '0 Success, 1 TemplateError, 2 OutOfRange, 3 FileConflict' }),
+    status: z.number().int().openapi('FileNameTemplateStatus', { enum: [0, 1, 2, 3], format: 'int32', description: '0 Success, 1 TemplateError, 2 OutOfRange, 3 FileConflict' }),
     errorMessage: z.string().nullable(),
     relativePath: z.string().openapi({ description: 'On error: the default template\'s path' }),
     fullPath: z.string().nullable(),
@@ -50,7 +51,8 @@ const route = createRoute({
 
 export function registerMiscRoutes(app: ApiApp): void {
   app.openapi(route, async (c) => {
-    const { template, context: ctx } = c.req.valid('json');
+    const { template, context } = c.req.valid('json');
+    const ctx = context ?? {};
     let json: unknown = null;
     if (ctx.json !== null && ctx.json !== undefined) {
       try {

@@ -2,6 +2,7 @@
 import { VERSION } from '../version.js';
 import type { ApiApp } from './context.js';
 import { JSON_CONTENT_TYPE } from './json.js';
+import { brecShape } from './openapi-brec-shape.js';
 
 const DESCRIPTION = [
   '录播姬 (BililiveRecorder) 兼容的 REST API，由 liverec 实现。objectId 每次启动时重新生成，不会保存到设置文件。',
@@ -28,11 +29,11 @@ export function openApiDocument(app: ApiApp): OpenApiDocument {
   let json: string | null = null;
   let yaml: Promise<string> | null = null;
   const object = (): Record<string, unknown> => {
-    doc ??= app.getOpenAPIDocument({
+    doc ??= brecShape(app.getOpenAPIDocument({
       openapi: '3.0.3',
       info: { title: '录播姬 REST API', version: 'v1', description: DESCRIPTION },
       security: [{}, { basicAuth: [] }],
-    }) as unknown as Record<string, unknown>;
+    }) as unknown as Record<string, unknown>);
     return doc;
   };
   return {

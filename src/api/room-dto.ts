@@ -64,7 +64,7 @@ export const RoomSchema = z
     autoRecordForThisSession: z.boolean(),
     recordingStats: RecordingStatsSchema,
     ioStats: IoStatsSchema,
-    recordingCodec: z.enum(['', 'avc', 'hevc']).openapi({ description: 'liverec addition: video codec of the file being written (from the quality token, then the stream itself); empty when not recording' }),
+    recordingCodec: z.enum(['', 'avc', 'hevc', 'av1']).openapi({ description: 'liverec addition: video codec of the file being written (from the quality token, then the stream itself); empty when not recording' }),
     waitingForDiskSpace: z.boolean().openapi({ description: 'liverec addition (after brec\'s fields): no new file is opened because free space is below MinFreeSpaceMB or the disk is full' }),
     unavailableReason: z.enum(UNAVAILABLE_REASONS).nullable().openapi({
       description: 'liverec addition: why the live service will not let liverec record this room, checked again every TimingCheckInterval with at most one API call; '

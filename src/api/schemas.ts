@@ -1,12 +1,16 @@
 // Shared wire primitives of the OpenAPI document: brec's doubles, DateTimeOffset strings, GUIDs, .NET integers.
 import { z } from '@hono/zod-openapi';
+import type { WireDouble } from './json.js';
 
 /**
  * Newtonsoft writes NaN/±Infinity as strings; documented honestly instead of pretending to be a plain number.
  * Inline (not a shared component) so every field keeps its own description.
  */
 export const wireDoubleSchema = (description: string) =>
-  z.union([z.number(), z.enum(['NaN', 'Infinity', '-Infinity'])]).openapi({
+  // Typed number/double as brec's document does (code generators need a type); the strings are in the description.
+  z.custom<WireDouble>((v) => typeof v === 'number' || v === 'NaN' || v === 'Infinity' || v === '-Infinity').openapi({
+    type: 'number',
+    format: 'double',
     description: `${description}. A double: NaN and ±Infinity are the strings "NaN", "Infinity", "-Infinity"`,
   });
 

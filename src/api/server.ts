@@ -79,10 +79,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       'an https:// bind needs a certificate: --cert-pem-path and --cert-key-path, or --cert-pfx-path (liverec does not generate self-signed ones)');
   }
 
-  const { app, document, events, metrics, dispose } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, replayDelivery: options.replayDelivery, fileBrowser: options.fileBrowser, cluster: options.cluster, auth, openAccess, corsOrigins });
+  const { app, document, events, metrics, history, dispose } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, replayDelivery: options.replayDelivery, fileBrowser: options.fileBrowser, cluster: options.cluster, auth, openAccess, corsOrigins });
   // From the start, not the first request: resumable events and metric counters must not miss the first rooms' events.
   events.start();
   metrics.start();
+  history.start();
   // Lightweight Request/Response globals (the adapter's default): every answer then skips building an undici
   // Response and ReadableStream, measured at ~40% of the API's CPU under 500 GET/s. The usual risk (stack.md §3)
   // is other HTTP clients in the process: stream downloads and live-API calls use node:net/node:http, and the

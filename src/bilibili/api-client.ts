@@ -16,8 +16,8 @@ import { keyFromUrl, signQuery, WbiKeyCache, type WbiKeys } from './wbi.js';
 const ROOM_NOT_FOUND_CODES = new Set([60004, 19002000]);
 const ROOM_ENCRYPTED_CODE = 19002005;
 
-/** Parameters of getRoomPlayInfo as brec sends them; only `qn` and `room_id` vary. */
-const PLAY_INFO_PARAMS = { protocol: '0,1', format: '0,1,2', codec: '0,1', platform: 'web', ptype: 8, dolby: 5, panorama: 1 };
+/** Parameters of getRoomPlayInfo as brec sends them (codec 2, AV1, added as the web player asks since 2025-12); only `qn` and `room_id` vary. */
+const PLAY_INFO_PARAMS = { protocol: '0,1', format: '0,1,2', codec: '0,1,2', platform: 'web', ptype: 8, dolby: 5, panorama: 1 };
 
 type Params = Record<string, string | number>;
 
@@ -63,6 +63,31 @@ export class BilibiliApiClient {
   async getRoomStatus(roomId: number, qn = 10000, signal?: AbortSignal): Promise<{ play: PlayInfo; unavailableReason: UnavailableReason | null; raw: Json }> {
     const raw = await this.call('/xlive/web-room/v2/index/getRoomPlayInfo', { room_id: roomId, ...PLAY_INFO_PARAMS, qn }, true, signal);
     return { play: readPlayInfo(raw), unavailableReason: playInfoUnavailable(raw), raw };
+  }
+
+  /**
+   * The play-gateway master playlist of a room (HLS fMP4 variants of every quality and codec on several hosts) as
+   * text; the parameters are those of the `master_url` the service hands out beside fMP4 entries. A JSON answer
+   * (room offline or unknown, risk control) is thrown as the coded error it carries.
+   */
+  async getMasterPlaylist(roomId: number, qn: number, signal?: AbortSignal): Promise<string> {
+    await this.limiter.acquire(signal);
+    const path = '/xlive/play-gateway/master/url';
+    this.requests++;
+    const query = `cid=${roomId}&mid=0&pt=web&p2p_type=-1&net=0&free_type=0&build=0&feature=2&qn=${qn}`;
+    const res = await httpGetText(`${this.options.liveApiHost}${path}?${query}`, apiHeaders(this.options), this.options.apiTimeoutMs, signal);
+    if (res.status !== 200) throw new BilibiliError(BiliErrorCode.ApiHttpStatus, `${path}: HTTP ${res.status}`, { httpStatus: res.status });
+    if (res.body.trimStart().startsWith('#EXTM3U')) return res.body;
+    let code = -1;
+    let message = res.body.slice(0, 60);
+    try {
+      const env = JSON.parse(res.body) as { code?: unknown; message?: unknown };
+      code = typeof env.code === 'number' ? env.code : -1;
+      message = typeof env.message === 'string' ? env.message : '';
+    } catch { /* neither a playlist nor JSON */ }
+    if (code === -352 || code === -412) this.limiter.pause(this.options.riskPauseMs);
+    const errCode = code === -352 ? BiliErrorCode.ApiRisk352 : code === -412 ? BiliErrorCode.ApiRisk412 : BiliErrorCode.ApiError;
+    throw new BilibiliError(errCode, `${path}: not a playlist (code ${code} ${message})`, { serviceCode: code, httpStatus: 200 });
   }
 
   /** getDanmuInfo for the real room id: the auth token and the danmaku hosts. */

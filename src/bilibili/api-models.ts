@@ -81,11 +81,21 @@ export interface CodecEntry {
   acceptQn: number[];
   baseUrl: string;
   urlInfo: UrlInfo[];
+  /** A DRM-protected stream (2025+; false when absent): never recorded. */
+  drm: boolean;
+  /** The DRM key systems of a protected stream (null when none). */
+  drmKeySystems: string[] | null;
+  /** RFC 6381 codec string of the video (`video_codecs.base`, e.g. avc1.64002a, hvc1.1.6.L120); '' when absent. */
+  videoCodecs: string;
+  /** 0 SDR; other values name an HDR type (absent before 2025: 0). */
+  hdrType: number;
 }
 
 export interface FormatEntry {
   formatName: string;
   codecs: CodecEntry[];
+  /** The play-gateway master playlist URL offered beside the fMP4 entries ('' when none). */
+  masterUrl: string;
 }
 
 export interface StreamEntry {
@@ -99,6 +109,8 @@ export interface PlayInfo {
   liveStatus: number;
   encrypted: boolean;
   pwdVerified: boolean;
+  /** `all_special_types` (203: a paid/DRM room); [] when absent. */
+  specialTypes: number[];
   streams: StreamEntry[] | null;
 }
 
@@ -109,6 +121,7 @@ export function readPlayInfo(data: Json): PlayInfo {
     liveStatus: num(d.live_status, 'data.live_status'),
     encrypted: optBool(d.encrypted, 'data.encrypted', false),
     pwdVerified: optBool(d.pwd_verified, 'data.pwd_verified', true),
+    specialTypes: Array.isArray(d.all_special_types) ? d.all_special_types.map((t, i) => num(t, `data.all_special_types[${i}]`)) : [],
     streams: null as StreamEntry[] | null,
   };
   if (d.playurl_info === null || d.playurl_info === undefined) return info;
@@ -121,7 +134,11 @@ export function readPlayInfo(data: Json): PlayInfo {
       formats: arr(so.format, sp + '.format').map((f, j) => {
         const fp = `${sp}.format[${j}]`;
         const fo = obj(f, fp);
-        return { formatName: str(fo.format_name, fp + '.format_name'), codecs: arr(fo.codec, fp + '.codec').map((c, k) => readCodec(c, `${fp}.codec[${k}]`)) };
+        return {
+          formatName: str(fo.format_name, fp + '.format_name'),
+          codecs: arr(fo.codec, fp + '.codec').map((c, k) => readCodec(c, `${fp}.codec[${k}]`)),
+          masterUrl: optStr(fo.master_url, fp + '.master_url', ''),
+        };
       }),
     };
   });
@@ -140,6 +157,11 @@ function readCodec(c: Json, p: string): CodecEntry {
       const uo = obj(u, up);
       return { host: str(uo.host, up + '.host'), extra: optStr(uo.extra, up + '.extra', ''), streamTtl: optNum(uo.stream_ttl, up + '.stream_ttl', 0) };
     }),
+    drm: optBool(co.drm, p + '.drm', false),
+    drmKeySystems: Array.isArray(co.drm_key_systems) ? co.drm_key_systems.map((k, i) => str(k, `${p}.drm_key_systems[${i}]`)) : null,
+    videoCodecs: co.video_codecs && typeof co.video_codecs === 'object' && !Array.isArray(co.video_codecs)
+      ? optStr((co.video_codecs as Record<string, Json>).base, p + '.video_codecs.base', '') : '',
+    hdrType: optNum(co.hdr_type, p + '.hdr_type', 0),
   };
 }
 

@@ -4,8 +4,14 @@ import type { CodecEntry, PlayInfo, UrlInfo } from './api-models.js';
 import { BiliErrorCode, BilibiliError } from './errors.js';
 import { type StreamCodec, chooseQuality, qualityTokens } from './quality.js';
 import { protocolOf, type StreamFormat } from './recording-protocol.js';
+import { resolveFromMaster } from './master-stream.js';
 
-/** The <protocol> → <format> codec entries by codec name (the first of each); PLAYURL_NULL when offline, else NO_STREAM when none. */
+const CODECS: readonly StreamCodec[] = ['avc', 'hevc', 'av1'];
+
+/**
+ * The <protocol> → <format> codec entries by codec name (the first of each; `drm: true` entries never); PLAYURL_NULL
+ * when offline, else NO_STREAM when none.
+ */
 export function codecEntries(play: PlayInfo, format: StreamFormat): Map<StreamCodec, CodecEntry> {
   if (!play.streams) {
     throw new BilibiliError(BiliErrorCode.PlayurlNull, `playurl is null (room ${play.roomId}, live_status ${play.liveStatus})`);
@@ -14,9 +20,10 @@ export function codecEntries(play: PlayInfo, format: StreamFormat): Map<StreamCo
   const entries = play.streams.find((s) => s.protocolName === protocol)?.formats.find((f) => f.formatName === format);
   const out = new Map<StreamCodec, CodecEntry>();
   for (const c of entries?.codecs ?? []) {
-    if ((c.codecName === 'avc' || c.codecName === 'hevc') && !out.has(c.codecName)) out.set(c.codecName, c);
+    const codec = c.codecName as StreamCodec;
+    if (CODECS.includes(codec) && !c.drm && !out.has(codec)) out.set(codec, c);
   }
-  if (out.size === 0) throw new BilibiliError(BiliErrorCode.NoStream, `No ${protocol}/${format} stream with codec avc or hevc (room ${play.roomId})`);
+  if (out.size === 0) throw new BilibiliError(BiliErrorCode.NoStream, `No ${protocol}/${format} stream with codec avc, hevc or av1 without DRM (room ${play.roomId})`);
   return out;
 }
 
@@ -32,6 +39,17 @@ export function selectFormat(play: PlayInfo, formats: readonly StreamFormat[]): 
     }
   }
   throw formats.length === 1 && last ? last : new BilibiliError(BiliErrorCode.NoStream, `No stream in any of the formats ${formats.join(', ')} (room ${play.roomId})`);
+}
+
+/**
+ * Failures after which the master playlist is tried: no stream in the wanted formats, a null playurl, an API
+ * error or an unreadable answer. Not: a room that does not exist or is encrypted, or risk control (every call pauses).
+ */
+function masterFallbackApplies(err: unknown): boolean {
+  const code = (err as BilibiliError).code;
+  return code !== BiliErrorCode.ApiRoomNotFound && code !== BiliErrorCode.ApiRoomEncrypted && code !== BiliErrorCode.ApiRisk352
+    && code !== BiliErrorCode.ApiRisk412 && code !== BiliErrorCode.ApiHttp412 && code !== BiliErrorCode.ApiPaused && code !== BiliErrorCode.PlayurlNull
+    && code !== undefined;
 }
 
 /** Drops `.mcdn.` hosts when any other exists, then picks one at random. */
@@ -66,10 +84,24 @@ export async function resolveStreamUrl(
   api: BilibiliApiClient, roomId: number, signal?: AbortSignal, formats: readonly StreamFormat[] = ['flv'],
 ): Promise<StreamUrl> {
   const wanted = qualityTokens(api.options.recordingQuality);
-  const { format, entries } = selectFormat(await api.getPlayInfo(roomId, 10000, signal), formats);
+  let selected: ReturnType<typeof selectFormat>;
+  try {
+    selected = selectFormat(await api.getPlayInfo(roomId, 10000, signal), formats);
+  } catch (err) {
+    // getRoomPlayInfo failed or offers none of the formats: the play-gateway master playlist still lists HLS fMP4.
+    if (!formats.includes('fmp4') || !masterFallbackApplies(err)) throw err;
+    try {
+      return await resolveFromMaster(api, roomId, wanted, signal);
+    } catch (masterErr) {
+      if (signal?.aborted) throw masterErr;
+      throw err;
+    }
+  }
+  const { format, entries } = selected;
   const choice = chooseQuality(new Map([...entries].map(([codec, e]) => [codec, e.acceptQn])), wanted);
   let entry = entries.get(choice.codec)!;
   if (choice.qn !== 10000) {
+    // Another qn (or 25000, which accept_qn never lists) is asked for by name.
     const again = codecEntries(await api.getPlayInfo(roomId, choice.qn, signal), format).get(choice.codec);
     if (!again) throw new BilibiliError(BiliErrorCode.NoStream, `The ${choice.codec} stream went away at qn ${choice.qn} (room ${roomId})`);
     entry = again;

@@ -2,6 +2,7 @@
 import { ftruncateSync, readSync } from 'node:fs';
 import { type FinalizedFile, withOpenFile } from '../rooms/orphan-file.js';
 import { parseInit, parseMoof } from './mp4-boxes.js';
+import { patchMp4Duration } from './mp4-duration.js';
 import { TS_PACKET, TsScanner } from './ts-packets.js';
 
 const HEADER = 16;
@@ -17,6 +18,7 @@ function finalizeMp4(fd: number, size: number): FinalizedFile | null {
   let pos = 0;
   let init: ReturnType<typeof parseInit> = null;
   let maxSec = 0;
+  let moov: [number, number] | null = null;
   while (pos + 8 <= size) {
     const head = read(fd, pos, HEADER);
     let len = head.readUInt32BE(0);
@@ -25,7 +27,10 @@ function finalizeMp4(fd: number, size: number): FinalizedFile | null {
     if (len < 8 || pos + len > size || (pos === 0 && type !== 'ftyp')) break;
     if (type === 'moov' || type === 'moof') {
       const body = read(fd, pos, len);
-      if (type === 'moov') init = parseInit(body);
+      if (type === 'moov') {
+        init = parseInit(body);
+        moov = [pos, len];
+      }
       else {
         for (const r of parseMoof(body, { type, start: 0, body: 8, end: body.length }, init)) {
           const scale = init?.tracks.find((t) => t.trackId === r.trackId)?.timescale || 1000;
@@ -37,7 +42,13 @@ function finalizeMp4(fd: number, size: number): FinalizedFile | null {
   }
   if (pos === 0) return null;
   if (pos < size) ftruncateSync(fd, pos);
-  return { size: pos, duration: maxSec, truncatedBytes: size - pos };
+  let metadata = false;
+  try {
+    metadata = moov !== null && patchMp4Duration(fd, moov[0], moov[1], maxSec);
+  } catch {
+    // The fragments are whole; only the header's duration stays as it was.
+  }
+  return { size: pos, duration: maxSec, truncatedBytes: size - pos, metadata };
 }
 
 /** TS: whole packets only; duration from the first and last decode times (head and tail of the file). */

@@ -3,7 +3,7 @@ import { LiverecError } from '../errors.js';
 import { crc32 } from './crc32.js';
 import { fetchStreamed, type HlsHttpOptions } from './http-fetch.js';
 import type { HlsSink } from './live-client.js';
-import { type PlaylistSegment, segmentCheck } from './playlist.js';
+import { type PlaylistSegment, segmentExpect } from './playlist.js';
 
 export const HlsErrorCode = {
   /** No new segment for 3 × target duration. */
@@ -48,7 +48,7 @@ export async function fetchInitSection(ctx: FetchContext, uri: string): Promise<
 
 /** Streams the segment into the sink, again on the next host after a failure; false when every attempt failed. */
 export async function fetchSegmentInto(ctx: FetchContext, sink: HlsSink, seg: PlaylistSegment): Promise<boolean> {
-  const check = segmentCheck(seg.title);
+  const check = segmentExpect(seg);
   for (let i = 0; i < ctx.attempts && !ctx.stopped(); i++) {
     let size = 0;
     let crc = 0;

@@ -26,9 +26,9 @@ export class ActorOutbox {
     this.postMessage({ type: 'state', roomId: this.roomId, state });
   }
 
-  event(event: RecorderEvent): void {
+  event(event: RecorderEvent, path?: string): void {
     this.flush(); // stats that led up to an event are visible before it
-    this.postMessage({ type: 'event', roomId: this.roomId, event });
+    this.postMessage(path === undefined ? { type: 'event', roomId: this.roomId, event } : { type: 'event', roomId: this.roomId, event, path });
   }
 
   file(action: 'opened' | 'closed', path: string, sessionId: string, openTime: string): void {

@@ -59,7 +59,7 @@ export interface RoomState extends RoomInfo {
   danmakuConnected: boolean;
   autoRecordForThisSession: boolean;
   /** The video codec of the file being written ('' when not recording); liverec's addition to the room resource. */
-  recordingCodec: '' | 'avc' | 'hevc';
+  recordingCodec: '' | 'avc' | 'hevc' | 'av1';
   /** liverec: recording waits because free space is below MinFreeSpaceMB or the disk is full. */
   waitingForDiskSpace: boolean;
   /** liverec: why the service will not let us record this room (paid, password, …); null when nothing stands in the way. */
@@ -105,7 +105,8 @@ export type RoomMessage =
   | { type: 'state'; roomId: number; state: Partial<RoomState> }
   /** Latest stats of the host's rooms, batched: at most 2 messages per second per worker (so per room too). */
   | { type: 'stats'; entries: StatsEntry[] }
-  | { type: 'event'; roomId: number; event: RecorderEvent }
+  /** `path`: with a FileClosed, the file's full path (the main thread then records it as closed in the journal). */
+  | { type: 'event'; roomId: number; event: RecorderEvent; path?: string }
   /** A file was opened/closed, so the supervisor can finalise it if the worker dies. */
   | { type: 'file'; roomId: number; action: 'opened' | 'closed'; path: string; sessionId: string; openTime: string }
   /** The actor learned its real room id (the configured id was a short id). */

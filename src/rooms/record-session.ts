@@ -53,6 +53,8 @@ export class RecordSession {
   private host = '';
   /** A stream the parser cannot read (a video codec other than AVC/HEVC): the rest of the session is raw. */
   private rawFallback = false;
+  /** The current connection was ended by reconnect(): not a failure, not the end of the session. */
+  private reconnecting = false;
 
   constructor(private readonly room: SessionHost) {
     this.protocol = new ProtocolChoice(room.outbox);
@@ -66,6 +68,13 @@ export class RecordSession {
 
   split(): void {
     this.capture?.split();
+  }
+
+  /** Ends the current connection and opens a new one at once, with a freshly resolved stream URL (PLAYURL_RELOAD). */
+  reconnect(): void {
+    if (this.stopped || !this.capture) return;
+    this.reconnecting = true;
+    this.capture.stop();
   }
 
   /** Synchronously closes the open file (the worker is going down). */
@@ -125,13 +134,20 @@ export class RecordSession {
         this.host = new URL(download?.url ?? url.url).host;
         const deps = { settings: () => this.room.settings(), files, stats, outbox };
         const hls = url.format === 'flv' ? null : new HlsCapture({ ...deps, stream: url, http: this.room.api().options, resume: this.protocol.resumeOf(url.format) });
-        const capture = hls ?? (settings.RecordMode === 1 || this.rawFallback ? new RawCapture(deps) : new StandardCapture(deps));
+        // AV1 over FLV (Enhanced FLV `av01`) is kept as received: the repair pipeline reads AVC and HEVC only.
+        const raw = settings.RecordMode === 1 || this.rawFallback || url.codec === 'av1';
+        const capture = hls ?? (raw ? new RawCapture(deps) : new StandardCapture(deps));
         this.capture = capture;
         if (this.stopped) capture.stop();
         const openedAt = download?.openedAt ?? Date.now();
         const end = hls ? await hls.run() : await (capture as Capture).run(download!);
         this.capture = null;
         const lasted = Date.now() - openedAt;
+        if (this.reconnecting && !this.stopped) {
+          this.reconnecting = false;
+          outbox.log('info', 'stream connection ended for a reconnect', { bytes: end.bytes, lastedMs: lasted });
+          continue;
+        }
         if (lasted < HEALTHY_CONNECTION_MS || end.reason === 'error') this.protocol.failed(url.format);
         else this.protocol.succeeded(url.format);
         outbox.log(end.reason === 'error' ? 'warn' : 'info', `stream connection ended: ${end.reason}`, {

@@ -1,5 +1,4 @@
 // The recorder: rooms from config, one actor each (via the supervisor), the main-thread mirror, and events.
-import { relative } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import type { ConfigStore, RoomConfigEntry } from '../config/store.js';
 import type { RoomSettings } from '../config/fields.js';
@@ -10,9 +9,8 @@ import type { RoomEventSnapshot } from '../events/types.js';
 import { logger, roomLogger } from '../log/logger.js';
 import { formatLocal } from '../time.js';
 import { OpenJournal } from './open-journal.js';
-import { finalizeOrphanHls } from '../hls/orphan.js';
+import { finalizeOrphan, orphanFileClosed, recoverAfterCrash } from './crash-recovery.js';
 import { removeStaleTempFiles } from './stale-temp.js';
-import { finalizeOrphanFlv } from './orphan-file.js';
 import { emptyIoStats, emptyRecordingStats, type RoomMessage } from './protocol.js';
 import { roomIdResolver, type ResolveRoomId } from './resolve-room-id.js';
 import { Room } from './room.js';
@@ -48,6 +46,8 @@ export class Recorder {
   private readonly openFiles = new Map<number, Map<string, OpenFile>>();
   /** The running session of each room (from its SessionStarted/SessionEnded events). */
   private readonly sessions = new Map<number, string>();
+  /** Files closed here for a dead worker: a FileClosed of theirs that was still on its way is not sent again. */
+  private readonly closedForDeadWorker = new Set<string>();
   /** Room host workers that died (each is restarted with backoff); read by the metrics. */
   workerRestarts = 0;
   /** The open files and sessions on disk, so a start after a crash can close and report them. */
@@ -76,7 +76,7 @@ export class Recorder {
 
   /** Starts an actor for every configured room. */
   async start(): Promise<void> {
-    this.journal.recover((e) => this.bus.emit(e), (fields, msg) => logger().warn(fields, msg));
+    recoverAfterCrash(this.journal, (e) => this.bus.emit(e), (fields, msg) => logger().warn(fields, msg));
     const removed = removeStaleTempFiles(this.workDir);
     if (removed.length > 0) logger().info({ removed }, 'removed temp files left by a previous run');
     for (const entry of this.config.rooms) this.rooms.push(new Room(entry, this.supervisor));
@@ -206,6 +206,8 @@ export class Recorder {
   /** Graceful stop: every actor closes its files with final metadata; then the config is saved. */
   async close(graceMs?: number): Promise<void> {
     await this.supervisor.shutdown(graceMs);
+    // Files a thread could not close in time keep their journal entries; the scan is needed only after a crash.
+    this.journal.cleanStop();
     this.saveQuietly();
   }
 
@@ -232,17 +234,21 @@ export class Recorder {
           this.sessions.delete(m.roomId);
           this.journal.sessionEnded(m.event.EventData.SessionId);
         }
+        if (m.event.EventType === 'FileClosed' && m.path !== undefined) {
+          this.openFiles.get(m.roomId)?.delete(m.path);
+          if (this.closedForDeadWorker.delete(m.path)) break;
+          this.bus.emit(m.event);
+          // Published first, then recorded as closed: a kill in between can only repeat it, never lose it.
+          this.journal.fileClosed(m.path);
+          break;
+        }
         this.bus.emit(m.event);
         break;
       case 'file': {
         const files = this.openFiles.get(m.roomId) ?? new Map<string, OpenFile>();
-        if (m.action === 'opened') {
-          files.set(m.path, { path: m.path, sessionId: m.sessionId, openTime: m.openTime });
-          if (room) this.journal.fileOpened(m.roomId, m.path, m.sessionId, m.openTime, this.snapshot(room));
-        } else {
-          files.delete(m.path);
-          this.journal.fileClosed(m.path);
-        }
+        // The journal entry was written by the room thread before the file existed; this is the in-memory mirror.
+        if (m.action === 'opened') files.set(m.path, { path: m.path, sessionId: m.sessionId, openTime: m.openTime });
+        else files.delete(m.path);
         this.openFiles.set(m.roomId, files);
         break;
       }
@@ -272,14 +278,18 @@ export class Recorder {
     log.error({ err: error, code: error.code }, 'room worker died; restarting with backoff');
     const room = this.rooms.find((r) => r.roomId === roomId);
     const files = this.openFiles.get(roomId);
-    for (const file of files?.values() ?? []) {
+    // The journal also names files whose "opened" message the dead thread never got to send.
+    const all = new Map<string, OpenFile>();
+    for (const e of this.journal.entries().files) if (e.roomId === roomId) all.set(e.path, e);
+    for (const f of files?.values() ?? []) all.set(f.path, f);
+    for (const file of all.values()) {
+      const done = finalizeOrphan(file.path);
+      if (done) {
+        log.warn({ path: file.path, truncatedBytes: done.truncatedBytes }, 'closed the file of a dead worker');
+        this.closedForDeadWorker.add(file.path);
+        if (room) this.bus.emit(orphanFileClosed(this.workDir, file.path, done, { ...file, snapshot: this.snapshot(room) }));
+      }
       this.journal.fileClosed(file.path);
-      const done = finalizeOrphanFlv(file.path) ?? finalizeOrphanHls(file.path);
-      if (!done) continue;
-      log.warn({ path: file.path, truncatedBytes: done.truncatedBytes }, 'closed the file of a dead worker');
-      if (room) this.bus.emit({ EventType: 'FileClosed', EventTimestamp: formatLocal(), EventData: {
-        ...this.snapshot(room), SessionId: file.sessionId, RelativePath: relative(this.workDir, file.path).split('\\').join('/'),
-        FileOpenTime: file.openTime, FileCloseTime: formatLocal(), FileSize: done.size, Duration: done.duration } });
     }
     files?.clear();
     if (!room) return;

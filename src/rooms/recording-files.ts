@@ -11,6 +11,7 @@ import { formatLocal } from '../time.js';
 import { VERSION } from '../version.js';
 import type { MediaTimeline } from '../danmaku/media-clock.js';
 import type { ActorOutbox } from './actor-outbox.js';
+import { OpenJournal } from './open-journal.js';
 
 /** What the files of a session need to know about their room and connection. */
 export interface SessionFacts {
@@ -36,10 +37,14 @@ interface OpenEntry {
 
 export class RecordingFiles {
   private partIndex = 0;
-  private codec: VideoCodec | null = null;
+  private codec: VideoCodec | 'av1' | null = null;
   private readonly open = new Map<string, OpenEntry>();
 
-  constructor(private readonly facts: SessionFacts, private readonly outbox: ActorOutbox) {}
+  private readonly journal: OpenJournal;
+
+  constructor(private readonly facts: SessionFacts, private readonly outbox: ActorOutbox) {
+    this.journal = new OpenJournal(facts.workDir);
+  }
 
   /** Renders the next file's path (never an existing file), creates its folder and announces it. */
   nextPath(extension = '.flv'): string {
@@ -56,6 +61,8 @@ export class RecordingFiles {
     if (result.errorMessage) this.outbox.log('warn', `file name template: ${result.errorMessage}`, { status: result.status });
     mkdirSync(dirname(result.fullPath), { recursive: true });
     const openTime = formatLocal();
+    // Write-ahead: the journal names the file before it exists, so a kill from here on can never lose it.
+    this.journal.fileOpening(s.RoomId, result.fullPath, f.sessionId, openTime, s);
     this.open.set(result.fullPath, { relativePath: result.relativePath, openTime });
     this.outbox.event({
       EventType: 'FileOpening', EventTimestamp: openTime,
@@ -73,7 +80,7 @@ export class RecordingFiles {
   }
 
   /** Announces the codec being recorded: room state and a log line, on the first file and on every change. */
-  setCodec(codec: VideoCodec, from: 'url' | 'stream'): void {
+  setCodec(codec: VideoCodec | 'av1', from: 'url' | 'stream'): void {
     if (codec === this.codec) return;
     const previous = this.codec;
     this.codec = codec;
@@ -86,15 +93,16 @@ export class RecordingFiles {
     if (!entry) return;
     this.facts.timeline?.fileClosed(info.path);
     this.open.delete(info.path);
-    this.outbox.file('closed', info.path, this.facts.sessionId, entry.openTime);
     const closeTime = formatLocal();
+    // The event carries the path: the main thread publishes it, then records the file as closed in the journal.
     this.outbox.event({
       EventType: 'FileClosed', EventTimestamp: closeTime,
       EventData: {
         ...this.facts.snapshot(), SessionId: this.facts.sessionId, RelativePath: entry.relativePath,
         FileOpenTime: entry.openTime, FileCloseTime: closeTime, FileSize: info.size, Duration: info.duration,
       },
-    });
+    }, info.path);
+    this.outbox.file('closed', info.path, this.facts.sessionId, entry.openTime);
   }
 
   /** Media progress on the open file (ms on its own timeline), reported by the capture as data arrives. */

@@ -296,7 +296,13 @@ export class RoomActor {
         break;
       }
       case 'CUT_OFF':
-        this.outbox.log('warn', `stream cut off by the service: ${ev.message}`);
+        // The service ended this broadcast (CUT_OFF / CUT_OFF_V2): the session ends; a new broadcast starts a new one.
+        this.outbox.log('warn', `stream cut off by the service: ${ev.message}`, { code: 'STREAM_CUT_OFF', reason: ev.message });
+        this.session?.session.stop();
+        break;
+      case 'PLAYURL_RELOAD':
+        this.outbox.log('info', 'the service pushed a new playurl (PLAYURL_RELOAD); reconnecting the stream now');
+        this.session?.session.reconnect();
         break;
       default:
         break;

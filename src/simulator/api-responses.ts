@@ -57,9 +57,10 @@ export function roomInfoData(room: SimRoom): Record<string, unknown> {
   };
 }
 
-/** The path of a room's stream; `codec` tags hevc entries like the real `_prohevc` suffix. */
-export function streamPath(room: SimRoom, ext: 'flv' | 'm3u8' | 'index.m3u8', hevc = false): string {
-  const stem = `live_${room.roomId}_${room.session}${hevc ? '_prohevc' : ''}`;
+/** The path of a room's stream; `codec` tags hevc entries like the real `_prohevc` suffix, av1 ones `_av1`. */
+export function streamPath(room: SimRoom, ext: 'flv' | 'm3u8' | 'index.m3u8', codec: boolean | 'avc' | 'hevc' | 'av1' = false): string {
+  const c = codec === true ? 'hevc' : codec === false ? 'avc' : codec;
+  const stem = `live_${room.roomId}_${room.session}${c === 'hevc' ? '_prohevc' : c === 'av1' ? '_av1' : ''}`;
   return ext === 'index.m3u8' ? `/live-bvc/${room.session}/${stem}/index.m3u8?` : `/live-bvc/${room.session}/${stem}.${ext}?`;
 }
 
@@ -73,12 +74,22 @@ function urlInfo(room: SimRoom, addr: SimAddress, qn: number): Record<string, un
   }));
 }
 
-function codecEntry(room: SimRoom, addr: SimAddress, codec: 'avc' | 'hevc', format: 'flv' | 'ts' | 'fmp4', qn: number): Record<string, unknown> {
+/** RFC 6381 strings of the simulator's clips (`video_codecs.base`; the service's look like avc1.64002a, hvc1.1.6.L120). */
+export const SIM_VIDEO_CODECS = { avc: 'avc1.64001e', hevc: 'hvc1.1.6.L90', av1: 'av01.0.01M.08' } as const;
+
+/** One codec entry in the 2025+ shape (PLAYURL_RELOAD capture: drm, drm_key_systems, video_codecs, audio_codecs, hdr_type). */
+function codecEntry(room: SimRoom, addr: SimAddress, codec: 'avc' | 'hevc' | 'av1', format: 'flv' | 'ts' | 'fmp4', qn: number): Record<string, unknown> {
   const ext = format === 'flv' ? 'flv' : format === 'ts' ? 'm3u8' : 'index.m3u8';
   return {
-    codec_name: codec, current_qn: qn, accept_qn: room.acceptQn, base_url: streamPath(room, ext, codec === 'hevc'),
-    url_info: urlInfo(room, addr, qn), hdr_qn: null, dolby_type: 0, attr_name: '',
+    codec_name: codec, current_qn: qn, accept_qn: room.acceptQn, base_url: streamPath(room, ext, codec),
+    url_info: urlInfo(room, addr, qn), hdr_qn: null, dolby_type: 0, attr_name: '', hdr_type: 0, drm: false, drm_key_systems: null,
+    video_codecs: { base: SIM_VIDEO_CODECS[codec] }, audio_codecs: { base: 'mp4a.40.2' },
   };
+}
+
+/** The play-gateway master playlist URL of a room (`master_url` beside fMP4 entries), on the simulator's API host. */
+export function masterUrl(room: SimRoom, addr: SimAddress): string {
+  return `http://127.0.0.1:${addr.port}/xlive/play-gateway/master/url?cid=${room.roomId}&mid=0&pt=html5&p2p_type=-1&net=0&free_type=0&build=0&feature=2&qn=0`;
 }
 
 /** getRoomPlayInfo `data`; honours the protocol/format/codec filters; `current_qn` is the asked qn when offered, else 10000. */
@@ -87,27 +98,31 @@ export function playInfoData(room: SimRoom, addr: SimAddress, q: URLSearchParams
   const protocols = list('protocol', '0,1');
   const formats = list('format', '0,1,2');
   const codecs = list('codec', '0,1');
+  const av1Offered = room.av1;
   const asked = Number(q.get('qn') ?? 150);
   const qn = room.acceptQn.includes(asked) ? asked : room.acceptQn.includes(10000) ? 10000 : room.acceptQn[0] ?? 10000;
   const codecList = (format: 'flv' | 'ts' | 'fmp4'): Record<string, unknown>[] => {
     const out = [];
-    if (codecs.has('0') && !room.hevcOnly) out.push(codecEntry(room, addr, 'avc', format, qn));
-    if (codecs.has('1') && room.hevc) out.push(codecEntry(room, addr, 'hevc', format, qn));
+    if (codecs.has('0') && !room.hevcOnly && !room.av1Only) out.push(codecEntry(room, addr, 'avc', format, qn));
+    if (codecs.has('1') && room.hevc && !room.av1Only) out.push(codecEntry(room, addr, 'hevc', format, qn));
+    // AV1 (codec 2) over FLV and fMP4; no TS entry (none has been seen).
+    if (codecs.has('2') && av1Offered && format !== 'ts') out.push(codecEntry(room, addr, 'av1', format, qn));
     return out;
   };
   const offered = new Set(room.formats);
   if (!offered.has('flv')) formats.delete('0');
   if (!offered.has('ts')) formats.delete('1');
-  if (!offered.has('fmp4')) formats.delete('2');
+  if (!offered.has('fmp4') || room.hlsOnlyInMaster) formats.delete('2');
+  if (room.hlsOnlyInMaster) formats.delete('1');
   const stream = [];
   if (protocols.has('0') && formats.has('0')) stream.push({ protocol_name: 'http_stream', format: [{ format_name: 'flv', codec: codecList('flv'), master_url: '' }] });
   if (protocols.has('1')) {
     const hls = [];
     if (formats.has('1')) hls.push({ format_name: 'ts', codec: codecList('ts'), master_url: '' });
-    if (formats.has('2')) hls.push({ format_name: 'fmp4', codec: codecList('fmp4'), master_url: '' });
+    if (formats.has('2')) hls.push({ format_name: 'fmp4', codec: codecList('fmp4'), master_url: masterUrl(room, addr) });
     if (hls.length > 0) stream.push({ protocol_name: 'http_hls', format: hls });
   }
-  const names: Record<number, string> = { 30000: '杜比', 20000: '4K', 10000: '原画', 400: '蓝光', 250: '超清', 150: '高清', 80: '流畅' };
+  const names: Record<number, string> = { 30000: '杜比', 20000: '4K', 15000: '2K', 10000: '原画', 400: '蓝光', 250: '超清', 150: '高清', 80: '流畅' };
   return {
     room_id: room.roomId, short_id: room.shortId, uid: room.uid, is_hidden: false, is_locked: false, is_portrait: false,
     live_status: room.liveStatus, hidden_till: 0, lock_till: 0, encrypted: false, pwd_verified: true,
@@ -116,7 +131,7 @@ export function playInfoData(room: SimRoom, addr: SimAddress, q: URLSearchParams
       ? {
           conf_json: '{"cdn_rate":10000,"report_interval_sec":150}',
           playurl: {
-            cid: room.roomId, g_qn_desc: Object.entries(names).map(([k, v]) => ({ qn: Number(k), desc: v, hdr_desc: '', attr_desc: null })),
+            cid: room.roomId, g_qn_desc: Object.entries(names).reverse().map(([k, v]) => ({ qn: Number(k), desc: v, hdr_desc: '', attr_desc: null, hdr_type: 0, media_base_desc: null })),
             stream, p2p_data: { p2p: false, p2p_type: 0, m_p2p: false, m_servers: null }, dolby_qn: null,
           },
         }

@@ -16,6 +16,9 @@ const CreateRoom = z.object({
   formats: z.array(z.enum(['flv', 'ts', 'fmp4'])).min(1).optional(),
   hevcOnly: z.boolean().optional(),
   special: z.enum(SIM_SPECIALS).nullable().optional(),
+  av1: z.boolean().optional(),
+  av1Only: z.boolean().optional(),
+  hlsOnlyInMaster: z.boolean().optional(),
 });
 const Captured = z.object({ endpoint: z.enum(CAPTURED_ENDPOINTS), body: z.unknown().refine((b) => b !== undefined, 'body is required') });
 const Live = z.object({ live: z.boolean(), round: z.boolean().optional() });

@@ -1,6 +1,6 @@
 // A configurable rate of mixed danmaku (comments, super chats, gifts, guards), each stamped with the media position it was sent at.
 import { performance } from 'node:perf_hooks';
-import { danmuCommand, giftCommand, guardCommand, superChatCommand } from './danmaku-messages.js';
+import { danmuCommand, giftCommand, giftV2Command, guardCommand, interactWordV2Command, superChatCommand } from './danmaku-messages.js';
 import type { SimRoom } from './room.js';
 
 export type GeneratedCmd = 'DANMU_MSG' | 'SUPER_CHAT_MESSAGE' | 'SEND_GIFT' | 'GUARD_BUY';
@@ -88,21 +88,28 @@ export class DanmakuGenerator {
       const seq = ++this.seq;
       const cmd = this.kinds[(seq - 1) % this.kinds.length]!;
       const msg: SentMessage = { seq, cmd, connection: position === null ? null : conn!.serial, positionMs: position, at: Date.now() };
-      commands.push(this.command(msg));
+      commands.push(...this.command(msg));
       this.counts[cmd]++;
       if (this.sent.length < LOG_LIMIT) this.sent.push(msg);
     }
     this.push(commands);
   }
 
-  private command(m: SentMessage): object {
+  /** The commands of one message: a gift goes out as SEND_GIFT and SEND_GIFT_V2 with one tid, as 2026 rooms send it. */
+  private command(m: SentMessage): object[] {
     const uname = `g${m.seq}@${m.connection ?? 0}:${m.positionMs ?? -1}`;
     const uid = m.seq;
     switch (m.cmd) {
-      case 'DANMU_MSG': return danmuCommand({ text: `comment ${m.seq}`, uid, uname, color: [0xffffff, 0xfe0302, 0x00cd00][m.seq % 3] });
-      case 'SUPER_CHAT_MESSAGE': return superChatCommand(this.room, { message: `super chat ${m.seq}`, uid, uname, price: 30, time: 60 });
-      case 'SEND_GIFT': return giftCommand({ uid, uname, giftName: '辣条', num: 1 + (m.seq % 3) });
-      case 'GUARD_BUY': return guardCommand({ uid, username: uname, guardLevel: 1 + (m.seq % 3) });
+      case 'DANMU_MSG':
+        return m.seq % 10 === 1
+          ? [danmuCommand({ text: `comment ${m.seq}`, uid, uname, color: 0xffffff }), interactWordV2Command(this.room, uid, uname)]
+          : [danmuCommand({ text: `comment ${m.seq}`, uid, uname, color: [0xffffff, 0xfe0302, 0x00cd00][m.seq % 3] })];
+      case 'SUPER_CHAT_MESSAGE': return [superChatCommand(this.room, { message: `super chat ${m.seq}`, uid, uname, price: 30, time: 60 })];
+      case 'SEND_GIFT': {
+        const gift = { uid, uname, giftName: '辣条', num: 1 + (m.seq % 3), tid: `${this.room.roomId}${String(m.seq).padStart(9, '0')}` };
+        return [giftCommand(gift), giftV2Command(gift, this.room)];
+      }
+      case 'GUARD_BUY': return [guardCommand({ uid, username: uname, guardLevel: 1 + (m.seq % 3) })];
     }
   }
 }

@@ -1,5 +1,6 @@
 // Command payloads the simulator pushes, shaped like the real service's (LIVE, PREPARING, DANMU_MSG, gifts...).
 import { randomBytes } from 'node:crypto';
+import { encodeInteractWordV2, encodeSendGiftV2 } from '../bilibili/danmaku/v2-protobuf.js';
 import type { SimRoom } from './room.js';
 
 const nowS = (): number => Math.floor(Date.now() / 1000);
@@ -48,15 +49,44 @@ export function danmuCommand(d: DanmuInput): object {
   };
 }
 
-export interface GiftInput { giftName?: string; num?: number; uid?: number; uname?: string; price?: number; coinType?: 'gold' | 'silver' }
+export interface GiftInput {
+  giftName?: string; num?: number; uid?: number; uname?: string; price?: number; coinType?: 'gold' | 'silver';
+  /** The gift's transaction id, the same in its SEND_GIFT and SEND_GIFT_V2 (default: a fresh one). */
+  tid?: string;
+}
+
+let tidSeq = 0;
+const freshTid = (): string => `${Date.now()}${String(++tidSeq).padStart(6, '0')}`;
 
 export function giftCommand(g: GiftInput): object {
   const num = g.num ?? 1;
   const price = g.price ?? 100;
+  const tid = g.tid ?? freshTid();
   return {
     cmd: 'SEND_GIFT',
-    data: { action: '投喂', giftName: g.giftName ?? '辣条', giftId: 1, num, uid: g.uid ?? 1, uname: g.uname ?? 'gifter', coin_type: g.coinType ?? 'gold', price, total_coin: price * num, timestamp: nowS() },
+    data: {
+      action: '投喂', giftName: g.giftName ?? '辣条', giftId: 1, num, uid: g.uid ?? 1, uname: g.uname ?? 'gifter', coin_type: g.coinType ?? 'gold', price,
+      total_coin: price * num, timestamp: nowS(), tid, rnd: tid,
+    },
   };
+}
+
+/** SEND_GIFT_V2 (2026): the gift as base64 protobuf in `data.pb`, as rooms send it beside or instead of SEND_GIFT. */
+export function giftV2Command(g: GiftInput, room: SimRoom): object {
+  const num = g.num ?? 1;
+  const price = g.price ?? 100;
+  const pb = encodeSendGiftV2({
+    uid: g.uid ?? 1, uname: g.uname ?? 'gifter', face: '', gifts: [{
+      giftId: 1, giftName: g.giftName ?? '辣条', num, price, totalCoin: price * num, coinType: g.coinType ?? 'gold', tid: g.tid ?? freshTid(),
+      timestamp: nowS(), batchComboId: '', action: '投喂', receiverUid: room.uid, receiverName: room.name,
+    }],
+  });
+  return { cmd: 'SEND_GIFT_V2', data: { pb } };
+}
+
+/** INTERACT_WORD_V2 (2026): an entry (msgType 1) or follow (2) as base64 protobuf in `data.pb`. */
+export function interactWordV2Command(room: SimRoom, uid: number, uname: string, msgType = 1): object {
+  return { cmd: 'INTERACT_WORD_V2', data: { pb: encodeInteractWordV2({ uid, uname, msgType, roomId: room.roomId, timestamp: nowS() }) } };
 }
 
 export interface SuperChatInput { message: string; price?: number; uid?: number; uname?: string; time?: number }

@@ -41,7 +41,16 @@ export function writeTag(out: Buffer, pos: number, type: number, timestamp: numb
   const size = body.length + sei + filler;
   const hevc = video && (body[0]! & 0x0f) === 12;
   let p = writeTagHeader(out, pos, type, size, timestamp);
-  if (video) {
+  if (video && body[0]! & 0x80) {
+    // Enhanced FLV (AV1, `av01`): the timestamp goes into a padding OBU (type 15) after the temporal unit, which decoders skip.
+    body.copy(out, p);
+    p += body.length;
+    out[p] = (15 << 3) | 0x02;
+    out[p + 1] = SEI_SIZE - 2;
+    SEI_UUID.copy(out, p + 2);
+    out.write(String(timestamp >>> 0).padStart(SEI_SIZE - 18, '0'), p + 18, 'latin1');
+    p += SEI_SIZE;
+  } else if (video) {
     body.copy(out, p, 0, 5);
     writeSei(out, p + 5, timestamp, hevc);
     body.copy(out, p + 5 + sei, 5);

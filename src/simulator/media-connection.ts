@@ -1,6 +1,7 @@
 // One open FLV response: a position in the looping clip, a virtual clock for pacing, and its injected faults.
 import type { ServerResponse } from 'node:http';
 import { FLV_FILE_HEADER } from '../flv/tag-encoding.js';
+import { av1FlvClip } from './av1-clips.js';
 import { type Clip, roomClip } from './clips.js';
 import type { ConnectionFault } from './faults.js';
 import { fillerFor, headerTags, tagWireSize, writeTag } from './flv-out.js';
@@ -43,12 +44,16 @@ export class MediaConnection {
   readonly serial: number;
   closed = false;
 
-  constructor(readonly room: SimRoom, private readonly res: ServerResponse, now: number, hevcUrl = false) {
+  /** An `_av1` URL: the Enhanced FLV AV1 clip, whatever the room's codec faults. */
+  private readonly av1: boolean;
+
+  constructor(readonly room: SimRoom, private readonly res: ServerResponse, now: number, hevcUrl = false, av1Url = false) {
     this.connectedAt = now;
     this.lastPump = now;
     this.serial = room.counters.streamConnections + 1;
     this.hevc = hevcUrl !== room.codecSwapped;
-    this.clip = roomClip(room, this.hevc);
+    this.av1 = av1Url;
+    this.clip = av1Url ? av1FlvClip() : roomClip(room, this.hevc);
     this.filler = this.fillerOf(this.clip);
     this.write(Buffer.concat([FLV_FILE_HEADER, headerTags(this.clip, 0)]));
   }
@@ -168,7 +173,7 @@ export class MediaConnection {
     const next = this.clip.tags[this.idx]!;
     const at = this.loopBase + next.ts;
     if (this.switchKind === 'codec') this.hevc = !this.hevc;
-    this.clip = roomClip(this.room, this.hevc);
+    this.clip = this.av1 ? av1FlvClip() : roomClip(this.room, this.hevc);
     this.filler = this.fillerOf(this.clip);
     this.idx = 0;
     this.loopBase = at;
@@ -186,7 +191,7 @@ export class MediaConnection {
   }
 
   private fillerOf(clip: Clip): number {
-    return this.room.padWithFiller ? fillerFor(clip, this.room.bitrateKbps) : 0;
+    return this.room.padWithFiller && !this.av1 ? fillerFor(clip, this.room.bitrateKbps) : 0;
   }
 
   private write(buf: Buffer): void {

@@ -8,7 +8,7 @@ import { MediaConnection } from './media-connection.js';
 import type { Pacer } from './pacer.js';
 import { pushLog, type SimRoom } from './room.js';
 
-const FLV_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(_prohevc)?\.flv$/;
+const FLV_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(_prohevc|_av1)?\.flv$/;
 
 export interface MediaContext {
   findRoom(id: number, acceptsShortId: boolean): SimRoom | undefined;
@@ -24,7 +24,7 @@ export async function handleMedia(ctx: MediaContext, req: IncomingMessage, res: 
   const flv = FLV_PATH.exec(url.pathname);
   if (!flv) return handleHls((id) => ctx.findRoom(id, false), req, res, url);
   const room = ctx.findRoom(Number(flv[1]), false);
-  if (!room || !room.formats.includes('flv')) return sendText(res, 404, 'Not Found');
+  if (!room || !room.formats.includes('flv') || (flv[2] === '_av1' && !room.av1)) return sendText(res, 404, 'Not Found');
   room.counters.streamRequests++;
   pushLog(room.streamLog, { at: Date.now(), path: url.pathname, query: url.search, headers: req.headers });
   const fault = takeFault(room.requestFaults, Date.now());
@@ -52,7 +52,7 @@ export async function handleMedia(ctx: MediaContext, req: IncomingMessage, res: 
   });
   res.flushHeaders();
   const now = performance.now();
-  const conn = new MediaConnection(room, res, now, flv[2] !== undefined);
+  const conn = new MediaConnection(room, res, now, flv[2] === '_prohevc', flv[2] === '_av1');
   room.counters.streamConnections++;
   for (let i = 0; i < room.connectionFaults.length; i++) {
     const armed = room.connectionFaults[i]!;

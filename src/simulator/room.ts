@@ -34,6 +34,12 @@ export interface SimRoomInit {
   hevcOnly?: boolean;
   /** Hands out this stream host instead of the simulator's own (tests: a hostile CDN on loopback). */
   streamHost?: string;
+  /** Also offer av1 entries (codec id 2, `_av1` URLs): Enhanced FLV `av01` and fMP4 `av01` (no TS: none seen). */
+  av1?: boolean;
+  /** Offer only av1 entries (no avc, no hevc); implies av1. */
+  av1Only?: boolean;
+  /** Leave the fMP4 entries out of getRoomPlayInfo: HLS only through the play-gateway master playlist. */
+  hlsOnlyInMaster?: boolean;
   /** Formats offered in play info and served (default all three: an FLV + HLS room). */
   formats?: SimFormat[];
   /** A room a guest cannot record: paid (203 + DRM), DRM-only, password or guard-only (see special-rooms.ts). */
@@ -41,7 +47,7 @@ export interface SimRoomInit {
 }
 
 export interface RoomCounters {
-  apiHits: { total: number; roomInit: number; getInfoByRoom: number; getRoomPlayInfo: number; getDanmuInfo: number };
+  apiHits: { total: number; roomInit: number; getInfoByRoom: number; getRoomPlayInfo: number; getDanmuInfo: number; masterPlaylist: number };
   /** Every media request, including ones answered with a fault or redirect. */
   streamRequests: number;
   /** Media requests answered 200 with FLV. */
@@ -101,6 +107,9 @@ export class SimRoom {
   streamHost: string | null;
   padWithFiller: boolean;
   hevcOnly: boolean;
+  av1: boolean;
+  av1Only: boolean;
+  hlsOnlyInMaster: boolean;
   /** codec-switch: every URL serves the other codec (an avc URL carries HEVC and the other way round). */
   codecSwapped = false;
   /** The simulator's content clip nearest `bitrateKbps`; null = the committed 360p clip. */
@@ -110,7 +119,7 @@ export class SimRoom {
   /** Captured answers replayed for this room instead of the generated ones (POST /_sim/rooms/{id}/captured). */
   readonly captured = new Map<CapturedEndpoint, unknown>();
   /** The live HLS timelines of the current live session, by format (see hls/hls-timeline.ts). */
-  hls: { session: number; fmp4?: HlsTimeline; 'fmp4-hevc'?: HlsTimeline; ts?: HlsTimeline } = { session: 0 };
+  hls: { session: number; fmp4?: HlsTimeline; 'fmp4-hevc'?: HlsTimeline; 'fmp4-av1'?: HlsTimeline; ts?: HlsTimeline } = { session: 0 };
   /** 0 = the content clip (or committed 360p), 1 = the committed 480p clip: flips on every header-change. */
   clipIndex = 0;
   popularity = 1000;
@@ -119,7 +128,7 @@ export class SimRoom {
   /** When the current session went offline (epoch ms), null while live: its HLS segments stay on the CDN a while. */
   endedAt: number | null = null;
   readonly counters: RoomCounters = {
-    apiHits: { total: 0, roomInit: 0, getInfoByRoom: 0, getRoomPlayInfo: 0, getDanmuInfo: 0 },
+    apiHits: { total: 0, roomInit: 0, getInfoByRoom: 0, getRoomPlayInfo: 0, getDanmuInfo: 0, masterPlaylist: 0 },
     streamRequests: 0, streamConnections: 0, bytesServed: 0, mediaMsServed: 0, danmakuConnections: 0, danmakuAuths: 0, heartbeats: 0, danmakuMessagesSent: 0,
     hlsPlaylistRequests: 0, hlsSegmentRequests: 0, hlsSegmentsServed: 0, hlsMediaMsServed: 0, hlsBytesServed: 0, maxOpenStreams: 0, maxStreamOverlapMs: 0,
   };
@@ -148,6 +157,9 @@ export class SimRoom {
     this.hevcOnly = init.hevcOnly ?? false;
     this.hevc = (init.hevc ?? false) || this.hevcOnly;
     this.padWithFiller = init.padWithFiller ?? false;
+    this.av1Only = init.av1Only ?? false;
+    this.av1 = (init.av1 ?? false) || this.av1Only;
+    this.hlsOnlyInMaster = init.hlsOnlyInMaster ?? false;
     this.streamHost = init.streamHost ?? null;
     this.formats = init.formats ?? ['flv', 'ts', 'fmp4'];
     this.special = init.special ?? null;
@@ -166,7 +178,7 @@ export class SimRoom {
       areaNameParent: this.areaNameParent, areaNameChild: this.areaNameChild, live: this.live, liveStatus: this.liveStatus,
       liveStartTime: this.liveStartTime, bitrateKbps: this.bitrateKbps, acceptQn: this.acceptQn, hevc: this.hevc, formats: this.formats,
       padWithFiller: this.padWithFiller, content: this.content ? { name: this.content.name, kbps: Math.round(this.content.kbps) } : null,
-      hevcOnly: this.hevcOnly, special: this.special, captured: [...this.captured.keys()], codecSwapped: this.codecSwapped, clip: this.clipIndex, counters: this.counters,
+      hevcOnly: this.hevcOnly, special: this.special, captured: [...this.captured.keys()], av1: this.av1, av1Only: this.av1Only, hlsOnlyInMaster: this.hlsOnlyInMaster, codecSwapped: this.codecSwapped, clip: this.clipIndex, counters: this.counters,
       openStreams: this.media.size, openDanmaku: this.danmaku.size,
       pendingFaults: [...this.apiFaults, ...this.requestFaults, ...this.connectionFaults].map((a) => ({ ...a.fault, remaining: a.remaining, until: a.until })),
       apiLog: this.apiLog, streamLog: this.streamLog, authLog: this.authLog, heartbeatTimes: this.heartbeatTimes,

@@ -51,13 +51,17 @@ describe('the OpenAPI document', () => {
   it('lists every route of the brec surface (lowercase paths) plus webhook deliveries', () => {
     const ops = Object.entries(doc.paths as Record<string, object>).flatMap(([p, o]) => Object.keys(o).map((m) => `${m.toUpperCase()} ${p}`));
     expect(ops.sort()).toEqual([
-      'DELETE /api/room/{id}', 'GET /api/config/default', 'GET /api/config/global', 'GET /api/file', 'GET /api/log/fetch',
-      'GET /api/room', 'GET /api/room/{id}', 'GET /api/room/{id}/config', 'GET /api/room/{id}/iostats', 'GET /api/room/{id}/stats',
-      'GET /api/version', 'GET /api/webhook/deliveries', 'POST /api/config/global', 'POST /api/misc/generatefilename', 'POST /api/room',
-      'POST /api/room/{id}/config', 'POST /api/room/{id}/refresh', 'POST /api/room/{id}/split', 'POST /api/room/{id}/start',
-      'POST /api/room/{id}/stop',
+      'GET /api/config/default', 'GET /api/config/global', 'GET /api/file', 'GET /api/log/fetch',
+      'GET /api/room', 'GET /api/version', 'GET /api/webhook/deliveries', 'POST /api/config/global', 'POST /api/misc/generatefilename', 'POST /api/room',
+      // brec's two per-room families: {roomId} (int32) and {objectId} (uuid).
+      ...['roomId', 'objectId'].flatMap((p) => [
+        `DELETE /api/room/{${p}}`, `GET /api/room/{${p}}`, `GET /api/room/{${p}}/config`, `GET /api/room/{${p}}/iostats`, `GET /api/room/{${p}}/stats`,
+        `POST /api/room/{${p}}/config`, `POST /api/room/{${p}}/refresh`, `POST /api/room/{${p}}/split`, `POST /api/room/{${p}}/start`, `POST /api/room/{${p}}/stop`,
+      ]),
       // liverec additions: the event stream and the web UI's webhook buttons.
       'GET /api/events', 'POST /api/webhook/replay', 'POST /api/webhook/test',
+      // liverec addition: the rooms' last hour for the UI's charts.
+      'GET /api/history',
     ].sort());
   });
 });
@@ -120,7 +124,10 @@ describe('every route answers as documented', () => {
     expect((await hit('POST', '/api/misc/generatefilename', '/api/misc/generatefilename', { template: '{{ roomId', context: {} }, 200)).status).toBe(1);
     expect((await hit('POST', '/api/misc/generatefilename', '/api/misc/generatefilename', { template: '{{ json.room_info.cover }}', context: { json: '{"room_info":{"cover":"c"}}' } }, 200)).relativePath).toBe('c.flv');
     expect((await hit('POST', '/api/misc/generatefilename', '/api/misc/generatefilename', { template: 'x', context: { json: '{bad' } }, 400)).message).toContain('context.json');
-    expect((await hit('POST', '/api/misc/generatefilename', '/api/misc/generatefilename', { template: 'x' }, 400)).message).toContain('context');
+    // context is nullable (as in brec's document): null or absent renders with every value at its default.
+    expect((await hit('POST', '/api/misc/generatefilename', '/api/misc/generatefilename', { template: 'x' }, 200)).relativePath).toBe('x.flv');
+    expect((await hit('POST', '/api/misc/generatefilename', '/api/misc/generatefilename', { template: '{{ roomId }}', context: null }, 200)).relativePath).toBe('0.flv');
+    expect((await hit('POST', '/api/misc/generatefilename', '/api/misc/generatefilename', { template: 'x', context: 5 }, 400)).message).toContain('context');
 
     const version = await hit('GET', '/api/version', '/api/version', undefined, 200);
     expect(Object.keys(version)).toHaveLength(33);
@@ -148,9 +155,21 @@ describe('every route answers as documented', () => {
     expect((await hit('POST', '/api/webhook/replay', '/api/webhook/replay', { eventId: 'nope', url }, 400)).message).toContain('eventId');
   });
 
+  it('rooms\' history (liverec)', async () => {
+    const all = await hit('GET', '/api/history', '/api/history', undefined, 200);
+    expect(all.intervalMs).toBeGreaterThan(0);
+    expect(all.rooms.map((r: any) => r.roomId)).toEqual(expect.arrayContaining([1001, 1002]));
+    const one = await hit('GET', '/api/history', '/api/history?room=1001', undefined, 200);
+    expect(one.rooms.map((r: any) => r.roomId)).toEqual([1001]);
+    expect(one.rooms[0].t.length).toBeGreaterThan(0);
+    expect(one.rooms[0].pace[0]).toBeNull();
+    expect((await hit('GET', '/api/history', '/api/history?room=x', undefined, 400)).code).toBe(-10);
+  });
+
   it('covered every documented status of every operation', () => {
     const documented = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, ops]) =>
-      Object.entries(ops).flatMap(([m, op]) => Object.keys(op.responses).map((s) => `${m.toUpperCase()} ${p} ${s}`)));
+      // Both per-room families ({roomId}, {objectId}) are one route, covered as /api/room/{id}.
+      Object.entries(ops).flatMap(([m, op]) => Object.keys(op.responses).map((s) => `${m.toUpperCase()} ${p.replace(/\{(roomId|objectId)\}/, '{id}')} ${s}`)));
     expect(documented.filter((d) => !covered.has(d))).toEqual([]);
   });
 });

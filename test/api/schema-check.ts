@@ -40,6 +40,8 @@ export class SchemaChecker {
         break;
       case 'number':
       case 'integer':
+        // A double on the wire may be one of Newtonsoft's strings, as the document's descriptions say.
+        if (schema.format === 'double' && (value === 'NaN' || value === 'Infinity' || value === '-Infinity')) return errors;
         if (typeof value !== 'number' || !Number.isFinite(value)) return [...errors, `${at}: expected ${schema.type}, got ${JSON.stringify(value)}`];
         if (schema.type === 'integer' && !Number.isInteger(value)) errors.push(`${at}: ${value} is not an integer`);
         if (schema.format === 'int32' && (value < -2147483648 || value > 2147483647)) errors.push(`${at}: ${value} outside int32`);
@@ -75,8 +77,9 @@ export class SchemaChecker {
   }
 
   /** The documented response schema of an operation, or undefined when that status is not documented. */
+  /** `/api/room/{id}…` names both of brec's path families ({roomId} and {objectId}), which answer alike. */
   responseSchema(method: string, template: string, status: number): Schema | undefined {
-    const op = this.doc.paths?.[template]?.[method.toLowerCase()];
+    const op = this.doc.paths?.[template.replace('/api/room/{id}', '/api/room/{roomId}')]?.[method.toLowerCase()];
     if (!op) throw new Error(`no operation ${method} ${template} in the document`);
     return op.responses?.[String(status)]?.content?.['application/json']?.schema;
   }

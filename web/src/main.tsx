@@ -2,6 +2,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api';
+import { LANGS, setLang, t, useLang, type Lang } from './i18n';
 import { FilesPage } from './pages/files';
 import { LogsPage } from './pages/logs';
 import { RoomDetailPage } from './pages/room-detail';
@@ -11,7 +12,7 @@ import { WebhooksPage } from './pages/webhooks';
 import { useRoute } from './router';
 import { store, useStore } from './store';
 
-const NAV: [string, string][] = [['rooms', 'Rooms'], ['settings', 'Settings'], ['files', 'Files'], ['webhooks', 'Webhooks'], ['logs', 'Logs']];
+const NAV = ['rooms', 'settings', 'files', 'webhooks', 'logs'] as const;
 
 function Page({ page, arg }: { page: string; arg: string }) {
   switch (page) {
@@ -27,6 +28,7 @@ function Page({ page, arg }: { page: string; arg: string }) {
 function App() {
   const route = useRoute();
   const s = useStore();
+  const lang = useLang();
   const [version, setVersion] = useState('');
   useEffect(() => {
     store.start();
@@ -37,12 +39,18 @@ function App() {
     <>
       <header class="top">
         <a class="brand" href="#/rooms">liverec</a>
-        <nav>{NAV.map(([p, label]) => <a href={`#/${p}`} class={active === p ? 'active' : ''} data-nav={p}>{label}</a>)}</nav>
-        <span class={`conn ${s.connected ? 'up' : 'down'}`} title="event stream" data-connected={String(s.connected)}>{s.connected ? 'live' : 'connecting…'}</span>
-        <span class="version">{version}</span>
+        <nav>{NAV.map((p) => <a href={`#/${p}`} class={active === p ? 'active' : ''} data-nav={p}>{t(`nav.${p}`)}</a>)}</nav>
+        <span class="status">
+          <span class={`conn ${s.connected ? 'up' : 'down'}`} title={t('conn.title')} data-connected={String(s.connected)}>{t(s.connected ? 'conn.live' : 'conn.connecting')}</span>
+          <select class="lang" aria-label={t('lang.label')} value={lang} data-lang={lang} onChange={(e) => setLang(e.currentTarget.value as Lang)}>
+            {LANGS.map((l) => <option value={l}>{t(`lang.${l}`)}</option>)}
+          </select>
+          <span class="version">{version}</span>
+        </span>
       </header>
       {s.error && <p class="notice error">{s.error}</p>}
-      <main data-page={route.page}><Page page={route.page} arg={route.arg} /></main>
+      {/* Keyed by language: a switch re-mounts the page, so memoised cards and open forms redraw in the new language. */}
+      <main data-page={route.page} key={lang}><Page page={route.page} arg={route.arg} /></main>
     </>
   );
 }

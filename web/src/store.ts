@@ -1,11 +1,9 @@
 // The page's live state: rooms from the REST API, then kept current by the event stream (no polling).
 import { useEffect, useState } from 'preact/hooks';
 import { api, apiUrl } from './api';
-import { num, type LifecycleEvent, type LogEntry, type RoomDto, type StatsEntry } from './types';
+import { appendStats, emptyHistory, fromServer, type History, type ServerSeries } from './history';
+import type { LifecycleEvent, LogEntry, RoomDto, StatsEntry } from './types';
 
-/** One chart point per stats snapshot (1 s): Mbps and pace over the last 5 minutes. */
-export interface Point { t: number; mbps: number; pace: number }
-const HISTORY_MS = 5 * 60_000;
 const MAX_EVENTS = 1000;
 const MAX_LOGS = 2000;
 
@@ -19,7 +17,9 @@ function sameStats(a: StatsEntry, b: StatsEntry): boolean {
 class Store {
   rooms = new Map<string, RoomDto>();
   stats = new Map<string, StatsEntry>();
-  history = new Map<string, Point[]>();
+  /** Per objectId: the server's last hour, continued by each stats snapshot; `historyVersion` bumps on every change. */
+  history = new Map<string, History>();
+  historyVersion = 0;
   events: LifecycleEvent[] = [];
   logs: LogEntry[] = [];
   connected = false;
@@ -81,10 +81,13 @@ class Store {
   async reload(): Promise<void> {
     this.pending = [];
     try {
-      const [rooms, logs] = await Promise.all([
+      const [rooms, logs, history] = await Promise.all([
         api<RoomDto[]>('GET', 'api/room'),
         api<{ logs: Record<string, unknown>[]; cursor: number }>('GET', 'api/log/fetch'),
+        api<{ rooms: ServerSeries[] }>('GET', 'api/history'),
       ]);
+      this.history = new Map(history.rooms.map((r) => [r.objectId, fromServer(r)]));
+      this.historyVersion++;
       const later = this.pending;
       this.pending = null;
       this.rooms = new Map(rooms.map((r) => [r.objectId, r]));
@@ -122,10 +125,10 @@ class Store {
       // An unchanged entry keeps its identity, so the memoised card of an idle room is not redrawn every second.
       if (prev && sameStats(prev, s)) continue;
       this.stats.set(s.objectId, s);
-      const h = this.history.get(s.objectId) ?? [];
-      h.push({ t: frame.time, mbps: num(s.networkMbps) || 0, pace: num(s.durationRatio) || 0 });
-      while (h.length > 0 && h[0].t < frame.time - HISTORY_MS) h.shift();
+      const h = this.history.get(s.objectId) ?? emptyHistory();
+      appendStats(h, frame.time, s);
       this.history.set(s.objectId, h);
+      this.historyVersion++;
       const room = this.rooms.get(s.objectId);
       // Stats snapshots also carry the live flags; they confirm what `room` frames already said.
       if (room && (room.recording !== s.recording || room.streaming !== s.streaming || room.danmakuConnected !== s.danmakuConnected)) {

@@ -1,4 +1,5 @@
 // Typed danmaku commands (op 5 JSON): the ones a recorder acts on or writes; unknown commands are ignored.
+import { decodeInteractWordV2, decodeSendGiftV2 } from './v2-protobuf.js';
 
 type Raw = Record<string, unknown>;
 
@@ -7,12 +8,19 @@ export type DanmakuEvent =
   | { type: 'PREPARING'; roomId: number; /** True when the room switches to its replay loop. */ round: boolean; raw: Raw }
   | { type: 'ROOM_CHANGE'; title: string; areaName: string; parentAreaName: string; raw: Raw }
   | { type: 'CUT_OFF'; message: string; raw: Raw }
+  /** The service pushed a fresh playurl (PLAYURL_RELOAD): the stream should be fetched again now. */
+  | { type: 'PLAYURL_RELOAD'; raw: Raw }
+  | { type: 'INTERACT_WORD'; uid: number; uname: string; /** 1 entry, 2 follow, 3 share. */ msgType: number; roomId: number; raw: Raw }
   | {
       type: 'DANMU_MSG'; text: string; uid: number; uname: string; isAdmin: boolean; isVip: boolean;
       /** 0 none, 1 总督, 2 提督, 3 舰长. */ guardLevel: number;
       mode: number; fontSize: number; color: number; /** Unix ms. */ sendTime: number; raw: Raw;
     }
-  | { type: 'SEND_GIFT'; giftName: string; num: number; uid: number; uname: string; coinType: string; price: number; raw: Raw }
+  | {
+      type: 'SEND_GIFT'; giftName: string; num: number; uid: number; uname: string; coinType: string; price: number;
+      /** The gift's transaction id (the same in SEND_GIFT and SEND_GIFT_V2 of one gift; '' when absent). */ tid: string;
+      giftId: number; /** Unix s. */ timestamp: number; raw: Raw;
+    }
   | { type: 'SUPER_CHAT_MESSAGE'; message: string; uid: number; uname: string; /** CNY */ price: number; /** s */ duration: number; raw: Raw }
   | { type: 'GUARD_BUY'; uid: number; username: string; guardLevel: number; num: number; price: number; giftName: string; raw: Raw };
 
@@ -54,11 +62,28 @@ export function parseCommand(raw: unknown): DanmakuEvent | null {
     }
     case 'CUT_OFF':
       return { type: 'CUT_OFF', message: s(raw.msg), raw };
+    case 'CUT_OFF_V2':
+      return { type: 'CUT_OFF', message: cutOffV2Message(data(raw)), raw };
+    case 'PLAYURL_RELOAD':
+      return { type: 'PLAYURL_RELOAD', raw };
+    case 'SEND_GIFT_V2':
+      return parseCommandEvents(raw)[0] ?? null;
+    case 'INTERACT_WORD_V2': {
+      const v = decodePb(raw, decodeInteractWordV2);
+      return { type: 'INTERACT_WORD', uid: v.uid, uname: v.uname, msgType: v.msgType, roomId: v.roomId, raw };
+    }
+    case 'INTERACT_WORD': {
+      const d = data(raw);
+      return { type: 'INTERACT_WORD', uid: n(d.uid), uname: s(d.uname), msgType: n(d.msg_type), roomId: n(d.roomid), raw };
+    }
     case 'DANMU_MSG':
       return danmuMsg(raw);
     case 'SEND_GIFT': {
       const d = data(raw);
-      return { type: 'SEND_GIFT', giftName: s(d.giftName), num: n(d.num, 1), uid: n(d.uid), uname: s(d.uname), coinType: s(d.coin_type), price: n(d.price), raw };
+      return {
+        type: 'SEND_GIFT', giftName: s(d.giftName), num: n(d.num, 1), uid: n(d.uid), uname: s(d.uname), coinType: s(d.coin_type), price: n(d.price),
+        tid: s(d.tid), giftId: n(d.giftId), timestamp: n(d.timestamp), raw,
+      };
     }
     case 'SUPER_CHAT_MESSAGE': {
       const d = data(raw);
@@ -72,6 +97,41 @@ export function parseCommand(raw: unknown): DanmakuEvent | null {
     default:
       return null;
   }
+}
+
+/**
+ * Every event of one command: SEND_GIFT_V2 carries a list of gifts (`data.pb` field 10), one SEND_GIFT event each;
+ * other commands give parseCommand's event or none. MalformedCommand on bad shapes (also an unreadable `data.pb`).
+ */
+export function parseCommandEvents(raw: unknown): DanmakuEvent[] {
+  if (isObj(raw) && raw.cmd === 'SEND_GIFT_V2') {
+    const v = decodePb(raw, decodeSendGiftV2);
+    return v.gifts.map((g) => ({
+      type: 'SEND_GIFT', giftName: g.giftName, num: g.num, uid: v.uid, uname: v.uname, coinType: g.coinType, price: g.price,
+      tid: g.tid, giftId: g.giftId, timestamp: g.timestamp,
+      // The decoded fields stand in for `data` (what RecordDanmakuRaw writes), the protobuf itself is kept beside them.
+      raw: { ...raw, data: { pb: (raw.data as Raw).pb, uid: v.uid, uname: v.uname, face: v.face, ...g } },
+    }));
+  }
+  const ev = parseCommand(raw);
+  return ev ? [ev] : [];
+}
+
+function decodePb<T>(raw: Raw, decode: (pb: string) => T): T {
+  const pb = data(raw).pb;
+  if (typeof pb !== 'string') throw new MalformedCommand(`${String(raw.cmd)} without data.pb`);
+  try {
+    return decode(pb);
+  } catch (err) {
+    throw new MalformedCommand(`${String(raw.cmd)}: data.pb does not decode: ${(err as Error).message}`);
+  }
+}
+
+/** CUT_OFF_V2's reason: the title and each labelled line of `cut_off_data` (e.g. 违规原因：…). */
+function cutOffV2Message(d: Raw): string {
+  const c = isObj(d.cut_off_data) ? d.cut_off_data : {};
+  const lines = Array.isArray(c.cut_off_message_list) ? c.cut_off_message_list.filter(isObj).map((m) => (s(m.label) ? `${s(m.label)}：${s(m.content)}` : s(m.content))) : [];
+  return [s(c.cut_off_title), ...lines].filter((x) => x !== '').join('; ');
 }
 
 function danmuMsg(raw: Raw): DanmakuEvent {

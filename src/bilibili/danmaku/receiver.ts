@@ -1,5 +1,6 @@
 // Turns received danmaku messages into typed events, auth replies and counters; bad input is counted, never thrown.
-import { type DanmakuEvent, MalformedCommand, parseCommand } from './commands.js';
+import { type DanmakuEvent, MalformedCommand, parseCommandEvents } from './commands.js';
+import { GiftDedupe } from './gift-dedupe.js';
 import { decodePackets, newPacketAnomalies, Op, type Packet } from './packet.js';
 
 export interface DanmakuStats {
@@ -29,6 +30,8 @@ export interface ReceiverSink {
 
 export class DanmakuReceiver {
   private readonly packetAnomalies = newPacketAnomalies();
+  /** SEND_GIFT and SEND_GIFT_V2 of one gift: the second is counted as ignored. */
+  private readonly gifts = new GiftDedupe();
 
   constructor(private readonly stats: DanmakuStats, private readonly sink: ReceiverSink) {}
 
@@ -76,19 +79,22 @@ export class DanmakuReceiver {
       this.stats.anomalies.badJson++;
       return;
     }
-    let ev: DanmakuEvent | null;
+    let events: DanmakuEvent[];
     try {
-      ev = parseCommand(raw);
+      events = parseCommandEvents(raw);
     } catch (err) {
       if (!(err instanceof MalformedCommand)) throw err;
       this.stats.anomalies.malformedCommands++;
       return;
     }
-    if (!ev) {
-      this.stats.ignoredCommands++;
-      return;
+    if (events.length === 0) this.stats.ignoredCommands++;
+    for (const ev of events) {
+      if (!this.gifts.admit(ev)) {
+        this.stats.ignoredCommands++;
+        continue;
+      }
+      this.stats.events++;
+      this.sink.event(ev);
     }
-    this.stats.events++;
-    this.sink.event(ev);
   }
 }

@@ -2,6 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { boxes, parseInit, parseMoof, type Mp4Init, type TrackRun } from '../../hls/mp4-boxes.js';
+import { fragmentByGop, readSamples } from '../../media/fmp4-fragments.js';
+import { AV1_CLIPS } from '../av1-clips.js';
 import { TS_PACKET } from '../../hls/ts-packets.js';
 import { CLIP_FILES } from '../clip-files.js';
 import { clipPath } from '../clips.js';
@@ -28,7 +30,16 @@ export interface HlsClip {
 
 const PERIOD_SEC = 3.84;
 
-/** An init section and its fragments (as ffmpeg's hls muxer writes them, concatenated) as one loop of `periodSec`. */
+/**
+ * moof+mdat pairs per segment, as the service cuts them since 2025 (a capture's 1-s segment holds four, no styp):
+ * test/fixtures/bili-real/hls/shadowreplay_fmp4_media_segment_seq826_avc_aac_2025-09.m4s.
+ */
+export const FRAGMENTS_PER_SEGMENT = 4;
+
+/**
+ * An init section and its fragments (one per GOP, concatenated) as one loop of `periodSec`; each GOP becomes one
+ * segment of FRAGMENTS_PER_SEGMENT moof+mdat pairs.
+ */
 export function loadFmp4(path: string, periodSec = PERIOD_SEC): HlsClip {
   const file = basename(path);
   const buf = readFileSync(path);
@@ -43,11 +54,13 @@ export function loadFmp4(path: string, periodSec = PERIOD_SEC): HlsClip {
     const mdat = top[i + 1];
     if (mdat?.type !== 'mdat') throw new Error(`${file}: moof without mdat`);
     // Only moof + mdat: the hls muxer's styp/sidx index the muxer's own file, not a live edge.
-    const bytes = Buffer.concat([buf.subarray(b.start, b.end), buf.subarray(mdat.start, mdat.end)]);
-    const runs = parseMoof(bytes, { ...b, start: 0, body: b.body - b.start, end: b.end - b.start }, mp4);
-    const video = runs.find((r) => mp4?.tracks.find((t) => t.trackId === r.trackId)?.handler === 'vide') ?? runs[0]!;
-    const scale = mp4?.tracks.find((t) => t.trackId === video.trackId)?.timescale ?? 1000;
-    segments.push({ bytes, duration: video.duration / scale, runs });
+    const gop = Buffer.concat([buf.subarray(b.start, b.end), buf.subarray(mdat.start, mdat.end)]);
+    const bytes = mp4 ? fragmentByGop(readSamples(gop, mp4), mp4, FRAGMENTS_PER_SEGMENT)[0]! : gop;
+    const runs = boxes(bytes).filter((x) => x.type === 'moof').flatMap((moof) => parseMoof(bytes, moof, mp4));
+    const videoId = (runs.find((r) => mp4?.tracks.find((t) => t.trackId === r.trackId)?.handler === 'vide') ?? runs[0]!).trackId;
+    const scale = mp4?.tracks.find((t) => t.trackId === videoId)?.timescale ?? 1000;
+    const video = runs.filter((r) => r.trackId === videoId);
+    segments.push({ bytes, duration: video.reduce((n, r) => n + r.duration, 0) / scale, runs });
   }
   return { format: 'fmp4', init: Buffer.from(init), mp4, segments, periodSec };
 }
@@ -71,12 +84,17 @@ export const HEVC_FMP4_CLIP = 'clip-360p-hevc.fmp4';
 
 const cache = new Map<string, HlsClip[]>();
 
-/** The clips of one format (index 0: 360p, 1: 480p; HEVC: the one 360p clip), loaded on first use. */
-export function hlsClips(format: HlsFormat, hevc = false): HlsClip[] {
-  const key = `${format}${hevc && format === 'fmp4' ? '-hevc' : ''}`;
+/** A stream's video codec as its URL names it (`_prohevc`, `_av1`). */
+export type SimCodec = 'avc' | 'hevc' | 'av1';
+
+/** The clips of one format (index 0: 360p, 1: 480p; HEVC and AV1: the one 360p fMP4 clip), loaded on first use. */
+export function hlsClips(format: HlsFormat, codec: SimCodec | boolean = 'avc'): HlsClip[] {
+  const c: SimCodec = codec === true ? 'hevc' : codec === false ? 'avc' : codec;
+  const key = `${format}${c !== 'avc' && format === 'fmp4' ? `-${c}` : ''}`;
   let list = cache.get(key);
   if (!list) {
     list = key === 'fmp4-hevc' ? [loadFmp4(clipPath(HEVC_FMP4_CLIP))]
+      : key === 'fmp4-av1' ? [loadFmp4(clipPath(AV1_CLIPS.fmp4))]
       : CLIP_FILES.map((f) => (format === 'fmp4' ? loadFmp4(clipPath(f.replace(/\.flv$/, '.fmp4'))) : loadTs(clipPath(f.replace(/\.flv$/, '.mpegts')))));
     cache.set(key, list);
   }

@@ -3,23 +3,30 @@ import { crc32 } from 'node:zlib';
 import { boxes, child, setDecodeTime } from '../../hls/mp4-boxes.js';
 import { TS_PACKET, payloadStart, pesTimes, writeTimestamp } from '../../hls/ts-packets.js';
 import type { SimRoom } from '../room.js';
-import { type HlsClip, type HlsFormat, hlsClips } from './hls-clips.js';
+import { type HlsClip, type HlsFormat, hlsClips, type SimCodec } from './hls-clips.js';
 
 /** Segments listed in the playlist (the sliding window). */
 export const WINDOW = 6;
-const SEQ_START = 1000;
+/**
+ * The first media sequence number: epoch-scale like the service's (323066244 in a 2025-09 capture,
+ * test/fixtures/bili-real/hls/shadowreplay_media_playlist_fmp4_EXT-BILI-AUX_2025-09.m3u8), from the stream's start.
+ */
+const seqStart = (t0: number): number => Math.floor(t0 / 1000) - 1_400_000_000;
 
 interface Built {
   bytes: Buffer;
   duration: number;
   title: string;
   clip: number;
+  /** #EXT-BILI-AUX: the first video frame's presentation time (ms) and whether the segment starts on a keyframe. */
+  ptsMs: number;
+  keyframe: boolean;
 }
 
 export class HlsTimeline {
   readonly segMs: number;
   private readonly t0: number;
-  private seqOffset = SEQ_START;
+  private seqOffset: number;
   /** After a sequence reset, the window starts at this content index. */
   private floor = 0;
   private readonly switches: { from: number; clip: number }[];
@@ -40,12 +47,13 @@ export class HlsTimeline {
   /** Whole seconds, at least every segment's duration (RFC 8216 §4.3.3.1). */
   private readonly targetDuration: number;
 
-  constructor(readonly room: SimRoom, readonly format: HlsFormat, readonly hevc = false, now = Date.now()) {
+  constructor(readonly room: SimRoom, readonly format: HlsFormat, readonly codec: SimCodec = 'avc', now = Date.now()) {
     const clip = this.clips[0]!;
     this.segMs = (clip.periodSec / clip.segments.length) * 1000;
     this.targetDuration = Math.max(1, ...this.clips.flatMap((c) => c.segments.map((g) => Math.round(g.duration))));
     // Start with a full window, as a stream that has been live for a while.
     this.t0 = now - (WINDOW + 0.5) * this.segMs;
+    this.seqOffset = seqStart(this.t0);
     this.switches = [{ from: 0, clip: room.clipIndex }];
   }
 
@@ -54,8 +62,8 @@ export class HlsTimeline {
    * keeps the same init section), else the committed 360p/480p clips.
    */
   private get clips(): HlsClip[] {
-    const own = this.hevc ? undefined : this.room.content?.hls?.[this.format];
-    return own ? [own] : hlsClips(this.format, this.hevc);
+    const own = this.codec !== 'avc' ? undefined : this.room.content?.hls?.[this.format];
+    return own ? [own] : hlsClips(this.format, this.codec);
   }
 
   /** The newest complete segment's content index. */
@@ -110,7 +118,9 @@ export class HlsTimeline {
         if (this.format === 'fmp4') lines.push(`#EXT-X-MAP:URI="${this.initUri(seg.clip)}"`);
         prevClip = seg.clip;
       }
-      lines.push(`#EXTINF:${seg.duration.toFixed(3)},${seg.title}`, this.segmentUri(n + this.seqOffset));
+      // #EXT-BILI-AUX:<first frame PTS ms, hex>|K (starts on a keyframe) or N|<size hex>|<CRC-32 hex>, as the service writes it.
+      lines.push(`#EXT-BILI-AUX:${seg.ptsMs.toString(16)}|${seg.keyframe ? 'K' : 'N'}|${seg.title}`);
+      lines.push(`#EXTINF:${seg.duration.toFixed(2)},${seg.title}`, this.segmentUri(n + this.seqOffset));
     }
     const text = `${lines.join('\n')}\n`;
     if (this.staleArmed > 0 && trid !== '') {
@@ -150,7 +160,12 @@ export class HlsTimeline {
     const bytes = Buffer.from(src.bytes);
     if (this.format === 'fmp4') this.shiftFmp4(bytes, clip, src.runs, loop, n);
     else this.shiftTs(bytes, Math.round(loop * clip.periodSec * 90_000));
-    const built = { bytes, duration: src.duration, title: `${bytes.length.toString(16)}|${crc32(bytes).toString(16)}`, clip: clipIndex };
+    const video = src.runs.find((r) => clip.mp4?.tracks.find((t) => t.trackId === r.trackId)?.handler === 'vide');
+    const scale = (video && clip.mp4?.tracks.find((t) => t.trackId === video.trackId)?.timescale) || 1000;
+    const ptsMs = video ? Math.round(((video.baseDecodeTime + loop * Math.round(clip.periodSec * scale)) / scale) * 1000) : Math.round(n * this.segMs);
+    const built = {
+      bytes, duration: src.duration, title: `${bytes.length.toString(16)}|${crc32(bytes).toString(16)}`, clip: clipIndex, ptsMs, keyframe: true,
+    };
     this.built.set(n, built);
     this.lastBuilt = Math.max(this.lastBuilt, n);
     for (const k of this.built.keys()) if (k < n - 4 * WINDOW) this.built.delete(k);
@@ -162,9 +177,10 @@ export class HlsTimeline {
       const scale = clip.mp4?.tracks.find((t) => t.trackId === run.trackId)?.timescale ?? 1000;
       setDecodeTime(bytes, run, run.baseDecodeTime + loop * Math.round(clip.periodSec * scale));
     }
-    const moof = boxes(bytes).find((b) => b.type === 'moof');
-    const mfhd = moof ? child(bytes, moof, 'mfhd') : undefined;
-    if (mfhd) bytes.writeUInt32BE((n + 1) >>> 0, mfhd.body + 4);
+    boxes(bytes).filter((b) => b.type === 'moof').forEach((moof, k, all) => {
+      const mfhd = child(bytes, moof, 'mfhd');
+      if (mfhd) bytes.writeUInt32BE((n * all.length + k + 1) >>> 0, mfhd.body + 4);
+    });
   }
 
   /** Adds the loop offset to PCR, PTS and DTS, and renumbers continuity counters so they run on from the last segment. */
@@ -197,9 +213,10 @@ export class HlsTimeline {
   }
 }
 
-/** The room's timeline for `format` (HEVC fMP4 apart), created on first use and renewed with every new live session. */
-export function timelineOf(room: SimRoom, format: HlsFormat, hevc = false): HlsTimeline {
+/** The room's timeline for `format` (HEVC and AV1 fMP4 apart), created on first use and renewed with every new live session. */
+export function timelineOf(room: SimRoom, format: HlsFormat, codec: SimCodec | boolean = 'avc'): HlsTimeline {
   if (room.hls.session !== room.session) room.hls = { session: room.session };
-  const key = format === 'fmp4' && hevc ? 'fmp4-hevc' : format;
-  return (room.hls[key] ??= new HlsTimeline(room, format, key === 'fmp4-hevc'));
+  const c: SimCodec = codec === true ? 'hevc' : codec === false ? 'avc' : codec;
+  const key = format === 'fmp4' && c !== 'avc' ? (`fmp4-${c}` as const) : format;
+  return (room.hls[key] ??= new HlsTimeline(room, format, key === 'fmp4-hevc' ? 'hevc' : key === 'fmp4-av1' ? 'av1' : 'avc'));
 }

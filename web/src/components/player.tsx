@@ -1,5 +1,6 @@
 // The in-browser player: FLV through mpegts.js (loaded on demand, bundled locally), other files natively; danmaku overlay.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { t } from '../i18n';
 import { parseDanmakuXml, visibleAt, type Comment } from './danmaku';
 
 export interface PlayerProps { url: string; name: string; danmakuUrl: string | null; onClose(): void }
@@ -18,7 +19,7 @@ export function Player({ url, name, danmakuUrl, onClose }: PlayerProps) {
     if (/\.flv$/i.test(name)) {
       import('mpegts.js').then(({ default: mpegts }) => {
         if (cancelled) return;
-        if (!mpegts.getFeatureList().mseLivePlayback && !mpegts.isSupported()) return setError('this browser has no Media Source Extensions: download the file instead');
+        if (!mpegts.getFeatureList().mseLivePlayback && !mpegts.isSupported()) return setError(t('player.noMse'));
         mpegts.LoggingControl.enableVerbose = false;
         mpegts.LoggingControl.enableDebug = false;
         mpegts.LoggingControl.enableInfo = false;
@@ -47,7 +48,7 @@ export function Player({ url, name, danmakuUrl, onClose }: PlayerProps) {
 
   return (
     <div class="player">
-      <div class="player-head"><b>{name}</b><button onClick={onClose}>Close</button></div>
+      <div class="player-head"><b>{name}</b><button onClick={onClose}>{t('player.close')}</button></div>
       <div class="screen">
         <video ref={video} controls muted playsInline onTimeUpdate={(e) => setNow(e.currentTarget.currentTime)} />
         <div class="danmaku" aria-hidden="true">
@@ -56,7 +57,7 @@ export function Player({ url, name, danmakuUrl, onClose }: PlayerProps) {
           ))}
         </div>
       </div>
-      {comments.length > 0 && <p class="hint">{comments.length} danmaku from the sibling XML</p>}
+      {comments.length > 0 && <p class="hint">{t('player.danmaku', { n: comments.length })}</p>}
       {error && <p class="error">{error}</p>}
     </div>
   );

@@ -1,11 +1,11 @@
 // Live preview of the file-name template through POST /api/misc/generateFileName (with sample room data).
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
+import { t } from '../i18n';
 
 interface Output { status: number; errorMessage: string | null; relativePath: string }
 
 const SAMPLE = { roomId: 23058, shortId: 3, name: 'streamer', uid: 11153765, title: 'a live title', areaParent: '生活', areaChild: '日常', partIndex: 1, qn: 10000, json: '{}' };
-const STATUS = ['ok', 'template error', 'path out of range', 'file conflict'];
 
 export function TemplatePreview({ template }: { template: string }) {
   const [out, setOut] = useState<Output | null>(null);
@@ -21,7 +21,7 @@ export function TemplatePreview({ template }: { template: string }) {
   if (!out) return <p class="preview">…</p>;
   return (
     <p class={`preview ${out.status ? 'error' : ''}`} data-preview>
-      preview: <code>{out.relativePath}</code>{out.status ? ` (${STATUS[out.status] ?? out.status}: ${out.errorMessage ?? ''})` : ''}
+      {t('preview.label')} <code>{out.relativePath}</code>{out.status ? ` (${t(`preview.status.${out.status}`)}: ${out.errorMessage ?? ''})` : ''}
     </p>
   );
 }

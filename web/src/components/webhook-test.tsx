@@ -1,6 +1,7 @@
 // "Send test event": one attempt to every configured webhook URL, results listed per URL.
 import { useState } from 'preact/hooks';
 import { api } from '../api';
+import { t } from '../i18n';
 
 interface Result { url: string; version: number; ok: boolean; status: number | null; error: string | null }
 
@@ -21,10 +22,10 @@ export function WebhookTest() {
   };
   return (
     <div class="webhook-test">
-      <button type="button" data-action="webhook-test" onClick={send} disabled={busy}>{busy ? 'Sending…' : 'Send test event'}</button>
-      <span class="hint">uses the saved URLs</span>
+      <button type="button" data-action="webhook-test" onClick={send} disabled={busy}>{t(busy ? 'webhookTest.sending' : 'webhookTest.send')}</button>
+      <span class="hint">{t('webhookTest.hint')}</span>
       {error && <p class="error">{error}</p>}
-      {results && results.length === 0 && <p class="hint">No webhook URL is saved.</p>}
+      {results && results.length === 0 && <p class="hint">{t('webhookTest.none')}</p>}
       {results && results.length > 0 && (
         <ul class="results">{results.map((r) => <li class={r.ok ? 'ok' : 'error'}>v{r.version} {r.url}: {r.ok ? `HTTP ${r.status}` : r.error}</li>)}</ul>
       )}

@@ -2,7 +2,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, serverRoot } from '../api';
 import { Player } from '../components/player';
-import { bytes } from '../format';
+import { bytes, dateTime } from '../format';
+import { t } from '../i18n';
 import { go } from '../router';
 
 interface Entry { isFolder: boolean; name: string; lastModified: string; size?: number; url?: string }
@@ -30,27 +31,27 @@ export function FilesPage({ dir }: { dir: string }) {
   const up = path === '/' ? null : path.replace(/[^/]+\/$/, '');
   return (
     <section>
-      <h2>Files <small>{path}</small></h2>
+      <h2>{t('files.title')} <small>{path}</small></h2>
       {error && <p class="error">{error}</p>}
-      {listing && !listing.exist && <p class="empty">The file browser is off, or this folder does not exist.</p>}
+      {listing && !listing.exist && <p class="empty">{t('files.off')}</p>}
       {playing?.url && <Player url={fileUrl(playing.url)} name={playing.name} danmakuUrl={sibling(playing)} onClose={() => setPlaying(null)} />}
-      <table class="list files">
-        <thead><tr><th>name</th><th>size</th><th>modified</th><th /></tr></thead>
+      <div class="table-wrap"><table class="list files">
+        <thead><tr><th>{t('col.name')}</th><th>{t('col.size')}</th><th>{t('col.modified')}</th><th /></tr></thead>
         <tbody>
           {up !== null && <tr><td><a href={`#/files${up}`}>..</a></td><td /><td /><td /></tr>}
           {files.map((f) => (
             <tr key={f.name} data-file={f.name}>
               <td>{f.isFolder ? <a href={`#/files${path}${encodeURIComponent(f.name)}/`} onClick={(e) => (e.preventDefault(), go(`#/files${path}${f.name}/`))}>{f.name}/</a> : f.name}</td>
-              <td>{f.isFolder ? '' : bytes(f.size ?? 0)}</td>
-              <td>{new Date(f.lastModified).toLocaleString()}</td>
+              <td class="nowrap">{f.isFolder ? '' : bytes(f.size ?? 0)}</td>
+              <td class="nowrap">{dateTime(f.lastModified)}</td>
               <td>
-                {!f.isFolder && f.url && PLAYABLE.test(f.name) && <button data-action="play" onClick={() => setPlaying(f)}>Play</button>}
-                {!f.isFolder && f.url && <a class="button" href={fileUrl(f.url)} download>Download</a>}
+                {!f.isFolder && f.url && PLAYABLE.test(f.name) && <button data-action="play" onClick={() => setPlaying(f)}>{t('files.play')}</button>}
+                {!f.isFolder && f.url && <a class="button" href={fileUrl(f.url)} download>{t('files.download')}</a>}
               </td>
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></div>
     </section>
   );
 }

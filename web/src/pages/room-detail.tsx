@@ -4,7 +4,10 @@ import { api, apiUrl } from '../api';
 import { ConfigForm, plainKey, type Values } from '../components/config-form';
 import { NoticeLine, useNotice } from '../components/notice';
 import { roomAction, setAutoRecord } from '../components/room-actions';
-import { bytes, duration, time } from '../format';
+import { HistoryChart } from '../components/chart';
+import { bytes, dateTime, DASH, duration } from '../format';
+import { has, t } from '../i18n';
+import { formatStat } from '../stat-fields';
 import { useStore } from '../store';
 import type { LifecycleEvent, RoomDto } from '../types';
 import { LogTable } from './logs';
@@ -22,11 +25,16 @@ function useRoomStream(roomId: number): Detail | null {
   return room;
 }
 
-function StatsTable({ title, stats }: { title: string; stats: Record<string, unknown> }) {
+/** Every field, labelled in the page's language and shown in human units; the raw wire value stays in data-value. */
+function StatsTable({ name, stats }: { name: 'recordingStats' | 'ioStats'; stats: Record<string, unknown> }) {
   return (
-    <table class="kv" data-table={title}>
-      <caption>{title}</caption>
-      <tbody>{Object.entries(stats).map(([k, v]) => <tr key={k}><th>{k}</th><td data-field={k}>{typeof v === 'number' ? String(Math.round(v * 1000) / 1000) : String(v)}</td></tr>)}</tbody>
+    <table class="kv" data-table={name}>
+      <caption>{t(`detail.${name}`)}</caption>
+      <tbody>
+        {Object.entries(stats).map(([k, v]) => (
+          <tr key={k}><th title={k}>{t(`stat.${k}`)}</th><td data-field={k} data-value={String(v)}>{formatStat(k, v)}</td></tr>
+        ))}
+      </tbody>
     </table>
   );
 }
@@ -61,9 +69,9 @@ function RoomSettings({ roomId }: { roomId: number }) {
         onSave={async (changes) => {
           try {
             setData({ ...data, room: await api<Values>('POST', `api/room/${roomId}/config`, changes) });
-            say('saved to config.json');
+            say(t('settings.saved'));
           } catch (e) {
-            say(`save failed: ${(e as Error).message}`, true);
+            say(t('settings.saveFailed', { error: (e as Error).message }), true);
           }
         }}
       />
@@ -75,51 +83,55 @@ export function RoomDetailPage({ roomId }: { roomId: number }) {
   const store = useStore();
   const room = useRoomStream(roomId);
   const [notice, say] = useNotice();
-  if (!room) return <section><p>Room {roomId} is not found (or loading). <a href="#/rooms">All rooms</a></p></section>;
+  if (!room) return <section><p>{t('detail.notFound', { id: roomId })} <a href="#/rooms">{t('detail.allRooms')}</a></p></section>;
   const events = store.events.filter((e) => e.EventData.RoomId === roomId);
   const logs = store.logs.filter((l) => l.log.RoomId === roomId).slice(-50);
-  const act = (a: 'start' | 'stop' | 'split' | 'refresh') => () => roomAction(room, a).then(() => say(`${a}: done`), (e: Error) => say(e.message, true));
+  const files = filesOf(events);
+  const act = (a: 'start' | 'stop' | 'split' | 'refresh') => () => roomAction(room, a).then(() => say(t('detail.done', { action: t(`action.${a}`) })), (e: Error) => say(e.message, true));
   return (
     <section class="detail" data-room-id={roomId}>
-      <h2>{room.name || `room ${roomId}`} <small>{roomId}{room.shortId ? ` · ${room.shortId}` : ''}</small></h2>
-      <p class="title">{room.title} <span class="area">{room.areaNameParent} · {room.areaNameChild}</span></p>
+      <h2>{room.name || t('room.unnamed', { id: roomId })} <small>{roomId}{room.shortId ? ` · ${room.shortId}` : ''}</small></h2>
+      <p class="title">{room.title || DASH} <span class="area">{[room.areaNameParent, room.areaNameChild].filter(Boolean).join(' · ')}</span></p>
       <div class="badges">
-        <span class={`badge ${room.streaming ? 'on' : ''}`}>{room.streaming ? 'live' : 'offline'}</span>
-        <span class={`badge ${room.recording ? 'rec' : ''}`}>{room.recording ? 'recording' : 'idle'}</span>
-        <span class={`badge ${room.danmakuConnected ? 'on' : ''}`}>danmaku {room.danmakuConnected ? 'on' : 'off'}</span>
-        {room.health && <span class={`badge health-${room.health}`}>{room.health}</span>}
+        <span class={`badge ${room.streaming ? 'on' : ''}`}>{t(room.streaming ? 'room.live' : 'room.offline')}</span>
+        <span class={`badge ${room.recording ? 'rec' : ''}`}>{t(room.recording ? 'room.recording' : 'room.idle')}</span>
+        <span class={`badge ${room.danmakuConnected ? 'on' : ''}`}>{t(room.danmakuConnected ? 'room.danmakuOn' : 'room.danmakuOff')}</span>
+        {room.health && <span class={`badge health-${room.health}`}>{t(`health.${room.health}`)}</span>}
       </div>
       <div class="actions">
-        <button data-action="start" onClick={act('start')}>Start</button>
-        <button data-action="stop" onClick={act('stop')}>Stop</button>
-        <button data-action="split" onClick={act('split')}>Split</button>
-        <button data-action="refresh" onClick={act('refresh')}>Refresh info</button>
-        <label class="toggle"><input type="checkbox" checked={room.autoRecord} onChange={(e) => setAutoRecord(room, e.currentTarget.checked).catch((err: Error) => say(err.message, true))} /> auto-record</label>
+        {(['start', 'stop', 'split', 'refresh'] as const).map((a) => <button data-action={a} onClick={act(a)}>{t(`action.${a}`)}</button>)}
+        <label class="toggle"><input type="checkbox" checked={room.autoRecord} onChange={(e) => setAutoRecord(room, e.currentTarget.checked).catch((err: Error) => say(err.message, true))} /> {t('rooms.autoRecord')}</label>
       </div>
       <NoticeLine notice={notice} />
+      <h3>{t('chart.title')}</h3>
+      <HistoryChart history={store.history.get(room.objectId)} version={store.historyVersion} height={200} withBytes />
       <div class="two">
-        <StatsTable title="recordingStats" stats={room.recordingStats} />
-        <StatsTable title="ioStats" stats={room.ioStats} />
+        <StatsTable name="recordingStats" stats={room.recordingStats} />
+        <StatsTable name="ioStats" stats={room.ioStats} />
       </div>
-      <h3>Files</h3>
-      <table class="list">
-        <thead><tr><th>file</th><th>size</th><th>duration</th><th>opened</th></tr></thead>
+      <h3>{t('detail.files')}</h3>
+      {files.length === 0 ? <p class="empty">{t('detail.noFiles')}</p> : <div class="table-wrap"><table class="list">
+        <thead><tr><th>{t('col.file')}</th><th>{t('col.size')}</th><th>{t('col.duration')}</th><th>{t('col.opened')}</th></tr></thead>
         <tbody>
-          {filesOf(events).map((f) => (
+          {files.map((f) => (
             <tr key={f.path}>
               <td><a href={apiUrl(`file/${f.path.split('/').map(encodeURIComponent).join('/')}`)} download>{f.path}</a></td>
-              <td>{f.size === null ? `${bytes(Number(room.recordingStats.currentFileSize) || 0)} (open)` : bytes(f.size)}</td>
-              <td>{f.duration === null ? `${duration(Number(room.recordingStats.fileMaxTimestamp) || 0)} (open)` : duration(f.duration * 1000)}</td>
-              <td>{time(f.open)}</td>
+              <td class="nowrap">{f.size === null ? `${bytes(Number(room.recordingStats.currentFileSize) || 0)} ${t('detail.open')}` : bytes(f.size)}</td>
+              <td class="nowrap">{f.duration === null ? `${duration(Number(room.recordingStats.fileMaxTimestamp) || 0)} ${t('detail.open')}` : duration(f.duration * 1000)}</td>
+              <td class="nowrap">{dateTime(f.open)}</td>
             </tr>
           ))}
         </tbody>
-      </table>
-      <h3>Recent events</h3>
-      <ul class="events">{events.slice(-30).reverse().map((e) => <li key={e.EventId}><time>{time(e.EventTimestamp)}</time> {e.EventType} {e.EventData.RelativePath ?? ''}</li>)}</ul>
-      <h3>Log</h3>
+      </table></div>}
+      <h3>{t('detail.events')}</h3>
+      <ul class="events">
+        {events.slice(-30).reverse().map((e) => (
+          <li key={e.EventId}><time>{dateTime(e.EventTimestamp)}</time> {has(`event.${e.EventType}`) ? t(`event.${e.EventType}`) : e.EventType} <span class="path">{e.EventData.RelativePath ?? ''}</span></li>
+        ))}
+      </ul>
+      <h3>{t('detail.log')}</h3>
       <LogTable entries={logs} />
-      <h3>Settings of this room</h3>
+      <h3>{t('detail.settings')}</h3>
       <RoomSettings roomId={roomId} />
     </section>
   );

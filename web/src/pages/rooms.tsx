@@ -4,12 +4,15 @@ import { parseRoomInput } from '../api';
 import { NoticeLine, useNotice } from '../components/notice';
 import { addRoom, removeRoom, roomAction, setAutoRecord } from '../components/room-actions';
 import { RoomCard } from '../components/room-card';
+import { t } from '../i18n';
 import { useStore } from '../store';
 import { num, type RoomDto } from '../types';
 
 const PAGE = 200;
-type Sort = 'id' | 'name' | 'state' | 'mbps';
-type Filter = 'all' | 'recording' | 'live' | 'offline' | 'problem';
+const SORTS = ['id', 'name', 'state', 'mbps'] as const;
+const FILTERS = ['all', 'recording', 'live', 'offline', 'problem'] as const;
+type Sort = (typeof SORTS)[number];
+type Filter = (typeof FILTERS)[number];
 
 const stateRank = (r: RoomDto): number => (r.recording ? 0 : r.streaming ? 1 : 2);
 
@@ -26,26 +29,26 @@ export function RoomsPage() {
   const onAction = useCallback(async (room: RoomDto, action: string) => {
     try {
       if (action === 'remove') {
-        if (!confirm(`Remove room ${room.roomId}? Its recording stops.`)) return;
+        if (!confirm(t('rooms.confirmRemove', { id: room.roomId }))) return;
         await removeRoom(room);
       } else if (action === 'auto-on' || action === 'auto-off') await setAutoRecord(room, action === 'auto-on');
       else await roomAction(room, action as 'start');
-      say(`${action}: room ${room.roomId}`);
+      say(t('rooms.actionDone', { action: t(`action.${action}`), id: room.roomId }));
     } catch (err) {
-      say(`${action} failed: ${(err as Error).message}`, true);
+      say(t('rooms.actionFailed', { action: t(`action.${action}`), error: (err as Error).message }), true);
     }
   }, []);
 
   const add = async (e: Event) => {
     e.preventDefault();
     const id = parseRoomInput(input);
-    if (id === null) return say('enter a room id, a short id or a live.bilibili.com URL', true);
+    if (id === null) return say(t('rooms.badInput'), true);
     try {
       const room = await addRoom(id, auto);
       setInput('');
-      say(`added room ${room.roomId}`);
+      say(t('rooms.added', { id: room.roomId }));
     } catch (err) {
-      say(`add failed: ${(err as Error).message}`, true);
+      say(t('rooms.addFailed', { error: (err as Error).message }), true);
     }
   };
 
@@ -80,30 +83,29 @@ export function RoomsPage() {
     <section>
       <div class="toolbar">
         <form class="add" onSubmit={add}>
-          <input name="room" placeholder="room id, short id or live URL" value={input} onInput={(e) => setInput(e.currentTarget.value)} aria-label="room to add" />
-          <label class="toggle"><input type="checkbox" checked={auto} onChange={(e) => setAuto(e.currentTarget.checked)} /> auto-record</label>
-          <button type="submit" data-action="add">Add</button>
+          <input name="room" placeholder={t('rooms.addPlaceholder')} value={input} onInput={(e) => setInput(e.currentTarget.value)} aria-label={t('rooms.addLabel')} />
+          <label class="toggle"><input type="checkbox" checked={auto} onChange={(e) => setAuto(e.currentTarget.checked)} /> {t('rooms.autoRecord')}</label>
+          <button type="submit" data-action="add">{t('rooms.add')}</button>
         </form>
         <div class="controls">
-          <input type="search" placeholder="filter" value={text} onInput={(e) => setText(e.currentTarget.value)} aria-label="filter rooms" />
-          <select value={filter} onChange={(e) => setFilter(e.currentTarget.value as Filter)} aria-label="show">
-            <option value="all">all</option><option value="recording">recording</option><option value="live">live</option>
-            <option value="offline">offline</option><option value="problem">problems</option>
+          <input type="search" placeholder={t('rooms.filterPlaceholder')} value={text} onInput={(e) => setText(e.currentTarget.value)} aria-label={t('rooms.filterLabel')} />
+          <select value={filter} onChange={(e) => setFilter(e.currentTarget.value as Filter)} aria-label={t('rooms.showLabel')}>
+            {FILTERS.map((f) => <option value={f}>{t(`rooms.show.${f}`)}</option>)}
           </select>
-          <select value={sort} onChange={(e) => setSort(e.currentTarget.value as Sort)} aria-label="sort">
-            <option value="id">by id</option><option value="name">by name</option><option value="state">by state</option><option value="mbps">by Mbps</option>
+          <select value={sort} onChange={(e) => setSort(e.currentTarget.value as Sort)} aria-label={t('rooms.sortLabel')}>
+            {SORTS.map((o) => <option value={o}>{t(`rooms.sort.${o}`)}</option>)}
           </select>
         </div>
       </div>
-      <p class="summary">{rooms.length} rooms · {live} live · {recording} recording{store.limiterPausedUntil > Date.now() ? ' · live API paused (rate-limited)' : ''}</p>
+      <p class="summary">{t('rooms.summary', { n: rooms.length, live, recording })}{store.limiterPausedUntil > Date.now() ? ` · ${t('rooms.limiter')}` : ''}</p>
       <NoticeLine notice={notice} />
       <div class="grid" id="room-grid">
         {shown.slice(0, limit).map((r) => (
-          <RoomCard key={r.objectId} room={r} stats={store.stats.get(r.objectId)} history={store.history.get(r.objectId)} onAction={onAction} />
+          <RoomCard key={r.objectId} room={r} stats={store.stats.get(r.objectId)} history={store.history.get(r.objectId)} historyVersion={store.historyVersion} onAction={onAction} />
         ))}
       </div>
-      {shown.length > limit && <button class="more" onClick={() => setLimit(limit + PAGE)}>Show {Math.min(PAGE, shown.length - limit)} more of {shown.length - limit}</button>}
-      {store.loaded && rooms.length === 0 && <p class="empty">No rooms yet: add one above.</p>}
+      {shown.length > limit && <button class="more" onClick={() => setLimit(limit + PAGE)}>{t('rooms.more', { n: Math.min(PAGE, shown.length - limit), rest: shown.length - limit })}</button>}
+      {store.loaded && rooms.length === 0 && <p class="empty">{t('rooms.empty')}</p>}
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { ConfigForm, plainKey, type Values } from '../components/config-form';
 import { NoticeLine, useNotice } from '../components/notice';
 import { TemplatePreview } from '../components/template-preview';
 import { WebhookTest } from '../components/webhook-test';
+import { t } from '../i18n';
 
 export function SettingsPage() {
   const [defaults, setDefaults] = useState<Record<string, unknown> | null>(null);
@@ -14,20 +15,20 @@ export function SettingsPage() {
     Promise.all([api<Record<string, unknown>>('GET', 'api/config/default'), api<Values>('GET', 'api/config/global')])
       .then(([d, g]) => (setDefaults(d), setGlobal(g)), (e: Error) => say(e.message, true));
   }, []);
-  if (!defaults || !global) return <section><NoticeLine notice={notice} /><p>Loading…</p></section>;
+  if (!defaults || !global) return <section><NoticeLine notice={notice} /><p>{t('common.loading')}</p></section>;
 
   const save = async (changes: Values) => {
     try {
       setGlobal(await api<Values>('POST', 'api/config/global', changes));
-      say('saved to config.json');
+      say(t('settings.saved'));
     } catch (e) {
-      say(`save failed: ${(e as Error).message}`, true);
+      say(t('settings.saveFailed', { error: (e as Error).message }), true);
     }
   };
   return (
     <section>
-      <h2>Global settings</h2>
-      <p class="hint">Rooms inherit these unless they override them (room → global → default).</p>
+      <h2>{t('settings.title')}</h2>
+      <p class="hint">{t('settings.hint')}</p>
       <NoticeLine notice={notice} />
       <ConfigForm
         idPrefix="global" values={global} defaults={defaults} onSave={save}

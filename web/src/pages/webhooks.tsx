@@ -2,7 +2,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { NoticeLine, useNotice } from '../components/notice';
-import { time } from '../format';
+import { dateTime } from '../format';
+import { has, t } from '../i18n';
 import { useStore } from '../store';
 import type { Delivery } from '../types';
 
@@ -21,28 +22,28 @@ export function WebhooksPage() {
   const replay = async (d: Delivery) => {
     try {
       const r = await api<{ ok: boolean; status: number | null; error: string | null }>('POST', 'api/webhook/replay', { eventId: d.eventId, url: d.url });
-      say(r.ok ? `replayed ${d.eventType} to ${d.url}: HTTP ${r.status}` : `replay failed: ${r.error}`, !r.ok);
+      say(r.ok ? t('webhooks.replayed', { event: d.eventType, url: d.url, status: r.status ?? '' }) : t('webhooks.replayFailed', { error: r.error ?? '' }), !r.ok);
     } catch (e) {
-      say(`replay failed: ${(e as Error).message}`, true);
+      say(t('webhooks.replayFailed', { error: (e as Error).message }), true);
     }
   };
   return (
     <section>
-      <div class="toolbar"><h2>Webhook deliveries</h2><button onClick={() => void load()}>Refresh</button></div>
+      <div class="toolbar"><h2>{t('webhooks.title')}</h2><button onClick={() => void load()}>{t('common.refresh')}</button></div>
       <NoticeLine notice={notice} />
-      {list.length === 0 ? <p class="empty">No deliveries yet. Set WebHookUrlsV2 (or WebHookUrls) in Settings.</p> : (
-        <table class="list">
-          <thead><tr><th>event</th><th>v</th><th>url</th><th>state</th><th>attempts</th><th>last</th><th>updated</th><th /></tr></thead>
+      {list.length === 0 ? <p class="empty">{t('webhooks.empty')}</p> : (
+        <div class="table-wrap"><table class="list">
+          <thead><tr><th>{t('col.event')}</th><th>{t('col.version')}</th><th>{t('col.url')}</th><th>{t('col.state')}</th><th>{t('col.attempts')}</th><th>{t('col.last')}</th><th>{t('col.updated')}</th><th /></tr></thead>
           <tbody>
             {list.map((d) => (
               <tr key={`${d.eventId}${d.url}`} class={`st-${d.state}`}>
-                <td>{d.eventType}</td><td>{d.version}</td><td class="url">{d.url}</td><td>{d.state}</td><td>{d.attempts}/3</td>
-                <td>{d.lastStatus ?? ''} {d.lastError ?? ''}</td><td>{time(d.updatedAt)}</td>
-                <td>{d.state === 'given-up' && <button data-action="replay" onClick={() => void replay(d)}>Replay</button>}</td>
+                <td class="nowrap">{has(`event.${d.eventType}`) ? t(`event.${d.eventType}`) : d.eventType}</td><td>v{d.version}</td><td class="url">{d.url}</td><td class="nowrap">{t(`delivery.${d.state}`)}</td><td>{d.attempts}/3</td>
+                <td>{d.lastStatus ?? ''} {d.lastError ?? ''}</td><td class="nowrap">{dateTime(d.updatedAt)}</td>
+                <td>{d.state === 'given-up' && <button data-action="replay" onClick={() => void replay(d)}>{t('webhooks.replay')}</button>}</td>
               </tr>
             ))}
           </tbody>
-        </table>
+        </table></div>
       )}
     </section>
   );

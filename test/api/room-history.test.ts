@@ -1,0 +1,48 @@
+// The rooms' history ring behind GET /api/history: samples, the one-hour window, NaN pace, wrap-around and removed rooms.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RoomHistory } from '../../src/api/history/index.js';
+import { ConfigStore } from '../../src/config/store.js';
+import { emptyIoStats, emptyRecordingStats } from '../../src/rooms/protocol.js';
+import type { Recorder } from '../../src/rooms/recorder.js';
+import { Room } from '../../src/rooms/room.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'liverec-history-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function rooms(ids: number[]): Room[] {
+  const config = ConfigStore.load(dir);
+  return ids.map((id) => new Room(config.addRoom(id, true), { command: async () => undefined }));
+}
+
+describe('RoomHistory', () => {
+  it('keeps one hour of bitrate, pace and bytes per room, oldest first, and forgets removed rooms', () => {
+    const list = rooms([501, 502]);
+    // Only `rooms` is read: the sampler needs no other part of the recorder.
+    const recorder = { rooms: list } as unknown as Recorder;
+    const history = new RoomHistory(recorder, { intervalMs: 60_000, spanMs: 10 * 60_000 });
+    const t0 = Date.UTC(2026, 0, 1);
+    for (let i = 0; i < 30; i++) {
+      list[0].apply({ ioStats: { ...emptyIoStats(), networkMbps: i / 10 }, recordingStats: { ...emptyRecordingStats(), durationRatio: i % 2 ? 1 : Number.NaN, totalOutputBytes: i * 1000 } });
+      history.sample(t0 + i * 60_000);
+    }
+    const now = t0 + 29 * 60_000;
+    const [a, b] = history.series(null, now);
+    expect(a.roomId).toBe(501);
+    expect(a.objectId).toBe(list[0].objectId);
+    // The ring holds 11 samples (10 minutes at one a minute, plus one); the window keeps the last 10 minutes.
+    expect(a.t).toEqual(Array.from({ length: 11 }, (_, k) => t0 + (19 + k) * 60_000));
+    expect(a.mbps[0]).toBeCloseTo(1.9, 5);
+    expect(a.pace.slice(0, 2)).toEqual([1, null]);
+    expect(a.bytes.at(-1)).toBe(29_000);
+    expect(b.mbps.every((m) => m === 0)).toBe(true);
+    expect(history.series(502, now).map((s) => s.roomId)).toEqual([502]);
+    expect(history.series(999, now)).toEqual([]);
+
+    list.splice(1, 1);
+    history.sample(now + 60_000);
+    expect(history.series(null, now + 60_000).map((s) => s.roomId)).toEqual([501]);
+  });
+});
