@@ -47,6 +47,8 @@ export function selectFormat(play: PlayInfo, formats: readonly StreamFormat[]): 
  */
 function masterFallbackApplies(err: unknown): boolean {
   const code = (err as BilibiliError).code;
+  // A room the service will not let us record (paid, password, guard-only, DRM) is not one the master playlist opens.
+  if (code === BiliErrorCode.RoomUnavailable) return false;
   return code !== BiliErrorCode.ApiRoomNotFound && code !== BiliErrorCode.ApiRoomEncrypted && code !== BiliErrorCode.ApiRisk352
     && code !== BiliErrorCode.ApiRisk412 && code !== BiliErrorCode.ApiHttp412 && code !== BiliErrorCode.ApiPaused && code !== BiliErrorCode.PlayurlNull
     && code !== undefined;

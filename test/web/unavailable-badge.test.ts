@@ -19,16 +19,21 @@ describe('the unavailable badge', () => {
     await s?.close();
   });
 
-  it('says why a room is not recorded, and nothing for a recordable room', async () => {
+  it('says why a room is not recorded, in Chinese and in English, and nothing for a recordable room', async () => {
     const page = await browser.newPage();
     await page.authenticate({ username: 'u', password: 'p' });
-    await page.goto(`${s.url}/`, { waitUntil: 'domcontentloaded' });
     const badge = (id: number) => page.$eval(`article.card[data-room-id="${id}"] [data-badge="unavailable"]`, (el) => [el.textContent, el.getAttribute('title')]).catch(() => null);
-    const paid = await eventually('paid badge', () => badge(34801), 30_000);
-    expect(paid[0]).toBe('付费直播 · paid live');
-    expect(paid[1]).toMatch(/付费直播[\s\S]*A paid live/);
-    expect((await eventually('guard badge', () => badge(34802), 30_000))[0]).toBe('仅舰长可看 · guards only');
-    await page.waitForSelector('article.card[data-room-id="34803"]', { timeout: 30_000 });
-    expect(await badge(34803)).toBeNull();
+    const expected = { zh: ['付费直播', /付费直播，游客无法录制/, '仅舰长可看'], en: ['paid live', /A paid live: a guest cannot record it/, 'guards only'] } as const;
+    for (const lang of ['zh', 'en'] as const) {
+      await page.goto(`${s.url}/`, { waitUntil: 'domcontentloaded' });
+      await page.evaluate(`localStorage.setItem('liverec.lang', '${lang}')`);
+      await page.reload({ waitUntil: 'domcontentloaded' });
+      const paid = await eventually(`${lang} paid badge`, () => badge(34801), 30_000);
+      expect(paid[0]).toBe(expected[lang][0]);
+      expect(paid[1]).toMatch(expected[lang][1]);
+      expect((await eventually(`${lang} guard badge`, () => badge(34802), 30_000))[0]).toBe(expected[lang][2]);
+      await page.waitForSelector('article.card[data-room-id="34803"]', { timeout: 30_000 });
+      expect(await badge(34803)).toBeNull();
+    }
   });
 });
