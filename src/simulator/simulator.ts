@@ -8,7 +8,6 @@ import { type Clip, clips, nearestClip } from './clips.js';
 import { handleControl } from './control-routes.js';
 import { DanmakuHub } from './danmaku-hub.js';
 import { handleMedia, isMediaPath } from './media-routes.js';
-import { handleMaster, MASTER_PATH } from './hls/master-route.js';
 import { Pacer } from './pacer.js';
 import { RoomOps } from './room-ops.js';
 import type { RequestRecord, SimRoom, SimRoomInit } from './room.js';
@@ -124,7 +123,6 @@ export class Simulator extends RoomOps {
     try {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       if (isApiPath(url.pathname)) return await handleApi(this, req, res, url);
-      if (url.pathname === MASTER_PATH) return handleMaster((id) => this.findRoom(id, false), this.address(), req, res, url);
       if (isMediaPath(url.pathname)) return await handleMedia(this, req, res, url);
       if (url.pathname.startsWith('/_sim/')) return await handleControl(this, req, res, url);
       sendJson(res, 404, { code: -404, message: '啥都木有', ttl: 1, data: null });
