@@ -32,6 +32,10 @@ export function roomInfoData(room: SimRoom): Record<string, unknown> {
       parent_area_id: 9, parent_area_name: room.areaNameParent, keyframe: '', special_type: 0, up_session: room.live ? String(room.session) : '',
       pk_status: 0, is_studio: false, pendants: { frame: { name: '', value: '', desc: '' } }, on_voice_join: 0, online: room.popularity,
       room_type: { '3-21': 0 },
+      // 2025 fields (rustsrec_getInfoByRoom_room22908869_2025-07.json)
+      sub_session_key: room.live ? `${room.roomId}${room.session}sub_time:${room.liveStartTime}` : '', live_id: room.live ? room.roomId * 1000 + room.session : 0,
+      live_id_str: room.live ? String(room.roomId * 1000 + room.session) : '0', official_room_id: 0, official_room_info: null, voice_background: '',
+      live_model: 0, live_platform: room.live ? 'pc_link' : '', radio_background_type: 0,
     },
     anchor_info: {
       base_info: { uname: room.name, face: 'http://i0.hdslb.com/bfs/face/member/noface.jpg', gender: '保密', official_info: { role: 0, title: '', desc: '', is_nft: 0, nft_dmark: '' } },

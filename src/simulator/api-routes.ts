@@ -9,6 +9,7 @@ import { pushLog, type RequestRecord, type RoomCounters, type SimRoom } from './
 import { specialPlayInfo, specialRoomInit } from './special-rooms.js';
 import { fingerSpiBody } from './guest-identity.js';
 import { refuse, RISK_352_COMPACT, risk352WithVoucher } from './strict.js';
+import { handleMaster, MASTER_PATH } from './hls/master-route.js';
 
 type Data = (room: SimRoom, q: URLSearchParams, addr: SimAddress) => Record<string, unknown>;
 
@@ -52,8 +53,7 @@ export function isApiPath(path: string): boolean {
   return path in ENDPOINTS || path === NAV_PATH || path === FINGER_PATH || path === MASTER_PATH;
 }
 
-/** The play-gateway master playlist; answered here when a room has a captured one armed (`cid` names the room). */
-const MASTER_PATH = '/xlive/play-gateway/master/url';
+
 
 const FINGER_PATH = '/x/frontend/finger/spi';
 
@@ -80,11 +80,14 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
     return sendJson(res, 200, refusal.body);
   }
   if (url.pathname === MASTER_PATH) {
+    // A captured playlist armed for the room wins; otherwise the generated one (hls/master-route.ts).
     const room = ctx.findRoom(Number(url.searchParams.get('cid') ?? NaN), false);
     const text = room && capturedAnswer(room, 'masterPlaylist', ctx.address());
     // Without a captured one, the room's own master playlist (hls/master-route.ts).
     if (typeof text !== 'string') return handleMaster((id) => ctx.findRoom(id, false), ctx.address(), req, res, url);
     room!.counters.apiHits.total++;
+    room!.counters.apiHits.masterPlaylist++;
+    pushLog(room!.apiLog, { at: Date.now(), path: url.pathname, query: url.search, headers: req.headers });
     return sendText(res, 200, text, 'application/vnd.apple.mpegurl');
   }
   const ep = ENDPOINTS[url.pathname]!;
