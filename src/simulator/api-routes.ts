@@ -2,7 +2,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { danmuInfoData, playInfoData, roomInfoData, roomInitData, type SimAddress } from './api-responses.js';
 import { type ApiFault, takeFault } from './faults.js';
-import { handleMaster } from './hls/master-route.js';
 import { clientGone, envelope, sendJson, sendText } from './http-util.js';
 import { capturedAnswer, type CapturedEndpoint } from './captured.js';
 import { pushLog, type RequestRecord, type RoomCounters, type SimRoom } from './room.js';
