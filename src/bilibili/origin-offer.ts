@@ -57,7 +57,16 @@ export async function resolveClassifiedStream(
     const url = await resolveStreamUrl(api, roomId, signal, formats);
     return { url, provenance: classifyStream({ url: url.url, codec: url.codec, qn: url.currentQn }) };
   }
-  const { format, entries } = selectFormat(await api.getPlayInfo(roomId, ORIGIN_QN, signal), formats);
+  let selected: ReturnType<typeof selectFormat>;
+  try {
+    selected = selectFormat(await api.getPlayInfo(roomId, ORIGIN_QN, signal), formats);
+  } catch (err) {
+    // None of the formats in play info: brec's flow, which falls back to the master playlist for HLS fMP4.
+    if ((err as BilibiliError).code !== BiliErrorCode.NoStream || !formats.includes('fmp4')) throw err;
+    const url = await resolveStreamUrl(api, roomId, signal, formats);
+    return { url, provenance: classifyStream({ url: url.url, codec: url.codec, qn: url.currentQn }) };
+  }
+  const { format, entries } = selected;
   const origin = originIn(entries, format, tokens);
   if (origin) return origin;
   const choice = chooseQuality(new Map([...entries].map(([codec, e]) => [codec, e.acceptQn])), tokens);

@@ -65,7 +65,7 @@ describe('liverec check', () => {
     for (const args of [[], ['abc'], ['1', '--live-api-host', 'nope'], ['1', '--bogus'], ['1', '--recording-protocol', 'rtmp']]) {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(2);
-      expect(r.err).toMatch(/error:/);
+      expect(r.err).toMatch(/^liverec: /m); // a one-line refusal naming the problem
     }
   });
 });

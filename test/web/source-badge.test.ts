@@ -33,7 +33,7 @@ describe('the source badge in the web UI', () => {
   async function roomPage(lang: string, id: number): Promise<Page> {
     const page = await browser.newPage();
     await page.setExtraHTTPHeaders({ 'Accept-Language': lang });
-    await page.evaluateOnNewDocument(`Object.defineProperty(navigator, 'language', { get: () => ${JSON.stringify(lang)} })`);
+    await page.evaluateOnNewDocument(`Object.defineProperty(navigator, 'language', { get: () => ${JSON.stringify(lang)} }); Object.defineProperty(navigator, 'languages', { get: () => [${JSON.stringify(lang)}] })`);
     await page.goto(`${s.url}/ui/#/room/${id}`);
     await page.waitForSelector('.badges [data-badge="source"]', { timeout: 30_000 });
     await page.waitForSelector('table.list [data-badge="source"]', { timeout: 30_000 });

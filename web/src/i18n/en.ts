@@ -111,6 +111,8 @@ export const en = {
   'set.saveStreamCover': 'Save the live cover', 'set.saveStreamCover.help': 'Saves the cover image next to the video.',
   'set.flvWriteMetadata': 'Write live info into the FLV', 'set.flvWriteMetadata.help': 'Title, streamer and recorder go into the file\'s onMetaData.',
   'set.minFreeSpaceMB': 'Minimum free disk space', 'set.minFreeSpaceMB.help': 'No new file is opened while the work directory\'s disk has less free space.',
+  'set.recordingPreferOrigin': 'Prefer the true original', 'set.recordingPreferOrigin.help': "Ask for the streamer's own stream (qn 25000, 原画真彩) first; while a re-encode or transcode is recorded, look for the origin again and switch to it, into a new file of the same session, when it returns.",
+  'set.timingOriginCheckInterval': 'Origin check interval', 'set.timingOriginCheckInterval.help': 'While a re-encode is recorded, how often to ask whether the original stream is offered again (one play-info call each time).',
   'set.recordingQuality': 'Quality priority', 'set.recordingQuality.help': 'Quality codes in order of preference, e.g. avc10000,hevc10000 (10000 = original); the first available one is recorded.',
   'set.recordingProtocol': 'Stream formats', 'set.recordingProtocol.help': 'Formats to try in order: flv, hls-fmp4, hls-ts.',
   'set.webHookUrls': 'Webhook V1', 'set.webHookUrls.help': 'URLs, one per line; they receive FileClosed only, in brec\'s V1 form.',

@@ -106,6 +106,8 @@ export const zh: Record<Key, string> = {
   'set.saveStreamCover': '保存直播封面', 'set.saveStreamCover.help': '把直播封面图片保存在视频旁。',
   'set.flvWriteMetadata': '在 FLV 中写入直播信息', 'set.flvWriteMetadata.help': '标题、主播和录制软件写入文件的 onMetaData。',
   'set.minFreeSpaceMB': '最小剩余磁盘空间', 'set.minFreeSpaceMB.help': '工作目录所在磁盘剩余空间低于此值时不新建文件。',
+  'set.recordingPreferOrigin': '优先录制原始流', 'set.recordingPreferOrigin.help': '先请求主播推的原始流（qn 25000，原画真彩）；录到二压或转码时定期查找原始流，出现后在同一场直播中切换到新文件继续录制。',
+  'set.timingOriginCheckInterval': '原始流检查间隔', 'set.timingOriginCheckInterval.help': '录到二压时，每隔这么久询问一次原始流是否恢复（每次一次 play-info 请求）。',
   'set.recordingQuality': '画质优先级', 'set.recordingQuality.help': '按优先顺序列出画质代码，如 avc10000,hevc10000（10000 = 原画）；录制第一个可用的。',
   'set.recordingProtocol': '直播流格式', 'set.recordingProtocol.help': '按顺序尝试的格式：flv、hls-fmp4、hls-ts。',
   'set.webHookUrls': 'Webhook V1', 'set.webHookUrls.help': '每行一个网址；只接收 FileClosed，格式同录播姬 V1。',

@@ -17,19 +17,19 @@ export const GROUPS: Group[] = [
   { id: 'recordMode', advanced: false, fields: ['recordMode', 'flvProcessorSplitOnScriptTag', 'flvProcessorDisableSplitOnH264AnnexB', 'flvKeepHevcCodec12', 'titleFilterPatterns', 'recordMemoryBudgetMB'] },
   { id: 'cutting', advanced: false, fields: ['cuttingMode', 'cuttingNumber', 'cuttingByTitle'] },
   { id: 'storage', advanced: false, fields: ['fileNameRecordTemplate', 'saveStreamCover', 'flvWriteMetadata', 'minFreeSpaceMB'] },
-  { id: 'quality', advanced: false, fields: ['recordingQuality', 'recordingProtocol'] },
+  { id: 'quality', advanced: false, fields: ['recordingQuality', 'recordingProtocol', 'recordingPreferOrigin'] },
   { id: 'webhook', advanced: false, fields: ['webHookUrls', 'webHookUrlsV2', 'timingWebhookTimeout'] },
   { id: 'apiHost', advanced: true, fields: ['liveApiHost'] },
   { id: 'cookie', advanced: true, fields: ['cookie'] },
   { id: 'network', advanced: true, fields: ['networkTransportUseSystemProxy', 'networkTransportAllowedAddressFamily', 'danmakuTransport', 'danmakuAuthenticateWithStreamerUid'] },
-  { id: 'timing', advanced: true, fields: ['timingCheckInterval', 'timingApiTimeout', 'timingStreamRetry', 'timingStreamRetryNoQn', 'timingWatchdogTimeout', 'timingStreamConnect', 'timingDanmakuRetry', 'timingApiBlockedPause'] },
+  { id: 'timing', advanced: true, fields: ['timingCheckInterval', 'timingApiTimeout', 'timingStreamRetry', 'timingStreamRetryNoQn', 'timingWatchdogTimeout', 'timingStreamConnect', 'timingDanmakuRetry', 'timingApiBlockedPause', 'timingOriginCheckInterval'] },
   { id: 'userScript', advanced: true, fields: ['userScript'] },
   { id: 'liverec', advanced: true, fields: ['maxRooms'] },
   { id: 'desktop', advanced: true, fields: ['wpfShowTitleAndArea', 'wpfNotifyStreamStart'] },
 ];
 
 const UNITS: Record<string, Unit> = {
-  timingCheckInterval: 's', timingStreamRetryNoQn: 's',
+  timingCheckInterval: 's', timingStreamRetryNoQn: 's', timingOriginCheckInterval: 's',
   timingApiTimeout: 'ms', timingStreamRetry: 'ms', timingStreamConnect: 'ms', timingDanmakuRetry: 'ms', timingWatchdogTimeout: 'ms',
   timingApiBlockedPause: 'ms', timingWebhookTimeout: 'ms',
   recordMemoryBudgetMB: 'MiB', minFreeSpaceMB: 'MiB', recordDanmakuFlushInterval: 'count',
@@ -51,7 +51,7 @@ export const ENUMS: Record<string, number[]> = {
 export const MULTILINE = new Set(['webHookUrls', 'webHookUrlsV2', 'titleFilterPatterns', 'userScript', 'fileNameRecordTemplate']);
 export const SECRET = new Set(['cookie']);
 /** Fields liverec adds to brec's set. */
-export const LIVEREC_ONLY = new Set(['flvKeepHevcCodec12', 'recordMemoryBudgetMB', 'minFreeSpaceMB', 'recordingProtocol', 'timingWebhookTimeout', 'timingApiBlockedPause', 'maxRooms']);
+export const LIVEREC_ONLY = new Set(['flvKeepHevcCodec12', 'recordMemoryBudgetMB', 'minFreeSpaceMB', 'recordingProtocol', 'timingWebhookTimeout', 'timingApiBlockedPause', 'maxRooms', 'recordingPreferOrigin', 'timingOriginCheckInterval']);
 
 const pascal = (field: string): string => field.charAt(0).toUpperCase() + field.slice(1);
 /** Why a field has no effect in liverec, or null when it has one. */
