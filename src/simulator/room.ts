@@ -32,6 +32,8 @@ export interface SimRoomInit {
   hevcOnly?: boolean;
   /** Hands out this stream host instead of the simulator's own (tests: a hostile CDN on loopback). */
   streamHost?: string;
+  /** Hands out this danmaku server (ws host and port) instead of the simulator's own (tests: a hostile danmaku socket). */
+  danmakuServer?: { host: string; wsPort: number };
   /** Formats offered in play info and served (default all three: an FLV + HLS room). */
   formats?: SimFormat[];
 }
@@ -95,6 +97,7 @@ export class SimRoom {
   acceptQn: number[];
   hevc: boolean;
   streamHost: string | null;
+  danmakuServer: { host: string; wsPort: number } | null;
   padWithFiller: boolean;
   hevcOnly: boolean;
   /** codec-switch: every URL serves the other codec (an avc URL carries HEVC and the other way round). */
@@ -142,6 +145,7 @@ export class SimRoom {
     this.hevc = (init.hevc ?? false) || this.hevcOnly;
     this.padWithFiller = init.padWithFiller ?? false;
     this.streamHost = init.streamHost ?? null;
+    this.danmakuServer = init.danmakuServer ?? null;
     this.formats = init.formats ?? ['flv', 'ts', 'fmp4'];
     this.liveStatus = init.live ? 1 : 0;
     this.liveStartTime = init.live ? Math.floor(Date.now() / 1000) : 0;
