@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 export function redactUrl(url: string): string {
   const tag = createHash('sha256').update(url).digest('hex').slice(0, 8);
   try {
-    return `${new URL(url).origin}/…#${tag}`;
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? `${u.origin}/…#${tag}` : `${u.protocol}…#${tag}`;
   } catch {
     return `…#${tag}`;
   }

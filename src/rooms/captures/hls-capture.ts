@@ -68,10 +68,11 @@ export class HlsCapture {
     stats.startIo(new URL(this.deps.stream.url).host);
     const tick = setInterval(() => outbox.stats(undefined, stats.tickIo()), IO_TICK_MS);
     // Progress watchdog: a segment that never ends, or only repeats, must not keep `recording: true` with nothing written.
+    // The watchdog time plus three target durations: playlist retries and a slow segment (the client's own recoveries) fit in it.
     const watchdogMs = this.deps.settings().TimingWatchdogTimeout;
     this.progressAt = Date.now();
     const watchdog = setInterval(() => {
-      const limit = Math.max(watchdogMs, 3 * this.client.targetMs);
+      const limit = watchdogMs + 3 * this.client.targetMs;
       if (Date.now() - this.progressAt <= limit) return;
       this.client.fail(new LiverecError(HlsErrorCode.NoProgress, `No segment written for ${limit} ms (bytes may still trickle in)`));
     }, Math.max(250, Math.min(IO_TICK_MS, watchdogMs / 4)));
