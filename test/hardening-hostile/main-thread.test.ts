@@ -9,7 +9,7 @@ import { getOperationAST, parse } from 'graphql';
 import { simRooms, startWebSetup, type WebSetup } from '../web/setup.js';
 import { sleep } from '../rooms/harness.js';
 
-const ROOMS = Array.from({ length: 70 }, (_, i) => 36201 + i);
+const ROOMS = Array.from({ length: 20 }, (_, i) => 36201 + i);
 const aliases = (n: number): string => `{ ${Array.from({ length: n }, (_, i) => `a${i}: rooms { objectId }`).join(' ')} }`;
 /** RSS growth allowed for 2000 events of 50 KB titles replayed to 5 clients that never read (before: 835 MiB). */
 const SSE_RSS_BOUND_MIB = 150;
@@ -20,7 +20,7 @@ describe('GraphQL cost', () => {
     const doc = parse(aliases(3300), { maxTokens: 50_000 });
     expect(queryCost(schema, doc, getOperationAST(doc)!, 300)).toBeGreaterThan(MAX_QUERY_COST);
     const ui = parse('{ rooms { objectId roomId: shortId name title recording roomConfig { roomId autoRecord } } }');
-    expect(queryCost(schema, ui, getOperationAST(ui)!, 300)).toBeLessThan(MAX_QUERY_COST / 20);
+    expect(queryCost(schema, ui, getOperationAST(ui)!, 1000)).toBeLessThan(MAX_QUERY_COST / 2); // a small UI list fits at 1,000 rooms
   });
 });
 
@@ -44,7 +44,7 @@ describe('hostile API clients against a running service', () => {
     await s?.close();
   });
 
-  it('refuses 3300 aliases of rooms{objectId} over 70 rooms with a 400, at once', async () => {
+  it('refuses 3300 aliases of rooms{objectId} over 20 rooms with a 400, at once', async () => {
     const t0 = performance.now();
     const res = await fetch(`${s.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: aliases(3300) }) });
     const body = await res.json() as { code: string; message: string };

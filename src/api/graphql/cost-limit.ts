@@ -1,13 +1,19 @@
-// A GraphQL query's cost before it runs: fields (aliases each count) times the list sizes they fan out over.
+// A GraphQL query's cost before it runs: fields and objects (aliases each count) times the list sizes they fan out over.
 import {
   type DocumentNode, type FragmentDefinitionNode, getNamedType, type GraphQLNamedType, type GraphQLSchema, isListType, isNonNullType,
   isObjectType, type GraphQLOutputType, Kind, type OperationDefinitionNode, type SelectionSetNode,
 } from 'graphql';
 
 /**
- * Fields an answer may hold. The Web UI's full room list costs about 120 per room (36,000 at 300 rooms); 3,300
- * aliases of `rooms { objectId }` over 300 rooms cost about 1,000,000 (a 51 MB answer that blocked the main
- * thread for 11 s) and are refused.
+ * What an object of a list costs beyond its fields: a room's node is built from its whole DTO whatever is selected
+ * (measured ~45 µs a room on the 2-vCPU development machine, against about 1 µs a field).
+ */
+export const OBJECT_COST = 50;
+
+/**
+ * The most a query may cost: about 200 ms of the main thread at worst (4,000 bare room objects). brec's Web UI
+ * list (~120 fields a room) costs about 170 a room, so 1,000 rooms fit. 3,300 aliases of `rooms { objectId }` over
+ * 300 rooms cost about 50,000,000 (a 51 MB answer that blocked the main thread for 11 s) and are refused.
  */
 export const MAX_QUERY_COST = 200_000;
 /** An answer larger than this is replaced by an error (a backstop: the cost limit normally keeps answers far smaller). */
@@ -28,8 +34,10 @@ export function queryCost(schema: GraphQLSchema, document: DocumentNode, operati
       if (cost > limit) break;
       if (sel.kind === Kind.FIELD) {
         const def = type && isObjectType(type) ? type.getFields()[sel.name.value] : undefined;
-        const inner = sel.selectionSet && def ? walk(sel.selectionSet, getNamedType(def.type), depth + 1) : 0;
-        cost += 1 + (def && isList(def.type) ? n : 1) * inner;
+        const named = def ? getNamedType(def.type) : undefined;
+        const inner = sel.selectionSet && named ? walk(sel.selectionSet, named, depth + 1) : 0;
+        // A list of objects: each element is built whole (OBJECT_COST) before its fields are picked.
+        cost += 1 + (def && isList(def.type) ? n * (inner + (named && isObjectType(named) ? OBJECT_COST : 0)) : inner);
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
         cost += walk(sel.selectionSet, sel.typeCondition ? schema.getType(sel.typeCondition.name.value) : type, depth + 1);
       } else {
