@@ -11,8 +11,10 @@ import { type HlsAttack, type HostileHls, startHostileHls } from './hostile-hls.
 const HEALTHY = 36001;
 const ATTACKS = new Map<number, HlsAttack>([
   [36002, 'trun-bomb'], [36003, 'deep-moof'], [36004, 'endless-segment'], [36005, 'huge-segment'],
-  [36006, 'huge-init'], [36007, 'all-404'], [36008, 'target-huge'], [36009, 'target-huge'],
+  [36006, 'huge-init'], [36007, 'all-404'], [36008, 'target-huge'], [36009, 'target-huge'], [36010, 'endless-segment'],
 ]);
+/** The TS room (the others are fMP4). */
+const TS_ROOM = 36010;
 const TARGETS: Record<number, number> = { 36008: 5_000_000, 36009: 3_000_000 };
 const SECONDS = 40;
 /** The attack sizes are small (64 MiB init and segment, not 512 MiB / 2 GB): the caps (8 MiB init, 32 MiB segment) sit well below. */
@@ -21,7 +23,7 @@ const HUGE = 64 * 1024 * 1024;
 const RSS_GROWTH_BOUND_MIB = 256;
 
 const mp4Of = (dir: string, roomId: number): string[] => readdirSync(dir, { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.mp4') && f.includes(`${roomId}-`)).map((f) => join(dir, f));
+  .filter((f) => /\.(mp4|ts)$/.test(f) && f.includes(`${roomId}-`)).map((f) => join(dir, f));
 
 describe('a hostile HLS CDN', () => {
   let h: Harness;
@@ -35,7 +37,7 @@ describe('a hostile HLS CDN', () => {
     logs = collectLogs();
     cdn = await startHostileHls(ATTACKS, { hugeBytes: HUGE, target: (id) => TARGETS[id] ?? 5_000_000 });
     const rooms = [HEALTHY, ...ATTACKS.keys()].map((roomId) => ({
-      roomId, live: true, formats: ['fmp4' as const], streamHost: roomId === HEALTHY ? undefined : cdn.url,
+      roomId, live: true, formats: [roomId === TS_ROOM ? 'ts' as const : 'fmp4' as const], streamHost: roomId === HEALTHY ? undefined : cdn.url,
     }));
     const base = process.memoryUsage().rss;
     h = await startHarness({ rooms, roomsPerWorker: 16, global: { TimingWatchdogTimeout: 3000 } });
@@ -94,6 +96,7 @@ describe('a hostile HLS CDN', () => {
     expect(warned(36002, 'HLS_BAD_FRAGMENT')).toBe(true);
     expect(warned(36003, 'HLS_BAD_FRAGMENT')).toBe(true);
     expect(ends(36004)).toContain('HLS_NO_PROGRESS');
+    expect(ends(TS_ROOM)).toContain('HLS_NO_PROGRESS');
     expect(ends(36005)).toContain('HLS_SEGMENT_TOO_LARGE');
     expect(ends(36006)).toContain('HLS_INIT_TOO_LARGE');
     // Every segment 404: the run of failures (or, with a short watchdog, no progress) ends the connection; each new one re-resolves.

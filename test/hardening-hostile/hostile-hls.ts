@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 /**
  * - trun-bomb: after `goodSegments`, each segment is a 64-byte moof whose trun declares 0xFFFFFFFF samples
  * - deep-moof: after `goodSegments`, each segment's moof holds moofs nested 12 deep
- * - endless-segment: after `goodSegments`, a segment whose mdat never ends, at ~100 KB/s
+ * - endless-segment: after `goodSegments`, a segment whose mdat never ends, at ~100 KB/s (TS: null packets, ~2 KB/s)
  * - huge-segment: after `goodSegments`, a segment of `hugeBytes` (a real moof, then a junk mdat), as fast as it goes
  * - huge-init: the init section carries `hugeBytes` of padding
  * - all-404: the playlist advances, every segment answers 404
@@ -117,6 +117,17 @@ export async function startHostileHls(attacks: Map<number, HlsAttack>, options: 
     segmentsServed.set(room, n);
     if (up.status !== 200 || n <= good || attack === undefined || attack === 'target-huge' || attack === 'huge-init') {
       return void res.writeHead(up.status, { 'Content-Type': 'video/iso.segment' }).end(up.body);
+    }
+    if (attack === 'endless-segment' && url.pathname.endsWith('.ts')) {
+      // TS: the first half of the real segment, then a null packet (PID 0x1FFF) every 100 ms, forever.
+      res.writeHead(200, { 'Content-Type': 'video/mp2t' });
+      res.write(up.body.subarray(0, Math.floor(up.body.length / 376) * 188));
+      const nul = Buffer.alloc(188, 0xff);
+      nul[0] = 0x47;
+      nul[1] = 0x1f;
+      nul[2] = 0xff;
+      nul[3] = 0x10;
+      return pump(res, nul, Infinity, 100);
     }
     switch (attack) {
       case 'trun-bomb': return void res.writeHead(200).end(trunBomb());
