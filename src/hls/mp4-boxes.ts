@@ -150,6 +150,13 @@ export function parseMoof(buf: Uint8Array, moof: BoxRef, init: Mp4Init | null): 
       let q = trun.body + 8 + (tf & 0x01 ? 4 : 0) + (tf & 0x04 ? 4 : 0);
       const per = ((tf & 0x100 ? 1 : 0) + (tf & 0x200 ? 1 : 0) + (tf & 0x400 ? 1 : 0) + (tf & 0x800 ? 1 : 0)) * 4;
       if (q + per * count > trun.end) continue; // a torn trun: counted as nothing
+      if (!(tf & 0x100) && !(tf & 0x200)) {
+        // No per-sample duration or size: the defaults apply to every sample (no loop, so a junk count cannot spin).
+        run.duration += defDuration * count;
+        run.bytes += defSize * count;
+        run.samples += count;
+        continue;
+      }
       for (let i = 0; i < count; i++) {
         let r = q;
         if (tf & 0x100) { run.duration += view.getUint32(r); r += 4; } else run.duration += defDuration;

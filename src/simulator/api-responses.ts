@@ -153,6 +153,8 @@ export function danmuInfoData(room: SimRoom, addr: SimAddress): Record<string, u
   return {
     group: 'live', business_id: 0, refresh_row_factor: 0.125, refresh_rate: 100, max_delay: 5000, token,
     // No raw-TCP or TLS listener in the simulator: port and wss_port are 0, ws_port is the simulator's own.
-    host_list: [{ host: addr.danmakuHost, port: 0, wss_port: 0, ws_port: addr.port }],
+    host_list: [room.danmakuServer
+      ? { host: room.danmakuServer.host, port: 0, wss_port: 0, ws_port: room.danmakuServer.wsPort }
+      : { host: addr.danmakuHost, port: 0, wss_port: 0, ws_port: addr.port }],
   };
 }

@@ -43,6 +43,8 @@ export interface SimRoomInit {
   hlsOnlyInMaster?: boolean;
   /** Opaque stream names (`live_b<…>av<…>_2500`) as the service hands out since 2025, instead of `live_<room>_<n>`. */
   opaqueNames?: boolean;
+  /** Hands out this danmaku server (ws host and port) instead of the simulator's own (tests: a hostile danmaku socket). */
+  danmakuServer?: { host: string; wsPort: number };
   /** Formats offered in play info and served (default all three: an FLV + HLS room). */
   formats?: SimFormat[];
   /** A room a guest cannot record: paid (203 + DRM), DRM-only, password or guard-only (see special-rooms.ts). */
@@ -110,6 +112,7 @@ export class SimRoom {
   acceptQn: number[];
   hevc: boolean;
   streamHost: string | null;
+  danmakuServer: { host: string; wsPort: number } | null;
   padWithFiller: boolean;
   hevcOnly: boolean;
   av1: boolean;
@@ -170,6 +173,7 @@ export class SimRoom {
     this.hlsOnlyInMaster = init.hlsOnlyInMaster ?? false;
     this.opaqueNames = init.opaqueNames ?? false;
     this.streamHost = init.streamHost ?? null;
+    this.danmakuServer = init.danmakuServer ?? null;
     this.formats = init.formats ?? ['flv', 'ts', 'fmp4'];
     this.special = init.special ?? null;
     this.variants = init.variants ? new OriginVariants(init.variants) : null;

@@ -39,7 +39,11 @@ function n(v: unknown, fallback = 0): number {
   return fallback;
 }
 
-const s = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : fallback);
+/** Text fields (titles, names, messages) are cut to this many characters at parse time: the service's own limits are far lower. */
+export const MAX_FIELD_CHARS = 1024;
+
+const cap = (v: string): string => (v.length > MAX_FIELD_CHARS ? v.slice(0, MAX_FIELD_CHARS) : v);
+const s = (v: unknown, fallback = ''): string => cap(typeof v === 'string' ? v : typeof v === 'number' ? String(v) : fallback);
 
 function data(raw: Raw): Raw {
   if (!isObj(raw.data)) throw new MalformedCommand(`${String(raw.cmd)} without a data object`);
@@ -147,7 +151,7 @@ function danmuMsg(raw: Raw): DanmakuEvent {
   const user = info[2] as unknown[];
   return {
     type: 'DANMU_MSG',
-    text: info[1],
+    text: cap(info[1]),
     uid: n(user[0]),
     uname: s(user[1]),
     isAdmin: n(user[2]) === 1,

@@ -8,6 +8,9 @@ import { TsWriter } from '../../hls/ts-writer.js';
 import type { RecordingStatsDelta } from '../../flv/rules/stats.js';
 import type { CaptureDeps, CaptureEnd } from '../capture-standard.js';
 import { sourceBox } from '../../hls/mp4-source-box.js';
+import { hlsLimits } from '../../hls/hls-limits.js';
+import { LiverecError } from '../../errors.js';
+import { HlsErrorCode } from '../../hls/segment-fetch.js';
 
 const MIB = 1024 * 1024;
 const IO_TICK_MS = 2000;
@@ -24,6 +27,8 @@ export class HlsCapture {
   private readonly client: HlsLiveClient;
   private bytes = 0;
   private stopped = false;
+  /** Last time a segment with new media was committed (progress, as a complete tag is for FLV). */
+  private progressAt = Date.now();
 
   constructor(private readonly deps: HlsCaptureDeps) {
     const { files, stats, outbox } = deps;
@@ -32,7 +37,10 @@ export class HlsCapture {
       nextPath: () => files.nextPath(extension),
       opened: (path: string) => files.opened(path),
       closed: (info: { path: string; size: number; duration: number }) => files.closed(info),
-      segment: (delta: RecordingStatsDelta) => this.onStats(delta),
+      segment: (delta: RecordingStatsDelta) => {
+        this.progressAt = Date.now();
+        this.onStats(delta);
+      },
       disk: (bytes: number, ms: number) => stats.disk(bytes, ms),
       log: (level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => outbox.log(level, msg, fields),
       fileHead: () => {
@@ -40,7 +48,8 @@ export class HlsCapture {
         return source ? sourceBox(source) : null;
       },
     };
-    this.writer = deps.stream.format === 'ts' ? new TsWriter(hooks) : new Fmp4Writer(hooks);
+    const limits = hlsLimits(deps.settings().RecordMemoryBudgetMB);
+    this.writer = deps.stream.format === 'ts' ? new TsWriter(hooks) : new Fmp4Writer(hooks, limits.maxHeldBox);
     this.client = new HlsLiveClient({
       playlistUrls: deps.stream.urls,
       http: {
@@ -49,6 +58,7 @@ export class HlsCapture {
       },
       sink: this.writer,
       resume: deps.resume,
+      limits,
       onNetwork: (n) => {
         this.bytes += n;
         stats.network(n);
@@ -62,6 +72,15 @@ export class HlsCapture {
     const { stats, outbox } = this.deps;
     stats.startIo(new URL(this.deps.stream.url).host);
     const tick = setInterval(() => outbox.stats(undefined, stats.tickIo()), IO_TICK_MS);
+    // Progress watchdog: a segment that never ends, or only repeats, must not keep `recording: true` with nothing written.
+    // The watchdog time plus three target durations: playlist retries and a slow segment (the client's own recoveries) fit in it.
+    const watchdogMs = this.deps.settings().TimingWatchdogTimeout;
+    this.progressAt = Date.now();
+    const watchdog = setInterval(() => {
+      const limit = watchdogMs + 3 * this.client.targetMs;
+      if (Date.now() - this.progressAt <= limit) return;
+      this.client.fail(new LiverecError(HlsErrorCode.NoProgress, `No segment written for ${limit} ms (bytes may still trickle in)`));
+    }, Math.max(250, Math.min(IO_TICK_MS, watchdogMs / 4)));
     try {
       const end = await this.client.run();
       return { reason: this.stopped ? 'stopped' : end.reason, error: end.error, bytes: this.bytes };
@@ -69,6 +88,7 @@ export class HlsCapture {
       return { reason: this.stopped ? 'stopped' : 'error', error, bytes: this.bytes };
     } finally {
       clearInterval(tick);
+      clearInterval(watchdog);
       this.closeFiles();
       stats.stopIo();
       outbox.stats(undefined, stats.io);
