@@ -65,6 +65,12 @@ export const RoomSchema = z
     ioStats: IoStatsSchema,
     recordingCodec: z.enum(['', 'avc', 'hevc']).openapi({ description: 'liverec addition: video codec of the file being written (from the quality token, then the stream itself); empty when not recording' }),
     waitingForDiskSpace: z.boolean().openapi({ description: 'liverec addition (after brec\'s fields): no new file is opened because free space is below MinFreeSpaceMB or the disk is full' }),
+    gaps: z.array(z.object({
+      RelativePath: z.string(),
+      StartMs: Int32Schema.openapi({ description: 'ms from the file\'s start where the missing media would have been' }),
+      DurationMs: Int32Schema.openapi({ description: 'ms of stream the file lacks there' }),
+      Reason: z.enum(['reconnect', 'hls-segment', 'timestamp-jump']),
+    }).openapi('FileGapDto')).openapi({ description: 'liverec addition: intervals of stream the current session\'s files lack (docs/gaps.md); empty when not recording' }),
   })
   .openapi('RoomDto');
 
@@ -135,5 +141,6 @@ export function roomDto(room: Room): RoomDto {
     ioStats: ioStatsDto(room.ioStats),
     recordingCodec: s.recordingCodec,
     waitingForDiskSpace: s.waitingForDiskSpace,
+    gaps: s.sessionGaps ?? [],
   };
 }

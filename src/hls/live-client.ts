@@ -33,6 +33,8 @@ export interface HlsClientOptions {
   /** Bytes received (playlists and segments), for ioStats. */
   onNetwork(bytes: number): void;
   log(level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>): void;
+  /** `count` segments of about `durationMs` in all were not obtained (gap accounting). */
+  onGap?(count: number, durationMs: number): void;
   /** Attempts per segment before it is counted as a gap (default 3). */
   segmentAttempts?: number;
 }
@@ -155,6 +157,7 @@ export class HlsLiveClient {
       if (this.stopped) break; // cut short by stop(): neither taken nor a gap
       if (!ok) {
         this.gaps++;
+        this.o.onGap?.(1, seg.duration * 1000);
         this.o.log('warn', `gap: segment ${seg.seq} could not be fetched; going on with the next`, { seq: seg.seq });
       }
     }
@@ -190,6 +193,7 @@ export class HlsLiveClient {
     r.lastSeq = next.seq - 1;
     this.backfilled += got;
     this.gaps += missing - got;
+    if (missing > got) this.o.onGap?.(missing - got, (missing - got) * next.duration * 1000);
     const fields = { after, next: next.seq, fetched: got };
     if (got === missing) this.o.log('info', `${missing} segment(s) had left the playlist; fetched them by their numbered URIs`, fields);
     else this.o.log('warn', `gap: ${missing - got} segment(s) left the playlist before they were fetched`, fields);

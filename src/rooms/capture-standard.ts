@@ -5,7 +5,7 @@ import type { RoomSettings } from '../config/fields.js';
 import { LiverecError } from '../errors.js';
 import { captureLimits, type CaptureLimits } from '../flv/group-limits.js';
 import type { RecordingStatsDelta } from '../flv/rules/stats.js';
-import { projectTimestamp } from '../flv/rules/update-timestamp-jump.js';
+import { projectTimestamp, takeClosedJumps } from '../flv/rules/update-timestamp-jump.js';
 import { FlvStream } from '../flv/stream.js';
 import { TagArena } from '../flv/tag-arena.js';
 import { type FlvTag, isData } from '../flv/tag.js';
@@ -167,6 +167,7 @@ export class StandardCapture extends Capture {
         this.progressAt = Date.now();
       }
       step.groups.forEach((g, i) => g.stats && this.onStats(outputOnDisk(g.stats, step.written[i] ?? 0)));
+      this.reportJumps();
       this.reportPosition();
       const held = this.stream.heldBytes;
       if (held > this.limits.budgetBytes) {
@@ -180,6 +181,11 @@ export class StandardCapture extends Capture {
     const last = this.stream.end();
     last.groups.forEach((g, i) => g.stats && this.onStats(outputOnDisk(g.stats, last.written[i] ?? 0)));
     return { reason: last.error ? 'error' : 'eof', error: last.error ?? undefined, bytes: download.bytesReceived };
+  }
+
+  /** Forward timestamp jumps the repair closed are media the file lacks: reported as gaps. */
+  protected reportJumps(): void {
+    for (const j of takeClosedJumps(this.stream.processor.session)) this.deps.files.gap(j.atMs, j.durationMs, 'timestamp-jump');
   }
 
   /**

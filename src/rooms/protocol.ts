@@ -1,6 +1,6 @@
 // The contract between the main thread and room workers: commands (comlink) one way, a typed message union back.
 import type { PlainError } from '../errors.js';
-import type { RecorderEvent } from '../events/types.js';
+import type { FileGap, RecorderEvent } from '../events/types.js';
 import type { RoomSettings } from '../config/fields.js';
 
 /** brec's RoomRecordingStatsDto values (milliseconds, bytes, frames). Reset = zeros with durationRatio NaN. */
@@ -61,6 +61,13 @@ export interface RoomState extends RoomInfo {
   recordingCodec: '' | 'avc' | 'hevc';
   /** liverec: recording waits because free space is below MinFreeSpaceMB or the disk is full. */
   waitingForDiskSpace: boolean;
+  /** liverec: the gaps of the current session's files so far, each with its file (empty when not recording). */
+  sessionGaps: SessionGap[];
+}
+
+/** A gap of one of the session's files (see FileGap). */
+export interface SessionGap extends FileGap {
+  RelativePath: string;
 }
 
 export const emptyRecordingStats = (): RecordingStats => ({
@@ -79,7 +86,7 @@ export const emptyIoStats = (): IoStats => ({
 export const initialRoomState = (): RoomState => ({
   shortId: 0, name: '', uid: 0, title: '', areaNameParent: '', areaNameChild: '',
   recording: false, streaming: false, danmakuConnected: false, autoRecordForThisSession: true, recordingCodec: '',
-  waitingForDiskSpace: false,
+  waitingForDiskSpace: false, sessionGaps: [],
 });
 
 /** What a room actor needs to run; `settings` is the resolved room → global → default config. */

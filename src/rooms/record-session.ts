@@ -112,6 +112,7 @@ export class RecordSession {
           started = true;
           stats.reset();
           this.room.setRecording(true);
+          outbox.state({ sessionGaps: [] });
           outbox.event({ EventType: 'SessionStarted', EventTimestamp: formatLocal(), EventData: { ...this.room.snapshot(), SessionId: this.id } });
         } else {
           stats.newConnection();
@@ -148,7 +149,7 @@ export class RecordSession {
     } finally {
       if (started) {
         this.room.setRecording(false);
-        outbox.state({ recordingCodec: '' });
+        outbox.state({ recordingCodec: '', sessionGaps: [] });
         stats.reset();
         outbox.stats(stats.recording, stats.io); // flushed ahead of the event: readers see the reset first
         outbox.event({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.room.snapshot(), SessionId: this.id } });

@@ -283,7 +283,7 @@ export class Recorder {
     }
     files?.clear();
     if (!room) return;
-    Object.assign(room.state, { recording: false, danmakuConnected: false, recordingCodec: '' });
+    Object.assign(room.state, { recording: false, danmakuConnected: false, recordingCodec: '', sessionGaps: [] });
     room.recordingStats = emptyRecordingStats();
     room.ioStats = emptyIoStats();
     const sessionId = this.sessions.get(roomId);

@@ -11,6 +11,8 @@ import { formatLocal } from '../time.js';
 import { VERSION } from '../version.js';
 import type { MediaTimeline } from '../danmaku/media-clock.js';
 import type { ActorOutbox } from './actor-outbox.js';
+import { FileGaps, writeGapSidecar } from './gaps/file-gaps.js';
+import type { GapReason } from '../events/types.js';
 
 /** What the files of a session need to know about their room and connection. */
 export interface SessionFacts {
@@ -38,6 +40,8 @@ export class RecordingFiles {
   private partIndex = 0;
   private codec: VideoCodec | null = null;
   private readonly open = new Map<string, OpenEntry>();
+  /** Gaps of the open file and of the session (see gaps/file-gaps.ts). */
+  readonly gaps = new FileGaps();
 
   constructor(private readonly facts: SessionFacts, private readonly outbox: ActorOutbox) {}
 
@@ -69,6 +73,7 @@ export class RecordingFiles {
     this.facts.timeline?.fileOpened(path);
     const entry = this.open.get(path);
     if (entry) this.outbox.file('opened', path, this.facts.sessionId, entry.openTime);
+    this.gaps.opened(entry?.relativePath ?? path);
     if (codec && codec !== this.codec) this.setCodec(codec, 'stream');
   }
 
@@ -88,13 +93,32 @@ export class RecordingFiles {
     this.open.delete(info.path);
     this.outbox.file('closed', info.path, this.facts.sessionId, entry.openTime);
     const closeTime = formatLocal();
+    const gaps = this.gaps.take();
+    if (gaps.length > 0) {
+      try {
+        writeGapSidecar(info.path, entry.relativePath, gaps);
+      } catch (err) {
+        this.outbox.log('warn', `cannot write the gap sidecar: ${(err as Error).message}`, { code: 'GAP_SIDECAR' });
+      }
+    }
     this.outbox.event({
       EventType: 'FileClosed', EventTimestamp: closeTime,
       EventData: {
         ...this.facts.snapshot(), SessionId: this.facts.sessionId, RelativePath: entry.relativePath,
         FileOpenTime: entry.openTime, FileCloseTime: closeTime, FileSize: info.size, Duration: info.duration,
+        ...(gaps.length > 0 ? { Gaps: gaps } : {}),
       },
     });
+  }
+
+  /**
+   * The open file lacks `durationMs` of the stream at `startMs` of its timeline: recorded for its FileClosed,
+   * shown on the room resource and logged.
+   */
+  gap(startMs: number, durationMs: number, reason: GapReason): void {
+    if (!this.gaps.add(startMs, durationMs, reason)) return;
+    this.outbox.state({ sessionGaps: [...this.gaps.session] });
+    this.outbox.log('warn', `gap: the file lacks ${Math.round(durationMs)} ms of the stream at ${Math.round(startMs)} ms (${reason})`, { code: 'FILE_GAP', reason, startMs: Math.round(startMs), durationMs: Math.round(durationMs) });
   }
 
   /** Media progress on the open file (ms on its own timeline), reported by the capture as data arrives. */

@@ -46,6 +46,8 @@ function fileClosed(d: FileClosedData): Record<string, unknown> {
     FileCloseTime: d.FileCloseTime,
     ...room(d),
     ...node(d),
+    // liverec extension, after brec's fields and only when the file lacks media (docs/gaps.md).
+    ...(d.Gaps && d.Gaps.length > 0 ? { Gaps: d.Gaps.map((g) => ({ StartMs: g.StartMs, DurationMs: g.DurationMs, Reason: g.Reason })) } : {}),
   };
 }
 

@@ -22,6 +22,8 @@ export class HlsCapture {
   private readonly writer: SegmentWriter;
   private readonly client: HlsLiveClient;
   private bytes = 0;
+  /** The open file's media end (ms on its timeline): where a missing segment's gap sits. */
+  private position = 0;
   private stopped = false;
 
   constructor(private readonly deps: HlsCaptureDeps) {
@@ -49,6 +51,7 @@ export class HlsCapture {
         stats.network(n);
       },
       log: (level, msg, fields) => outbox.log(level, `hls: ${msg}`, fields),
+      onGap: (_count, ms) => files.gap(this.position, ms, 'hls-segment'),
     });
   }
 
@@ -94,6 +97,7 @@ export class HlsCapture {
   /** Publishes the segment's stats and applies brec's cutting rules, as the FLV capture does. */
   private onStats(delta: RecordingStatsDelta): void {
     const { stats, outbox, settings, files } = this.deps;
+    this.position = delta.fileMaxTimestamp;
     files.mediaPosition(delta.fileMaxTimestamp); // danmaku timing: media end on the open file's timeline
     outbox.stats(stats.group(delta));
     const s = settings();
