@@ -13,6 +13,7 @@ const CreateRoom = z.object({
   padWithFiller: z.boolean().optional(),
   formats: z.array(z.enum(['flv', 'ts', 'fmp4'])).min(1).optional(),
   hevcOnly: z.boolean().optional(),
+  liveStream: z.object({ hlsRetentionSec: z.number().min(0).max(86_400).optional(), streamAgeSec: z.number().min(0).max(86_400).optional() }).optional(),
 });
 const Live = z.object({ live: z.boolean(), round: z.boolean().optional() });
 const Title = z.object({ title: z.string(), areaNameParent: z.string().optional(), areaNameChild: z.string().optional() });
@@ -48,6 +49,7 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
  * POST   /_sim/rooms/{id}/superchat       {message, price?, uid?, uname?, time?}
  * POST   /_sim/rooms/{id}/guard           {uid?, username?, guardLevel?, num?, price?}
  * POST   /_sim/rooms/{id}/danmaku-rate    {rate, mix?: {DANMU_MSG?, SUPER_CHAT_MESSAGE?, SEND_GIFT?, GUARD_BUY?}}  generated danmaku
+ * GET    /_sim/rooms/{id}/frames-sent     → live-stream rooms: {startedAt, flvSent: [{connection, firstVideoTs, lastVideoTs, videoFrames}], hlsServed}
  * GET    /_sim/rooms/{id}/danmaku-sent    → {rate, counts, messages: [{seq, cmd, connection, positionMs, at}]}
  * POST   /_sim/rooms/{id}/cut-off         {msg?}
  * POST   /_sim/rooms/{id}/danmaku-raw     {base64} | {command}
@@ -82,6 +84,7 @@ export async function handleControl(sim: RoomOps & { stats(): unknown }, req: In
       return;
     }
     if (action === 'danmaku-sent' && method === 'GET') return sendJson(res, 200, sim.danmakuSent(roomId));
+    if (action === 'frames-sent' && method === 'GET') return sendJson(res, 200, sim.room(roomId).liveStream ?? { error: 'not a live-stream room' });
     if (method !== 'POST') throw new SimError(405, `${method} not allowed`);
     const body = await readJson(req);
     sendJson(res, 200, runAction(sim, roomId, action, body));

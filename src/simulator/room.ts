@@ -4,6 +4,7 @@ import type { ApiFault, Armed, ConnectionFault, RequestFault } from './faults.js
 import type { MediaConnection } from './media-connection.js';
 import type { DanmakuPeer } from './danmaku-hub.js';
 import type { HlsTimeline } from './hls/hls-timeline.js';
+import { LiveStream, type LiveStreamInit } from './live-stream/live-stream.js';
 
 /** Stream formats a room can offer: http_stream/flv, http_hls/ts, http_hls/fmp4. */
 export const SIM_FORMATS = ['flv', 'ts', 'fmp4'] as const;
@@ -34,6 +35,11 @@ export interface SimRoomInit {
   streamHost?: string;
   /** Formats offered in play info and served (default all three: an FLV + HLS room). */
   formats?: SimFormat[];
+  /**
+   * A live stream on one clock (live-stream/): FLV responses start at the live GOP with the stream's timestamps and
+   * the fMP4 HLS carries the same frames; enables flv-outage, hls-foreign and hls-retention.
+   */
+  liveStream?: LiveStreamInit;
 }
 
 export interface RoomCounters {
@@ -127,6 +133,8 @@ export class SimRoom {
   readonly connectionFaults: Armed<ConnectionFault>[] = [];
   readonly media = new Set<MediaConnection>();
   readonly danmaku = new Set<DanmakuPeer>();
+  /** Set for live-stream rooms (see SimRoomInit.liveStream). */
+  readonly liveStream: LiveStream | null;
 
   constructor(init: SimRoomInit) {
     this.roomId = init.roomId;
@@ -145,6 +153,8 @@ export class SimRoom {
     this.formats = init.formats ?? ['flv', 'ts', 'fmp4'];
     this.liveStatus = init.live ? 1 : 0;
     this.liveStartTime = init.live ? Math.floor(Date.now() / 1000) : 0;
+    this.liveStream = init.liveStream ? new LiveStream(init.liveStream) : null;
+    if (this.liveStream && init.live) this.liveStartTime = Math.floor(this.liveStream.startedAt / 1000);
   }
 
   get live(): boolean {
