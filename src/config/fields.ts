@@ -70,6 +70,10 @@ export const FIELDS = {
   MinFreeSpaceMB: { kind: 'uint', scope: 'G', default: 256, liverec: true },
   /** Rooms the API may hold; adds beyond are refused (409). 0 = no limit. */
   MaxRooms: { kind: 'uint', scope: 'G', default: 1000, liverec: true },
+  /** When an FLV connection drops while the room is live, the missed frames are fetched from the HLS window (docs/gaps.md). */
+  RecordFillGapsFromHls: { kind: 'bool', scope: 'RG', default: true, liverec: true },
+  /** How far back (seconds) a fill or a late start reaches into segments that already left the HLS playlist. */
+  RecordGapFillMaxSeconds: { kind: 'uint', scope: 'RG', default: 120, liverec: true },
 } as const satisfies Record<string, FieldDef>;
 
 export type FieldName = keyof typeof FIELDS;

@@ -26,6 +26,8 @@ export interface FileOpeningData extends SessionData {
   FileOpenTime: string;
   /** Cluster mode only: the node whose disk holds the file. */
   NodeId?: string;
+  /** liverec extension: a late start reached this many ms before the live position (older HLS segments). */
+  BackfillMs?: number;
 }
 
 export interface FileClosedData extends FileOpeningData {

@@ -16,6 +16,7 @@ import { HlsCapture } from './captures/hls-capture.js';
 import { ProtocolChoice } from './captures/protocol-choice.js';
 import { DiskGuard, freeBytes, isDiskFull } from './disk-guard.js';
 import { RecordingFiles } from './recording-files.js';
+import { FillingCapture } from './gaps/filling-capture.js';
 import type { StatsTracker } from './stats-tracker.js';
 
 /** What a session needs from its room actor. */
@@ -51,6 +52,8 @@ export class RecordSession {
   private host = '';
   /** A stream the parser cannot read (a video codec other than AVC/HEVC): the rest of the session is raw. */
   private rawFallback = false;
+  /** A capture whose connection dropped and whose file waits for the next one (RecordFillGapsFromHls). */
+  private held: FillingCapture | null = null;
 
   constructor(private readonly room: SessionHost) {
     this.protocol = new ProtocolChoice(room.outbox);
@@ -69,6 +72,7 @@ export class RecordSession {
   /** Synchronously closes the open file (the worker is going down). */
   emergencyClose(): void {
     this.capture?.closeFiles();
+    this.held?.closeFiles();
   }
 
   async run(): Promise<void> {
@@ -120,12 +124,16 @@ export class RecordSession {
         this.host = new URL(download?.url ?? url.url).host;
         const deps = { settings: () => this.room.settings(), files, stats, outbox };
         const hls = url.format === 'flv' ? null : new HlsCapture({ ...deps, stream: url, http: this.room.api().options, resume: this.protocol.resumeOf(url.format) });
-        const capture = hls ?? (settings.RecordMode === 1 || this.rawFallback ? new RawCapture(deps) : new StandardCapture(deps));
+        const capture = hls ?? (settings.RecordMode === 1 || this.rawFallback ? new RawCapture(deps)
+          : this.held ?? (settings.RecordFillGapsFromHls ? this.fillingCapture(deps) : new StandardCapture(deps)));
+        if (this.held && capture !== this.held) this.releaseHeld();
+        this.held = null;
         this.capture = capture;
         if (this.stopped) capture.stop();
         const openedAt = download?.openedAt ?? Date.now();
         const end = hls ? await hls.run() : await (capture as Capture).run(download!);
         this.capture = null;
+        if (capture instanceof FillingCapture && capture.holdingFiles) this.held = capture;
         const lasted = Date.now() - openedAt;
         if (lasted < HEALTHY_CONNECTION_MS || end.reason === 'error') this.protocol.failed(url.format);
         else this.protocol.succeeded(url.format);
@@ -134,6 +142,7 @@ export class RecordSession {
         });
         if (this.stopped || end.reason === 'stopped') break;
         if (isDiskFull(end.error)) {
+          this.releaseHeld();
           if (errorCode(end.error) !== 'DISK_FULL') disk.noteFull(); // ENOSPC: wait for more space than now
           continue;
         }
@@ -147,6 +156,7 @@ export class RecordSession {
         if (lasted < HEALTHY_CONNECTION_MS) await this.sleep(settings.TimingStreamRetry);
       }
     } finally {
+      this.releaseHeld();
       if (started) {
         this.room.setRecording(false);
         outbox.state({ recordingCodec: '', sessionGaps: [] });
@@ -155,6 +165,23 @@ export class RecordSession {
         outbox.event({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.room.snapshot(), SessionId: this.id } });
       }
     }
+  }
+
+  /** The capture the fill machinery kept: one for this session's FLV connections, with the room's HLS as the fill source. */
+  private fillingCapture(deps: ConstructorParameters<typeof StandardCapture>[0]): FillingCapture {
+    const api = this.room.api();
+    return new FillingCapture({
+      ...deps,
+      hlsUrls: async () => (await resolveStreamUrl(this.room.api(), this.room.snapshot().RoomId, undefined, ['fmp4'])).urls,
+      http: { streamConnectTimeoutMs: api.options.streamConnectTimeoutMs, watchdogTimeoutMs: api.options.watchdogTimeoutMs, userAgent: api.options.userAgent, maxRedirects: api.options.maxRedirects },
+    });
+  }
+
+  /** No next connection for the held file: it is closed. */
+  private releaseHeld(): void {
+    const held = this.held;
+    this.held = null;
+    held?.release();
   }
 
   /**

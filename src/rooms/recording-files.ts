@@ -40,6 +40,8 @@ export class RecordingFiles {
   private partIndex = 0;
   private codec: VideoCodec | null = null;
   private readonly open = new Map<string, OpenEntry>();
+  /** The next FileOpening's BackfillMs: how far before the live position the file starts (a late start). */
+  private backfillMs: number | null = null;
   /** Gaps of the open file and of the session (see gaps/file-gaps.ts). */
   readonly gaps = new FileGaps();
 
@@ -63,8 +65,12 @@ export class RecordingFiles {
     this.open.set(result.fullPath, { relativePath: result.relativePath, openTime });
     this.outbox.event({
       EventType: 'FileOpening', EventTimestamp: openTime,
-      EventData: { ...s, SessionId: f.sessionId, RelativePath: result.relativePath, FileOpenTime: openTime },
+      EventData: {
+        ...s, SessionId: f.sessionId, RelativePath: result.relativePath, FileOpenTime: openTime,
+        ...(this.backfillMs !== null ? { BackfillMs: this.backfillMs } : {}),
+      },
     });
+    this.backfillMs = null;
     return result.fullPath;
   }
 
@@ -109,6 +115,11 @@ export class RecordingFiles {
         ...(gaps.length > 0 ? { Gaps: gaps } : {}),
       },
     });
+  }
+
+  /** The next file starts `ms` before the live position (it was filled from older HLS segments). */
+  backfilled(ms: number): void {
+    this.backfillMs = Math.round(ms);
   }
 
   /**

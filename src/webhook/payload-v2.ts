@@ -33,7 +33,10 @@ function session(d: SessionData): Record<string, unknown> {
 const node = (d: FileOpeningData): Record<string, unknown> => (d.NodeId === undefined ? {} : { NodeId: d.NodeId });
 
 function fileOpening(d: FileOpeningData): Record<string, unknown> {
-  return { SessionId: d.SessionId, RelativePath: d.RelativePath, FileOpenTime: d.FileOpenTime, ...room(d), ...node(d) };
+  return {
+    SessionId: d.SessionId, RelativePath: d.RelativePath, FileOpenTime: d.FileOpenTime, ...room(d), ...node(d),
+    ...(d.BackfillMs !== undefined ? { BackfillMs: d.BackfillMs } : {}), // liverec extension (docs/gaps.md)
+  };
 }
 
 function fileClosed(d: FileClosedData): Record<string, unknown> {

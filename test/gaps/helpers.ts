@@ -1,0 +1,52 @@
+// Gap tests: the simulator's frame identity (the timestamp SEI every FLV and HLS frame carries) and decoded-frame hashes.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { FlvParser } from '../../src/flv/parser.js';
+import { TagType } from '../../src/flv/tag.js';
+import { clipPath } from '../../src/simulator/clips.js';
+import { ffmpegBin, ffprobeBin } from '../support/media-tools.js';
+
+const SEI_UUID = Buffer.from('6c6976657265632d73696d2d74696d65', 'hex');
+
+/** The stream timestamp in each video frame's SEI, in file order (a frame without one gives NaN). */
+export function seiTimestamps(path: string): number[] {
+  const { tags } = new FlvParser().push(readFileSync(path));
+  const out: number[] = [];
+  for (const t of tags) {
+    if (t.type !== TagType.Video || !t.data || t.data[1] !== 1) continue;
+    const body = Buffer.from(t.data.buffer, t.data.byteOffset, t.data.length);
+    const at = body.indexOf(SEI_UUID);
+    out.push(at < 0 ? Number.NaN : Number(body.subarray(at + 16, at + 28).toString('latin1')));
+  }
+  return out;
+}
+
+function run(bin: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(bin, args, { maxBuffer: 64 << 20 }, (err, stdout, stderr) => (err ? reject(Object.assign(err, { stderr })) : resolve({ stdout, stderr })));
+  });
+}
+
+/** `ffmpeg -f framemd5` of the video stream: one hash per decoded frame, in order. */
+export async function videoFrameMd5s(path: string): Promise<string[]> {
+  const { stdout } = await run(ffmpegBin(), ['-v', 'error', '-i', path, '-map', '0:v:0', '-f', 'framemd5', '-']);
+  return stdout.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split(',').at(-1)!.trim());
+}
+
+/** Decoded hashes of one loop of the committed 360p clip: frame i (stream ms 40·i modulo the loop) decodes to [i]. */
+export async function clipFrameMd5s(): Promise<string[]> {
+  return videoFrameMd5s(clipPath('clip-360p.flv'));
+}
+
+/** ffprobe's complaints while decoding every frame ('' = clean). */
+export async function probeErrors(path: string): Promise<string> {
+  const { stderr } = await run(ffprobeBin(), ['-v', 'error', '-count_frames', '-show_entries', 'stream=nb_read_frames', '-of', 'json', path]);
+  return stderr.trim();
+}
+
+/** Stream video frame times from `first` to `last` (the clip's 25 fps: one every 40 ms). */
+export function framesBetween(first: number, last: number, step = 40): number[] {
+  const out: number[] = [];
+  for (let t = first; t <= last; t += step) out.push(t);
+  return out;
+}
