@@ -79,10 +79,10 @@ export const FaultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('header-change'), midStream: z.boolean().default(false), afterMs: ms.default(0) }),
   z.object({ kind: z.literal('codec-switch'), midStream: z.boolean().default(false), afterMs: ms.default(0) }),
   z.object({ kind: z.literal('danmaku-drop'), mode: z.enum(['terminate', 'close']).default('terminate') }),
-  // Live-stream rooms only (see live-stream/): the FLV endpoint drops open responses and refuses new ones for
-  // `seconds` while HLS keeps serving; hls-foreign: the HLS window carries the other clip; hls-retention: how long
+  // Live-stream rooms only (see live-stream/): the FLV endpoint drops open responses (mode 'stall': they go
+  // silent, as a dead TCP path, and never resume) and refuses new ones for `seconds` while HLS keeps serving; hls-foreign: the HLS window carries the other clip; hls-retention: how long
   // the CDN keeps a segment after it left the playlist.
-  z.object({ kind: z.literal('flv-outage'), seconds: z.number().positive().max(3600) }),
+  z.object({ kind: z.literal('flv-outage'), seconds: z.number().positive().max(3600), mode: z.enum(['drop', 'stall']).default('drop') }),
   z.object({ kind: z.literal('hls-foreign'), on: z.boolean().default(true) }),
   z.object({ kind: z.literal('hls-retention'), seconds: z.number().min(0).max(86_400) }),
 ]);

@@ -50,3 +50,10 @@ export function framesBetween(first: number, last: number, step = 40): number[] 
   for (let t = first; t <= last; t += step) out.push(t);
   return out;
 }
+
+/** Where the SEI sequence skips frames: [last before, first after] for each break. */
+export function breaks(sei: readonly number[], step = 40): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 1; i < sei.length; i++) if (sei[i]! !== sei[i - 1]! + step) out.push([sei[i - 1]!, sei[i]!]);
+  return out;
+}

@@ -1,4 +1,5 @@
 // Faults of live-stream rooms: flv-outage (the FLV endpoint is down for a while), hls-foreign, hls-retention.
+import { performance } from 'node:perf_hooks';
 import type { LiveFault } from '../faults.js';
 import type { SimRoom } from '../room.js';
 import { SimError } from '../room-ops.js';
@@ -11,7 +12,10 @@ export function applyLiveFault(room: SimRoom, fault: LiveFault, now = Date.now()
     case 'flv-outage': {
       stream.flvOutageUntil = now + fault.seconds * 1000;
       const open = [...room.media];
-      for (const c of open) c.drop();
+      for (const c of open) {
+        if (fault.mode === 'stall') c.addFault({ kind: 'stall', count: 1, afterMs: 0 }, performance.now());
+        else c.drop();
+      }
       return open.length;
     }
     case 'hls-foreign':
