@@ -1,0 +1,39 @@
+// A recording that starts 20 s after the stream did begins at the stream's start (the CDN keeps 60 s of segments).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FileClosedData, FileOpeningData } from '../../src/events/types.js';
+import { type Harness, roomOf, sleep, startHarness } from '../rooms/harness.js';
+import { breaks, clipFrameMd5s, probeErrors, seiTimestamps, videoFrameMd5s } from './helpers.js';
+
+const ROOM = 23821;
+
+describe('late start', () => {
+  let h: Harness;
+  let opening: FileOpeningData;
+  let closed: FileClosedData;
+  beforeAll(async () => {
+    h = await startHarness({
+      rooms: [{ roomId: ROOM, live: true, formats: ['flv', 'fmp4'], liveStream: { streamAgeSec: 20, hlsRetentionSec: 60 } }],
+      roomConfig: { [ROOM]: { RecordingProtocol: 'flv' } },
+    });
+    opening = (await h.waitEvent('FileOpening', (e) => roomOf(e) === ROOM, 60_000)).EventData as FileOpeningData;
+    await sleep(4000);
+    h.sim.setLive(ROOM, false);
+    closed = (await h.waitEvent('FileClosed', (e) => roomOf(e) === ROOM, 60_000)).EventData as FileClosedData;
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('starts within one GOP of the stream start and says how far back it reached', async () => {
+    const path = `${h.workDir}/${closed.RelativePath}`;
+    const sei = seiTimestamps(path);
+    expect(sei[0]!).toBeLessThanOrEqual(960);
+    expect(breaks(sei)).toEqual([]);
+    expect(sei.at(-1)!).toBeGreaterThan(20_000);
+    expect(opening.BackfillMs).toBeGreaterThan(18_000);
+    expect(closed.Gaps ?? []).toEqual([]);
+    const clip = await clipFrameMd5s();
+    expect(await videoFrameMd5s(path)).toEqual(sei.map((t) => clip[(t % 3840) / 40]));
+    expect(await probeErrors(path)).toBe('');
+  });
+});
