@@ -54,6 +54,8 @@ export class RecordSession {
   private rawFallback = false;
   /** A capture whose connection dropped and whose file waits for the next one (RecordFillGapsFromHls). */
   private held: FillingCapture | null = null;
+  /** The same for HLS: the writer whose file the next connection of that format continues. */
+  private heldHls: { writer: HlsCapture['writer']; format: string } | null = null;
 
   constructor(private readonly room: SessionHost) {
     this.protocol = new ProtocolChoice(room.outbox);
@@ -73,6 +75,7 @@ export class RecordSession {
   emergencyClose(): void {
     this.capture?.closeFiles();
     this.held?.closeFiles();
+    this.heldHls?.writer.close();
   }
 
   async run(): Promise<void> {
@@ -123,7 +126,12 @@ export class RecordSession {
         }
         this.host = new URL(download?.url ?? url.url).host;
         const deps = { settings: () => this.room.settings(), files, stats, outbox };
-        const hls = url.format === 'flv' ? null : new HlsCapture({ ...deps, stream: url, http: this.room.api().options, resume: this.protocol.resumeOf(url.format) });
+        const hlsWriter = this.heldHls?.format === url.format ? this.heldHls.writer : undefined;
+        if (!hlsWriter) this.releaseHeldHls();
+        this.heldHls = null;
+        const hls = url.format === 'flv' ? null : new HlsCapture({
+          ...deps, stream: url, http: this.room.api().options, resume: this.protocol.resumeOf(url.format), writer: hlsWriter, holdOnFailure: settings.RecordFillGapsFromHls,
+        });
         const capture = hls ?? (settings.RecordMode === 1 || this.rawFallback ? new RawCapture(deps)
           : this.held ?? (settings.RecordFillGapsFromHls ? this.fillingCapture(deps) : new StandardCapture(deps)));
         if (this.held && capture !== this.held) this.releaseHeld();
@@ -134,6 +142,7 @@ export class RecordSession {
         const end = hls ? await hls.run() : await (capture as Capture).run(download!);
         this.capture = null;
         if (capture instanceof FillingCapture && capture.holdingFiles) this.held = capture;
+        if (hls?.holding) this.heldHls = { writer: hls.writer, format: url.format };
         const lasted = Date.now() - openedAt;
         if (lasted < HEALTHY_CONNECTION_MS || end.reason === 'error') this.protocol.failed(url.format);
         else this.protocol.succeeded(url.format);
@@ -143,6 +152,7 @@ export class RecordSession {
         if (this.stopped || end.reason === 'stopped') break;
         if (isDiskFull(end.error)) {
           this.releaseHeld();
+          this.releaseHeldHls();
           if (errorCode(end.error) !== 'DISK_FULL') disk.noteFull(); // ENOSPC: wait for more space than now
           continue;
         }
@@ -157,6 +167,7 @@ export class RecordSession {
       }
     } finally {
       this.releaseHeld();
+      this.releaseHeldHls();
       if (started) {
         this.room.setRecording(false);
         outbox.state({ recordingCodec: '', sessionGaps: [] });
@@ -175,6 +186,12 @@ export class RecordSession {
       hlsUrls: async () => (await resolveStreamUrl(this.room.api(), this.room.snapshot().RoomId, undefined, ['fmp4'])).urls,
       http: { streamConnectTimeoutMs: api.options.streamConnectTimeoutMs, watchdogTimeoutMs: api.options.watchdogTimeoutMs, userAgent: api.options.userAgent, maxRedirects: api.options.maxRedirects },
     });
+  }
+
+  private releaseHeldHls(): void {
+    const held = this.heldHls;
+    this.heldHls = null;
+    held?.writer.close();
   }
 
   /** No next connection for the held file: it is closed. */

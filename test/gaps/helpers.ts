@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { FlvParser } from '../../src/flv/parser.js';
 import { TagType } from '../../src/flv/tag.js';
 import { clipPath } from '../../src/simulator/clips.js';
+import { readSamples } from '../../src/hls/backfill/fmp4-samples.js';
+import { parseInit } from '../../src/hls/mp4-boxes.js';
 import { ffmpegBin, ffprobeBin } from '../support/media-tools.js';
 
 const SEI_UUID = Buffer.from('6c6976657265632d73696d2d74696d65', 'hex');
@@ -19,6 +21,18 @@ export function seiTimestamps(path: string): number[] {
     out.push(at < 0 ? Number.NaN : Number(body.subarray(at + 16, at + 28).toString('latin1')));
   }
   return out;
+}
+
+/** The same for an fMP4 recording: the SEI timestamp of each video sample, in file order. */
+export function seiTimestampsMp4(path: string): number[] {
+  const buf = readFileSync(path);
+  const init = parseInit(buf);
+  const video = init?.tracks.find((t) => t.handler === 'vide')?.trackId;
+  return readSamples(buf, init).samples.filter((s) => s.trackId === video).map((s) => {
+    const body = Buffer.from(s.bytes.buffer, s.bytes.byteOffset, s.bytes.length);
+    const at = body.indexOf(SEI_UUID);
+    return at < 0 ? Number.NaN : Number(body.subarray(at + 16, at + 28).toString('latin1'));
+  });
 }
 
 function run(bin: string, args: string[]): Promise<{ stdout: string; stderr: string }> {

@@ -16,10 +16,16 @@ export interface HlsCaptureDeps extends CaptureDeps {
   http: Partial<ClientOptions>;
   /** Shared by the session's HLS connections: the last media sequence taken. */
   resume: HlsResume;
+  /** The file writer of the session's previous HLS connection, whose file stayed open for this one. */
+  writer?: SegmentWriter;
+  /** Keep the file open when the connection fails (stall, playlist errors): the next one continues it (RecordFillGapsFromHls). */
+  holdOnFailure?: boolean;
 }
 
 export class HlsCapture {
-  private readonly writer: SegmentWriter;
+  readonly writer: SegmentWriter;
+  /** The connection failed and the file stays open for the next one. */
+  holding = false;
   private readonly client: HlsLiveClient;
   private bytes = 0;
   /** The open file's media end (ms on its timeline): where a missing segment's gap sits. */
@@ -37,7 +43,7 @@ export class HlsCapture {
       disk: (bytes: number, ms: number) => stats.disk(bytes, ms),
       log: (level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => outbox.log(level, msg, fields),
     };
-    this.writer = deps.stream.format === 'ts' ? new TsWriter(hooks) : new Fmp4Writer(hooks);
+    this.writer = deps.writer ?? (deps.stream.format === 'ts' ? new TsWriter(hooks) : new Fmp4Writer(hooks));
     this.client = new HlsLiveClient({
       playlistUrls: deps.stream.urls,
       http: {
@@ -60,14 +66,18 @@ export class HlsCapture {
     const { stats, outbox } = this.deps;
     stats.startIo(new URL(this.deps.stream.url).host);
     const tick = setInterval(() => outbox.stats(undefined, stats.tickIo()), IO_TICK_MS);
+    let reason: CaptureEnd['reason'] = 'error';
     try {
       const end = await this.client.run();
-      return { reason: this.stopped ? 'stopped' : end.reason, error: end.error, bytes: this.bytes };
+      reason = this.stopped ? 'stopped' : end.reason;
+      return { reason, error: end.error, bytes: this.bytes };
     } catch (error) {
-      return { reason: this.stopped ? 'stopped' : 'error', error, bytes: this.bytes };
+      reason = this.stopped ? 'stopped' : 'error';
+      return { reason, error, bytes: this.bytes };
     } finally {
       clearInterval(tick);
-      this.closeFiles();
+      this.holding = this.deps.holdOnFailure === true && reason === 'error' && this.writer.isOpen;
+      if (!this.holding) this.closeFiles();
       stats.stopIo();
       outbox.stats(undefined, stats.io);
       const { segments, gaps, backfilled, anomalies } = this.client;

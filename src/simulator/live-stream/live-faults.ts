@@ -25,5 +25,8 @@ export function applyLiveFault(room: SimRoom, fault: LiveFault, now = Date.now()
     case 'hls-retention':
       stream.hlsRetentionSec = fault.seconds;
       return 0;
+    case 'playlist-stall':
+      stream.playlistFrozen = { until: now + fault.seconds * 1000, text: null };
+      return 0;
   }
 }

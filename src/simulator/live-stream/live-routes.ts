@@ -29,7 +29,9 @@ export function handleLiveHls(room: SimRoom, fmp4: boolean, name: string, req: I
   if (name.endsWith('.m3u8')) {
     room.counters.hlsPlaylistRequests++;
     pushLog(room.streamLog, { at: Date.now(), path: url.pathname, query: url.search, headers: req.headers });
-    body = livePlaylist(room, stream);
+    const frozen = stream.playlistFrozen;
+    if (frozen && Date.now() < frozen.until) body = frozen.text ??= livePlaylist(room, stream);
+    else body = livePlaylist(room, stream);
     type = 'application/vnd.apple.mpegurl';
   } else if (name.startsWith('h')) {
     body = liveInit(room, stream, name);

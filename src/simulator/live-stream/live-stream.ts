@@ -34,6 +34,8 @@ export class LiveStream {
   flvOutageUntil = 0;
   /** hls-foreign: the HLS window carries another clip's frames (content that cannot align with the FLV). */
   hlsForeign = false;
+  /** playlist-stall: until `until` (epoch ms) every playlist request gets `text` (null: the live list). */
+  playlistFrozen: { until: number; text: string | null } | null = null;
   readonly flvSent: SentSpan[] = [];
   /** Content indices of the HLS segments answered 200. */
   readonly hlsServed = new Set<number>();
