@@ -51,6 +51,8 @@ export class HlsFrameSource {
   fetched = 0;
   failed = 0;
   private pollFailures = 0;
+  /** When a poll first brought frames (0: not yet). */
+  framesSince = 0;
 
   constructor(private readonly o: FrameSourceOptions) {}
 
@@ -137,6 +139,7 @@ export class HlsFrameSource {
       if (!this.held.has(seg.seq)) await this.take(seg);
     }
     this.trim();
+    if (this.held.size > 0 && this.framesSince === 0) this.framesSince = Date.now();
   }
 
   /** Fetches the segment before the oldest held one by its guessed URI; false when it is gone or out of reach. */

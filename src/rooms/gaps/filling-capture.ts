@@ -22,6 +22,8 @@ export interface FillingDeps extends CaptureDeps {
 /** How long a new connection's frames wait for the HLS window to show where they start. */
 const ALIGN_WAIT_MS = 10_000;
 const DEFAULT_FRAME_MS = 40;
+/** Target durations a late start waits, after the first HLS frames arrived, for its first keyframe to show in the window. */
+const LATE_START_WAIT_TARGETS = 2.5;
 
 /**
  * Connection 1 runs as a StandardCapture. When it drops while the room is live, the file stays open, the HLS window
@@ -183,7 +185,8 @@ export class FillingCapture extends StandardCapture {
       const started = Date.now();
       let canReachBack = true;
       for (;;) {
-        const last = this.connectionOver || this.halted || this.source.broken || Date.now() - started > Math.max(ALIGN_WAIT_MS, 4 * this.source.targetDurationMs);
+        const last = this.connectionOver || this.halted || this.source.broken || Date.now() - started > Math.max(ALIGN_WAIT_MS, 4 * this.source.targetDurationMs)
+          || (this.end!.video === null && this.lateStartGiveUp());
         const p = this.planOnce(K, last, canReachBack);
         if (p.kind === 'splice') {
           plan = p;
@@ -196,6 +199,15 @@ export class FillingCapture extends StandardCapture {
     this.source?.stop();
     this.source = null;
     this.apply(plan, K, this.download);
+  }
+
+  /**
+   * A late start holds the first frames back only briefly: the keyframe a new connection starts with is listed in
+   * HLS within a couple of segments, and when the window does not show it by then, the recording starts without.
+   */
+  private lateStartGiveUp(): boolean {
+    const since = this.source?.framesSince ?? 0;
+    return since > 0 && Date.now() - since > LATE_START_WAIT_TARGETS * this.source!.targetDurationMs;
   }
 
   private planOnce(K: FlvTag, final: true, canReachBack: boolean, noHls: true): Splice;
