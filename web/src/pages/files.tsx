@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, serverRoot } from '../api';
 import { Player } from '../components/player';
+import { FileGaps, sidecarOf } from '../components/file-gaps';
 import { bytes } from '../format';
 import { go } from '../router';
 
@@ -40,7 +41,10 @@ export function FilesPage({ dir }: { dir: string }) {
           {up !== null && <tr><td><a href={`#/files${up}`}>..</a></td><td /><td /><td /></tr>}
           {files.map((f) => (
             <tr key={f.name} data-file={f.name}>
-              <td>{f.isFolder ? <a href={`#/files${path}${encodeURIComponent(f.name)}/`} onClick={(e) => (e.preventDefault(), go(`#/files${path}${f.name}/`))}>{f.name}/</a> : f.name}</td>
+              <td>
+                {f.isFolder ? <a href={`#/files${path}${encodeURIComponent(f.name)}/`} onClick={(e) => (e.preventDefault(), go(`#/files${path}${f.name}/`))}>{f.name}/</a> : f.name}
+                {!f.isFolder && sidecarOf(f.name, names) && <> <FileGaps url={fileUrl(files.find((x) => x.name === sidecarOf(f.name, names))!.url ?? '')} /></>}
+              </td>
               <td>{f.isFolder ? '' : bytes(f.size ?? 0)}</td>
               <td>{new Date(f.lastModified).toLocaleString()}</td>
               <td>
