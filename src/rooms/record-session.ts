@@ -68,7 +68,7 @@ export class RecordSession {
   }
 
   split(): void {
-    this.capture?.split();
+    (this.capture ?? this.held)?.split();
   }
 
   /** Synchronously closes the open file (the worker is going down). */
@@ -184,6 +184,10 @@ export class RecordSession {
     return new FillingCapture({
       ...deps,
       hlsUrls: async () => (await resolveStreamUrl(this.room.api(), this.room.snapshot().RoomId, undefined, ['fmp4'])).urls,
+      streamAgeMs: () => {
+        const start = (this.room.roomInfoJson() as { room_info?: { live_start_time?: unknown } } | null)?.room_info?.live_start_time;
+        return typeof start === 'number' && start > 0 ? Date.now() - start * 1000 : null;
+      },
       http: { streamConnectTimeoutMs: api.options.streamConnectTimeoutMs, watchdogTimeoutMs: api.options.watchdogTimeoutMs, userAgent: api.options.userAgent, maxRedirects: api.options.maxRedirects },
     });
   }

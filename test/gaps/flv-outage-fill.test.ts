@@ -34,10 +34,12 @@ describe('flv-outage filled from HLS', () => {
     await h?.close();
   });
 
+  const story = (): string => afterAllLogs.lines.filter((l) => l.RoomId === ROOM).map((l) => `${l['@t']} ${l['@mt']} ${JSON.stringify({ how: l.how, gapMs: l.gapMs, code: l.code })}`).join('\n');
+
   it('writes one file without gaps', () => {
-    expect(h.events.filter((e) => e.EventType === 'FileOpening').map(pathOf)).toHaveLength(1);
+    expect(h.events.filter((e) => e.EventType === 'FileOpening').map(pathOf), story()).toHaveLength(1);
     expect(closed).toHaveLength(1);
-    expect(closed[0]!.Gaps ?? []).toEqual([]);
+    expect(closed[0]!.Gaps ?? [], story()).toEqual([]);
   });
 
   it('has every frame of the stream between its first and last frame once, in order', async () => {

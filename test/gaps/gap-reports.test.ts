@@ -3,7 +3,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileClosedData } from '../../src/events/types.js';
 import { type Harness, roomOf, sleep, startHarness } from '../rooms/harness.js';
+import { collectLogs } from '../hls/helpers.js';
 import { breaks, clipFrameMd5s, probeErrors, seiTimestamps, videoFrameMd5s } from './helpers.js';
+
+const logs = collectLogs();
+const story = (roomId: number): string => logs.lines.filter((l) => l.RoomId === roomId).map((l) => `${l['@t']} ${l['@mt']} ${JSON.stringify({ how: l.how, gapMs: l.gapMs, code: l.code })}`).join('\n');
 
 async function outage(roomId: number, fault: Record<string, unknown>, hls: Record<string, unknown> | null, global = {}): Promise<{ h: Harness; closed: FileClosedData[] }> {
   const h = await startHarness({
@@ -35,7 +39,7 @@ describe('segments gone from the CDN before the drop was noticed', () => {
   });
 
   it('reports exactly one gap, the lost interval within one GOP, in FileClosed and the sidecar', async () => {
-    expect(closed).toHaveLength(1);
+    expect(closed, story(ROOM)).toHaveLength(1);
     const path = `${h.workDir}/${closed[0]!.RelativePath}`;
     const sei = seiTimestamps(path);
     const lost = breaks(sei);
@@ -43,7 +47,7 @@ describe('segments gone from the CDN before the drop was noticed', () => {
     const lostMs = lost[0]![1] - lost[0]![0] - 40;
     expect(lostMs).toBeGreaterThan(1000);
     const gaps = closed[0]!.Gaps ?? [];
-    expect(gaps).toHaveLength(1);
+    expect(gaps, story(ROOM)).toHaveLength(1);
     expect(gaps[0]!.Reason).toBe('reconnect');
     expect(Math.abs(gaps[0]!.DurationMs - lostMs)).toBeLessThanOrEqual(960);
     // Where it sits: the file's timeline at the break (its first frame is at 0).
@@ -69,7 +73,7 @@ describe('HLS of another clip', () => {
   });
 
   it('gets a reported gap, not a spliced file', async () => {
-    expect(closed).toHaveLength(1);
+    expect(closed, story(ROOM)).toHaveLength(1);
     const path = `${h.workDir}/${closed[0]!.RelativePath}`;
     const sei = seiTimestamps(path);
     // Only the FLV's own frames, each once and in order, with one hole where the outage was.
@@ -77,7 +81,7 @@ describe('HLS of another clip', () => {
     const lost = breaks(sei);
     expect(lost).toHaveLength(1);
     const gaps = closed[0]!.Gaps ?? [];
-    expect(gaps.map((g) => g.Reason)).toEqual(['reconnect']);
+    expect(gaps.map((g) => g.Reason), story(ROOM)).toEqual(['reconnect']);
     expect(Math.abs(gaps[0]!.DurationMs - (lost[0]![1] - lost[0]![0] - 40))).toBeLessThanOrEqual(960);
     const clip = await clipFrameMd5s();
     expect(await videoFrameMd5s(path)).toEqual(sei.map((t) => clip[(t % 3840) / 40]));

@@ -12,6 +12,8 @@ export interface FrameSourceOptions {
   http: HlsHttpOptions;
   /** Segments further back than this from the newest are neither fetched nor kept. */
   maxSeconds: number;
+  /** Frame bytes kept at most: over it the oldest segments go (what they held becomes part of a reported gap). */
+  maxBytes: number;
   onNetwork?(bytes: number): void;
   log(level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>): void;
 }
@@ -20,6 +22,7 @@ interface Held {
   seq: number;
   frames: MediaFrame[];
   seconds: number;
+  bytes: number;
 }
 
 async function fetchBytes(url: string, http: HlsHttpOptions, onNetwork?: (n: number) => void): Promise<Buffer> {
@@ -148,7 +151,8 @@ export class HlsFrameSource {
     const seq = Math.min(...this.held.keys()) - 1;
     const span = [...this.held.values()].reduce((n, s) => n + s.seconds, 0);
     const uri = span < this.o.maxSeconds ? guessUri(this.oldestListed, seq) : null;
-    const ok = uri !== null && (await this.take({ ...this.oldestListed, seq, uri, title: '' }));
+    // Kept only when it fits: one trimmed at once (over maxBytes) ends the reach back.
+    const ok = uri !== null && (await this.take({ ...this.oldestListed, seq, uri, title: '' })) && this.held.has(seq);
     if (!ok) this.olderDone = true;
     return ok;
   }
@@ -161,7 +165,9 @@ export class HlsFrameSource {
         this.mapUri = seg.map;
       }
       const bytes = await fetchBytes(new URL(seg.uri, this.base).href, this.http(), this.o.onNetwork);
-      this.held.set(seg.seq, { seq: seg.seq, frames: this.toFrames(bytes), seconds: seg.duration });
+      const frames = this.toFrames(bytes);
+      this.held.set(seg.seq, { seq: seg.seq, frames, seconds: seg.duration, bytes: frames.reduce((n, f) => n + f.payload.length, 0) });
+      this.trim();
       this.fetched++;
       return true;
     } catch {
@@ -182,13 +188,16 @@ export class HlsFrameSource {
     return out;
   }
 
-  /** Drops segments further back than maxSeconds from the newest. */
+  /** Drops segments further back than maxSeconds from the newest, and the oldest ones over maxBytes. */
   private trim(): void {
     const seqs = [...this.held.keys()].sort((a, b) => b - a);
     let seconds = 0;
+    let bytes = 0;
     for (const seq of seqs) {
-      seconds += this.held.get(seq)!.seconds;
-      if (seconds > this.o.maxSeconds + 2 * (this.targetMs / 1000)) this.held.delete(seq);
+      const h = this.held.get(seq)!;
+      seconds += h.seconds;
+      bytes += h.bytes;
+      if (seconds > this.o.maxSeconds + 2 * (this.targetMs / 1000) || bytes > this.o.maxBytes) this.held.delete(seq);
     }
   }
 }

@@ -28,8 +28,6 @@ export class HlsCapture {
   holding = false;
   private readonly client: HlsLiveClient;
   private bytes = 0;
-  /** The open file's media end (ms on its timeline): where a missing segment's gap sits. */
-  private position = 0;
   private stopped = false;
 
   constructor(private readonly deps: HlsCaptureDeps) {
@@ -57,7 +55,7 @@ export class HlsCapture {
         stats.network(n);
       },
       log: (level, msg, fields) => outbox.log(level, `hls: ${msg}`, fields),
-      onGap: (_count, ms) => files.gap(this.position, ms, 'hls-segment'),
+      onGap: (_count, ms) => files.gap(this.writer.mediaEndMs, ms, 'hls-segment'), // where the missing segments sit
     });
   }
 
@@ -107,7 +105,6 @@ export class HlsCapture {
   /** Publishes the segment's stats and applies brec's cutting rules, as the FLV capture does. */
   private onStats(delta: RecordingStatsDelta): void {
     const { stats, outbox, settings, files } = this.deps;
-    this.position = delta.fileMaxTimestamp;
     files.mediaPosition(delta.fileMaxTimestamp); // danmaku timing: media end on the open file's timeline
     outbox.stats(stats.group(delta));
     const s = settings();

@@ -17,6 +17,8 @@ export interface FillingDeps extends CaptureDeps {
   /** The room's fMP4 HLS playlist on every offered host (an API call; rejects when the room offers none). */
   hlsUrls: () => Promise<string[]>;
   http: HlsHttpOptions;
+  /** How long the room has been live (ms, from the room's live start time); null when unknown. */
+  streamAgeMs: () => number | null;
 }
 
 /** How long a new connection's frames wait for the HLS window to show where they start. */
@@ -24,6 +26,8 @@ const ALIGN_WAIT_MS = 10_000;
 const DEFAULT_FRAME_MS = 40;
 /** Target durations a late start waits, after the first HLS frames arrived, for its first keyframe to show in the window. */
 const LATE_START_WAIT_TARGETS = 2.5;
+/** A stream younger than this is recorded from its GOP cache: there is nothing older worth an API call. */
+const LATE_START_MIN_AGE_MS = 5000;
 
 /**
  * Connection 1 runs as a StandardCapture. When it drops while the room is live, the file stays open, the HLS window
@@ -48,6 +52,8 @@ export class FillingCapture extends StandardCapture {
   private asyncEnd: CaptureEnd | null = null;
   /** The connection ended: a plan still waiting for HLS decides with what it has. */
   private connectionOver = false;
+  /** Bytes of the tags held for the plan; over half the memory budget the plan is taken with what HLS has. */
+  private waitingBytes = 0;
 
   constructor(private readonly fill: FillingDeps) {
     super(fill);
@@ -84,7 +90,8 @@ export class FillingCapture extends StandardCapture {
     this.asyncEnd = null;
     this.connectionOver = false;
     this.planning = null;
-    const lateStart = this.connections === 1 && this.fill.settings().RecordGapFillMaxSeconds > 0;
+    const age = this.fill.streamAgeMs();
+    const lateStart = this.connections === 1 && this.fill.settings().RecordGapFillMaxSeconds > 0 && (age === null || age > LATE_START_MIN_AGE_MS);
     if (lateStart) {
       this.end = { video: null, audioTs: null, recent: new Map(), frameMs: DEFAULT_FRAME_MS };
       this.droppedAt = Date.now();
@@ -94,6 +101,7 @@ export class FillingCapture extends StandardCapture {
       this.parser = new FlvParser({ stripFillerOnCopy: true, maxTagBytes: this.limits.maxTagBytes, alloc: (n) => this.arena.alloc(n) });
       this.phase = 'wait';
       this.waiting = [];
+      this.waitingBytes = 0;
       this.splice = null;
     }
     let end: CaptureEnd;
@@ -106,19 +114,21 @@ export class FillingCapture extends StandardCapture {
     const started = this.planning !== null;
     await this.planning;
     end = this.asyncEnd ?? end;
+    const ownParser = this.parser !== null;
     this.parser = null;
     if (this.phase === 'wait' && !started) {
-      // No keyframe came on this connection: nothing met the file yet, the same hold goes on (same end, same HLS reading).
+      // No keyframe came on this connection: nothing met the file yet; a drop's hold goes on (same end, same HLS reading).
       this.waiting = [];
-      if (this.end && (this.end.video || this.connections === 1) && this.resumable(end)) {
-        if (!this.end.video) return end; // a late start that got nothing: the next connection starts the file
+      if (this.end?.video && this.resumable(end)) {
         this.holding = true;
         return end;
       }
       this.source?.stop();
+      this.source = null;
+      this.end = null;
     }
-    if (this.resumable(end)) this.hold();
-    else if (end.reason === 'eof') this.flushOpenGroup(download);
+    if (this.resumable(end) && this.hold()) return end;
+    if (end.reason === 'eof') this.flushOpenGroup(download, ownParser);
     return end;
   }
 
@@ -140,7 +150,7 @@ export class FillingCapture extends StandardCapture {
   }
 
   protected override endInput(): StreamStep {
-    return this.parser ? EMPTY_STEP : super.endInput(); // the open group stays open: consume() decides
+    return EMPTY_STEP; // the open group stays open: consume() decides whether the file waits for the next connection
   }
 
   /** One tag of a spliced connection: held until the plan is known, then shifted, or dropped when the file has it. */
@@ -150,6 +160,7 @@ export class FillingCapture extends StandardCapture {
     if (isHeader(t) && !first && this.sameHeader(t)) return;
     if (this.phase === 'wait') {
       this.waiting.push(cloneTag(t));
+      this.waitingBytes += t.size + 64;
       if (isKeyframeData(t) && !this.planning) this.planning = this.decide();
       return;
     }
@@ -185,7 +196,7 @@ export class FillingCapture extends StandardCapture {
       const started = Date.now();
       let canReachBack = true;
       for (;;) {
-        const last = this.connectionOver || this.halted || this.source.broken || Date.now() - started > Math.max(ALIGN_WAIT_MS, 4 * this.source.targetDurationMs)
+        const last = this.connectionOver || this.halted || this.source.broken || this.waitingBytes > this.limits.budgetBytes / 2 || Date.now() - started > Math.max(ALIGN_WAIT_MS, 4 * this.source.targetDurationMs)
           || (this.end!.video === null && this.lateStartGiveUp());
         const p = this.planOnce(K, last, canReachBack);
         if (p.kind === 'splice') {
@@ -265,19 +276,20 @@ export class FillingCapture extends StandardCapture {
   }
 
   /** Keeps the file open: what it ends with, and the HLS window read from now on. */
-  private hold(): void {
+  private hold(): boolean {
     this.end = null;
     const pending = this.stream.grouper.pending;
     const video = pending.filter((t) => t.type === TagType.Video && isData(t));
     const audio = pending.filter((t) => t.type === TagType.Audio && isData(t));
     const last = video.at(-1);
-    if (!last) return; // nothing to align with: the file closes as before
+    if (!last) return false; // nothing to align with: the file closes as before
     const recent = new Map(video.map((t) => [tagKey(t), t.timestamp]));
     const frameMs = video.length >= 2 ? Math.max(1, last.timestamp - video.at(-2)!.timestamp) : DEFAULT_FRAME_MS;
     this.end = { video: { ts: last.timestamp, key: tagKey(last) }, audioTs: audio.at(-1)?.timestamp ?? null, recent, frameMs };
     this.droppedAt = Date.now();
     this.holding = true;
     this.startSource();
+    return true;
   }
 
   private startSource(): void {
@@ -285,16 +297,17 @@ export class FillingCapture extends StandardCapture {
     const s = this.fill.settings();
     if (!s.RecordFillGapsFromHls) return void (this.source = null);
     this.source = new HlsFrameSource({
-      urls: this.fill.hlsUrls, http: this.fill.http, maxSeconds: s.RecordGapFillMaxSeconds,
+      urls: this.fill.hlsUrls, http: this.fill.http, maxSeconds: s.RecordGapFillMaxSeconds, maxBytes: this.limits.budgetBytes / 2,
       onNetwork: (n) => this.fill.stats.network(n),
       log: (level, msg, fields) => this.fill.outbox.log(level, msg, fields),
     });
     this.source.start();
   }
 
-  private flushOpenGroup(download: StreamDownload): void {
+  /** The connection ended cleanly and the file does not wait: the last group is written (as StandardCapture does). */
+  private flushOpenGroup(download: StreamDownload, ownParser: boolean): void {
     const t0 = performance.now();
-    const step = this.stream.pushTags([], true);
+    const step = ownParser ? this.stream.pushTags([], true) : this.stream.end();
     this.afterStep(step, t0, download);
   }
 }
