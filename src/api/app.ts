@@ -22,6 +22,7 @@ import { registerVersionRoutes } from './version.js';
 import { registerWebhookRoutes } from './webhook.js';
 import { registerWebhookActionRoutes } from './webhook-actions.js';
 import { EventHub, registerEventRoutes } from './events/index.js';
+import { registerGapSchemas } from './gap-schemas.js';
 import { RecorderMetrics, registerMetricsRoutes } from './metrics/index.js';
 import { registerUiRoutes } from './ui/index.js';
 
@@ -83,6 +84,7 @@ export function createApiApp(options: ApiAppOptions): ApiAppParts {
   registerFileDownloads(app, options);
   const events = new EventHub(options.recorder);
   registerEventRoutes(app, events);
+  registerGapSchemas(app);
   const metrics = new RecorderMetrics({ recorder: options.recorder, deliveries: options.deliveries, eventClients: () => events.clientCount });
   registerMetricsRoutes(app, metrics);
   registerUiRoutes(app);

@@ -4,6 +4,7 @@ import type { Room } from '../rooms/room.js';
 import type { IoStats, RecordingStats } from '../rooms/protocol.js';
 import { formatUtc, UNSET_DATE } from '../time.js';
 import { wireDouble } from './json.js';
+import { FileGapSchema } from './gap-schemas.js';
 import { DateTimeOffsetSchema, GuidSchema, Int32Schema, Int64Schema, wireDoubleSchema as ms } from './schemas.js';
 
 export const RecordingStatsSchema = z
@@ -65,12 +66,7 @@ export const RoomSchema = z
     ioStats: IoStatsSchema,
     recordingCodec: z.enum(['', 'avc', 'hevc']).openapi({ description: 'liverec addition: video codec of the file being written (from the quality token, then the stream itself); empty when not recording' }),
     waitingForDiskSpace: z.boolean().openapi({ description: 'liverec addition (after brec\'s fields): no new file is opened because free space is below MinFreeSpaceMB or the disk is full' }),
-    gaps: z.array(z.object({
-      RelativePath: z.string(),
-      StartMs: Int32Schema.openapi({ description: 'ms from the file\'s start where the missing media would have been' }),
-      DurationMs: Int32Schema.openapi({ description: 'ms of stream the file lacks there' }),
-      Reason: z.enum(['reconnect', 'hls-segment', 'timestamp-jump']),
-    }).openapi('FileGapDto')).openapi({ description: 'liverec addition: intervals of stream the current session\'s files lack (docs/gaps.md); empty when not recording' }),
+    gaps: z.array(FileGapSchema.extend({ RelativePath: z.string() }).openapi('SessionGapDto')).openapi({ description: 'liverec addition: intervals of stream the current session\'s files lack (docs/gaps.md); empty when not recording' }),
   })
   .openapi('RoomDto');
 
