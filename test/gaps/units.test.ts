@@ -155,3 +155,20 @@ describe('gap reports', () => {
     expect(toV2(closed([{ StartMs: 5, DurationMs: 6, Reason: 'reconnect' }])).EventData.Gaps).toEqual([{ StartMs: 5, DurationMs: 6, Reason: 'reconnect' }]);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the gap extension: FileGap, the event-data extensions and the room resource\'s gaps', async () => {
+    const { startFixture } = await import('../api/fixture.js');
+    const fx = await startFixture();
+    try {
+      const doc = (await (await fetch(`${fx.url}/swagger/brec/swagger.json`)).json()) as { components: { schemas: Record<string, any> } };
+      const s = doc.components.schemas;
+      expect(Object.keys(s.FileGap.properties)).toEqual(['StartMs', 'DurationMs', 'Reason']);
+      expect(s.FileClosedEventDataExtension.properties.Gaps.type).toBe('array');
+      expect(s.FileOpeningEventDataExtension.properties).toHaveProperty('BackfillMs');
+      expect(s.RoomDto.properties.gaps.type).toBe('array');
+    } finally {
+      await fx.close();
+    }
+  });
+});
