@@ -4,7 +4,7 @@ import type { FileClosedData, RecorderEvent } from '../../src/events/types.js';
 import type { SentSpan } from '../../src/simulator/live-stream/live-stream.js';
 import { type Harness, roomOf, sleep, startHarness } from '../rooms/harness.js';
 import { collectLogs } from '../hls/helpers.js';
-import { clipFrameMd5s, framesBetween, probeErrors, seiTimestamps, videoFrameMd5s } from './helpers.js';
+import { expectClipFrames, framesBetween, seiTimestamps } from './helpers.js';
 
 const ROOM = 23801;
 const pathOf = (e: RecorderEvent): string => (e.EventData as { RelativePath: string }).RelativePath;
@@ -56,10 +56,7 @@ describe('flv-outage filled from HLS', () => {
     expect(sei.filter((t) => !sentByFlv(t)).length).toBeGreaterThan(100);
     expect(sei.at(-1)!).toBeLessThanOrEqual(Math.max(...spans.map((s) => s.lastVideoTs)));
     // Decoded frames: the clip's frame at each stream time, in order.
-    const clip = await clipFrameMd5s();
-    const got = await videoFrameMd5s(path);
-    expect(got).toEqual(sei.map((t) => clip[(t % 3840) / 40]));
-    expect(await probeErrors(path)).toBe('');
+    expect(await expectClipFrames(path, sei, (got, want) => expect(got).toEqual(want))).toBe('');
   });
 
   it('logs the fill', () => {

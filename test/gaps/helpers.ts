@@ -71,3 +71,10 @@ export function breaks(sei: readonly number[], step = 40): [number, number][] {
   for (let i = 1; i < sei.length; i++) if (sei[i]! !== sei[i - 1]! + step) out.push([sei[i - 1]!, sei[i]!]);
   return out;
 }
+
+/** Decodes `path` and checks each frame against the clip's frame at its stream time; returns ffprobe's complaints. */
+export async function expectClipFrames(path: string, sei: readonly number[], expectEqual: (got: unknown, want: unknown) => void): Promise<string> {
+  const clip = await clipFrameMd5s();
+  expectEqual(await videoFrameMd5s(path), sei.map((t) => clip[(t % 3840) / 40]));
+  return probeErrors(path);
+}

@@ -1,5 +1,5 @@
 // Reads the samples of fMP4 fragments (moof + mdat): per sample its track, decode/composition time, sync flag and bytes.
-import { boxes, child, type Mp4Init } from '../mp4-boxes.js';
+import { boxes, child, type Mp4Init, readTfhd } from '../mp4-boxes.js';
 
 export interface Mp4Sample {
   trackId: number;
@@ -26,18 +26,8 @@ export function readSamples(buf: Uint8Array, init: Mp4Init | null): { samples: M
     for (const traf of boxes(buf, moof.body, moof.end).filter((b) => b.type === 'traf')) {
       const tfhd = child(buf, traf, 'tfhd');
       if (!tfhd) continue;
-      const flags = view.getUint32(tfhd.body) & 0xffffff;
-      const trackId = view.getUint32(tfhd.body + 4);
-      let p = tfhd.body + 8;
-      let base = moof.start;
-      if (flags & 0x01) { base = Number(view.getBigUint64(p)); p += 8; }
-      if (flags & 0x02) p += 4;
-      let defDuration = init?.tracks.find((t) => t.trackId === trackId)?.defaultSampleDuration ?? 0;
-      let defSize = 0;
-      let defFlags = 0;
-      if (flags & 0x08) { defDuration = view.getUint32(p); p += 4; }
-      if (flags & 0x10) { defSize = view.getUint32(p); p += 4; }
-      if (flags & 0x20) { defFlags = view.getUint32(p); p += 4; }
+      const { trackId, baseDataOffset, defDuration, defSize, defFlags } = readTfhd(view, tfhd, init);
+      const base = baseDataOffset ?? moof.start;
       const tfdt = child(buf, traf, 'tfdt');
       let dts = tfdt ? (buf[tfdt.body] === 1 ? Number(view.getBigUint64(tfdt.body + 4)) : view.getUint32(tfdt.body + 4)) : 0;
       for (const trun of boxes(buf, traf.body, traf.end).filter((b) => b.type === 'trun')) {
