@@ -16,7 +16,7 @@ import { HlsCapture } from './captures/hls-capture.js';
 import { ProtocolChoice } from './captures/protocol-choice.js';
 import { DiskGuard, freeBytes, isDiskFull } from './disk-guard.js';
 import { RecordingFiles } from './recording-files.js';
-import { FillingCapture } from './gaps/filling-capture.js';
+import { FillingCapture, LATE_START_MIN_AGE_MS } from './gaps/filling-capture.js';
 import type { StatsTracker } from './stats-tracker.js';
 
 /** What a session needs from its room actor. */
@@ -131,6 +131,8 @@ export class RecordSession {
         this.heldHls = null;
         const hls = url.format === 'flv' ? null : new HlsCapture({
           ...deps, stream: url, http: this.room.api().options, resume: this.protocol.resumeOf(url.format), writer: hlsWriter, holdOnFailure: settings.RecordFillGapsFromHls,
+          reachBackSeconds: settings.RecordFillGapsFromHls && this.protocol.resumeOf(url.format).lastSeq === null && (this.streamAgeMs() ?? Infinity) > LATE_START_MIN_AGE_MS
+            ? settings.RecordGapFillMaxSeconds : 0,
         });
         const capture = hls ?? (settings.RecordMode === 1 || this.rawFallback ? new RawCapture(deps)
           : this.held ?? (settings.RecordFillGapsFromHls ? this.fillingCapture(deps) : new StandardCapture(deps)));
@@ -184,10 +186,7 @@ export class RecordSession {
     return new FillingCapture({
       ...deps,
       hlsUrls: async () => (await resolveStreamUrl(this.room.api(), this.room.snapshot().RoomId, undefined, ['fmp4'])).urls,
-      streamAgeMs: () => {
-        const start = (this.room.roomInfoJson() as { room_info?: { live_start_time?: unknown } } | null)?.room_info?.live_start_time;
-        return typeof start === 'number' && start > 0 ? Date.now() - start * 1000 : null;
-      },
+      streamAgeMs: () => this.streamAgeMs(),
       http: { streamConnectTimeoutMs: api.options.streamConnectTimeoutMs, watchdogTimeoutMs: api.options.watchdogTimeoutMs, userAgent: api.options.userAgent, maxRedirects: api.options.maxRedirects },
     });
   }
@@ -196,6 +195,12 @@ export class RecordSession {
     const held = this.heldHls;
     this.heldHls = null;
     held?.writer.close();
+  }
+
+  /** How long the room has been live (its live_start_time); null when unknown. */
+  private streamAgeMs(): number | null {
+    const start = (this.room.roomInfoJson() as { room_info?: { live_start_time?: unknown } } | null)?.room_info?.live_start_time;
+    return typeof start === 'number' && start > 0 ? Date.now() - start * 1000 : null;
   }
 
   /** No next connection for the held file: it is closed. */

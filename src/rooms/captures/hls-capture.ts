@@ -4,6 +4,8 @@ import type { ClientOptions } from '../../bilibili/client-options.js';
 import { Fmp4Writer } from '../../hls/fmp4-writer.js';
 import { HlsLiveClient, type HlsResume } from '../../hls/live-client.js';
 import type { SegmentWriter } from '../../hls/segment-writer.js';
+import type { PlaylistSegment } from '../../hls/playlist.js';
+import { reachBack } from '../../hls/backfill/reach-back.js';
 import { TsWriter } from '../../hls/ts-writer.js';
 import type { RecordingStatsDelta } from '../../flv/rules/stats.js';
 import type { CaptureDeps, CaptureEnd } from '../capture-standard.js';
@@ -20,6 +22,8 @@ export interface HlsCaptureDeps extends CaptureDeps {
   writer?: SegmentWriter;
   /** Keep the file open when the connection fails (stall, playlist errors): the next one continues it (RecordFillGapsFromHls). */
   holdOnFailure?: boolean;
+  /** A late start: reach back this many seconds into segments that left the first playlist (0: off). */
+  reachBackSeconds?: number;
 }
 
 export class HlsCapture {
@@ -56,6 +60,7 @@ export class HlsCapture {
       },
       log: (level, msg, fields) => outbox.log(level, `hls: ${msg}`, fields),
       onGap: (_count, ms) => files.gap(this.writer.mediaEndMs, ms, 'hls-segment'), // where the missing segments sit
+      reachBack: deps.reachBackSeconds ? (first, base, listed) => this.reachBack(first, base, listed, deps.reachBackSeconds!) : undefined,
     });
   }
 
@@ -81,6 +86,22 @@ export class HlsCapture {
       const { segments, gaps, backfilled, anomalies } = this.client;
       outbox.log('info', 'hls connection summary', { segments, gaps, backfilled, repeatsDropped: this.writer.repeats, anomalies: anomalies + this.writer.anomalies });
     }
+  }
+
+  /** The older segments of a late start; the next file's FileOpening says how far back they reach. */
+  private async reachBack(first: PlaylistSegment, base: string, listed: readonly PlaylistSegment[], seconds: number): Promise<{ seg: PlaylistSegment; bytes: Buffer }[]> {
+    const { http } = this.deps;
+    const found = await reachBack(first, base, {
+      http: { streamConnectTimeoutMs: http.streamConnectTimeoutMs, watchdogTimeoutMs: http.watchdogTimeoutMs, userAgent: http.userAgent, maxRedirects: http.maxRedirects },
+      maxSeconds: seconds, maxBytes: (this.deps.settings().RecordMemoryBudgetMB * MIB) / 2,
+      onNetwork: (n) => {
+        this.bytes += n;
+        this.deps.stats.network(n);
+      },
+    });
+    // From the oldest segment to the live edge: the older ones and the whole window, all written.
+    if (found.length > 0) this.deps.files.backfilled([...found.map((f) => f.seg), ...listed].reduce((n, s) => n + s.duration * 1000, 0));
+    return found;
   }
 
   /** Counts for tests and logs: segments written, gaps, repeats dropped. */

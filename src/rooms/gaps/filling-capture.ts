@@ -27,7 +27,7 @@ const DEFAULT_FRAME_MS = 40;
 /** Target durations a late start waits, after the first HLS frames arrived, for its first keyframe to show in the window. */
 const LATE_START_WAIT_TARGETS = 2.5;
 /** A stream younger than this is recorded from its GOP cache: there is nothing older worth an API call. */
-const LATE_START_MIN_AGE_MS = 5000;
+export const LATE_START_MIN_AGE_MS = 5000;
 
 /**
  * Connection 1 runs as a StandardCapture. When it drops while the room is live, the file stays open, the HLS window
