@@ -78,8 +78,8 @@ export class FillingCapture extends StandardCapture {
   release(): void {
     this.holding = false;
     this.source?.stop();
-    const step = this.stream.pushTags([], true);
-    step.groups.length && this.reportJumps();
+    this.stream.pushTags([], true);
+    this.reportJumps();
     this.closeFiles();
     this.finished();
   }
@@ -248,7 +248,10 @@ export class FillingCapture extends StandardCapture {
     const out: FlvTag[] = held.filter((t) => !isData(t));
     if (plan.gap) files.gap(projectTimestamp(this.stream.processor.session, plan.gap.atTs, plan.gap.atTs), plan.gap.durationMs, 'reconnect');
     out.push(...fillTags);
-    for (const t of held) if (isData(t)) this.route(t, out);
+    // Frames before the keyframe were sent ahead of it (a CDN's GOP cache may lead with audio): after a fill they are
+    // the fill's own frames again, so they go.
+    const startTs = K && fillTags.length > 0 ? K.timestamp : -Infinity;
+    for (const t of held) if (isData(t) && t.timestamp >= startTs) this.route(t, out);
     outbox.log(plan.gap ? 'warn' : 'info', `reconnect: ${plan.how}; ${fillTags.length} frame(s) filled from HLS`, {
       code: 'GAP_FILL', how: plan.how, filled: fillTags.length, gapMs: plan.gap?.durationMs ?? 0, waitedMs: Date.now() - this.droppedAt,
     });
