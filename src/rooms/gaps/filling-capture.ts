@@ -10,8 +10,9 @@ import { sameBytes } from '../../flv/rules/handle-new-header.js';
 import { HlsFrameSource } from '../../hls/backfill/hls-frame-source.js';
 import type { HlsHttpOptions } from '../../hls/http-fetch.js';
 import { type CaptureDeps, type CaptureEnd, StandardCapture } from '../capture-standard.js';
-import { framesToTags, tagKey } from './frames.js';
-import { planSplice, type Splice, type WrittenEnd } from './splice-plan.js';
+import { framesToTags } from './frames.js';
+import { waitForPlan, writtenEnd } from './plan-wait.js';
+import type { Splice, WrittenEnd } from './splice-plan.js';
 
 export interface FillingDeps extends CaptureDeps {
   /** The room's fMP4 HLS playlist on every offered host (an API call; rejects when the room offers none). */
@@ -21,11 +22,7 @@ export interface FillingDeps extends CaptureDeps {
   streamAgeMs: () => number | null;
 }
 
-/** How long a new connection's frames wait for the HLS window to show where they start. */
-const ALIGN_WAIT_MS = 10_000;
 const DEFAULT_FRAME_MS = 40;
-/** Target durations a late start waits, after the first HLS frames arrived, for its first keyframe to show in the window. */
-const LATE_START_WAIT_TARGETS = 2.5;
 /** A stream younger than this is recorded from its GOP cache: there is nothing older worth an API call. */
 export const LATE_START_MIN_AGE_MS = 5000;
 
@@ -189,48 +186,14 @@ export class FillingCapture extends StandardCapture {
     const K = this.waiting.find(isKeyframeData)!;
     // New sequence headers: other content, a new file follows; the gap is told by the timestamps alone.
     const headerChange = this.waiting.some((t) => isHeader(t)) && this.connections > 1;
-    let plan: Splice;
-    if (headerChange || !this.source) {
-      plan = this.planOnce(K, true, false, true);
-    } else {
-      const started = Date.now();
-      let canReachBack = true;
-      for (;;) {
-        const last = this.connectionOver || this.halted || this.source.broken || this.waitingBytes > this.limits.budgetBytes / 2 || Date.now() - started > Math.max(ALIGN_WAIT_MS, 4 * this.source.targetDurationMs)
-          || (this.end!.video === null && this.lateStartGiveUp());
-        const p = this.planOnce(K, last, canReachBack);
-        if (p.kind === 'splice') {
-          plan = p;
-          break;
-        }
-        if (p.kind === 'older') canReachBack = await this.source.older();
-        else await new Promise((r) => setTimeout(r, this.source!.targetDurationMs / 2)).then(() => this.source?.refresh());
-      }
-    }
+    const plan = await waitForPlan({
+      end: this.end!, keyframe: K, held: () => this.waiting, source: headerChange ? null : this.source, droppedAt: this.droppedAt,
+      maxBackMs: this.fill.settings().RecordGapFillMaxSeconds * 1000,
+      hurry: () => this.connectionOver || this.halted || this.waitingBytes > this.limits.budgetBytes / 2,
+    });
     this.source?.stop();
     this.source = null;
     this.apply(plan, K, this.download);
-  }
-
-  /**
-   * A late start holds the first frames back only briefly: the keyframe a new connection starts with is listed in
-   * HLS within a couple of segments, and when the window does not show it by then, the recording starts without.
-   */
-  private lateStartGiveUp(): boolean {
-    const since = this.source?.framesSince ?? 0;
-    return since > 0 && Date.now() - since > LATE_START_WAIT_TARGETS * this.source!.targetDurationMs;
-  }
-
-  private planOnce(K: FlvTag, final: true, canReachBack: boolean, noHls: true): Splice;
-  private planOnce(K: FlvTag, final: boolean, canReachBack: boolean, noHls?: boolean): ReturnType<typeof planSplice>;
-  private planOnce(K: FlvTag, final: boolean, canReachBack: boolean, noHls = false): ReturnType<typeof planSplice> {
-    const end = this.end!;
-    const firstAudio = this.waiting.find((t) => t.type === TagType.Audio && isData(t) && t.timestamp >= K.timestamp);
-    return planSplice({
-      end, start: { ts: K.timestamp, key: tagKey(K), firstAudioTs: firstAudio?.timestamp ?? null }, hls: noHls ? [] : this.source?.frames() ?? [],
-      hevc: (K.data![0]! & 0x0f) === 12, final, canReachBack, wallGapMs: Date.now() - this.droppedAt,
-      maxBackMs: this.fill.settings().RecordGapFillMaxSeconds * 1000,
-    });
   }
 
   private apply(plan: Splice, K: FlvTag | null, download: StreamDownload | null): void {
@@ -280,15 +243,8 @@ export class FillingCapture extends StandardCapture {
 
   /** Keeps the file open: what it ends with, and the HLS window read from now on. */
   private hold(): boolean {
-    this.end = null;
-    const pending = this.stream.grouper.pending;
-    const video = pending.filter((t) => t.type === TagType.Video && isData(t));
-    const audio = pending.filter((t) => t.type === TagType.Audio && isData(t));
-    const last = video.at(-1);
-    if (!last) return false; // nothing to align with: the file closes as before
-    const recent = new Map(video.map((t) => [tagKey(t), t.timestamp]));
-    const frameMs = video.length >= 2 ? Math.max(1, last.timestamp - video.at(-2)!.timestamp) : DEFAULT_FRAME_MS;
-    this.end = { video: { ts: last.timestamp, key: tagKey(last) }, audioTs: audio.at(-1)?.timestamp ?? null, recent, frameMs };
+    this.end = writtenEnd(this.stream.grouper.pending, DEFAULT_FRAME_MS);
+    if (!this.end.video) return false; // nothing to align with: the file closes as before
     this.droppedAt = Date.now();
     this.holding = true;
     this.startSource();
