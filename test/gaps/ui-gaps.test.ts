@@ -40,4 +40,22 @@ describe('gaps in the file list', () => {
     expect(await page.$('tr[data-file="b.flv"] [data-gaps]')).toBeNull();
     await page.close();
   });
+
+  it('the room page shows the gaps that came with a FileClosed event', async () => {
+    const ROOM = 23861;
+    const res = await fetch(`${s.url}/api/room`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ roomId: ROOM, autoRecord: false }) });
+    expect(res.status).toBeLessThan(300);
+    const page = await browser.newPage();
+    await page.goto(`${s.url}/ui/#/room/${ROOM}`);
+    await page.waitForSelector(`section.detail[data-room-id="${ROOM}"]`, { timeout: 30_000 });
+    const room = { RoomId: ROOM, ShortId: 0, Name: '', Title: '', AreaNameParent: '', AreaNameChild: '', Recording: true, Streaming: true, DanmakuConnected: false };
+    const file = { ...room, SessionId: 's1', RelativePath: 'room/c.flv', FileOpenTime: '2026-01-01T00:00:00.0000000+08:00' };
+    s.service.recorder.bus.emit({ EventType: 'FileOpening', EventTimestamp: file.FileOpenTime, EventData: file });
+    s.service.recorder.bus.emit({ EventType: 'FileClosed', EventTimestamp: file.FileOpenTime, EventData: {
+      ...file, FileCloseTime: file.FileOpenTime, FileSize: 100, Duration: 90, Gaps: [{ StartMs: 5000, DurationMs: 2000, Reason: 'timestamp-jump' }],
+    } });
+    await page.waitForSelector('section.detail [data-gaps]', { timeout: 30_000 });
+    expect(await page.$eval('section.detail [data-gaps]', (el) => el.textContent)).toBe('1 gap · 2.0 s');
+    await page.close();
+  });
 });

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { duration } from '../format';
 
-interface Gap { StartMs: number; DurationMs: number; Reason: 'reconnect' | 'hls-segment' | 'timestamp-jump' }
+export interface Gap { StartMs: number; DurationMs: number; Reason: 'reconnect' | 'hls-segment' | 'timestamp-jump' }
 
 /** Local strings until the shared i18n table exists: the browser's language picks zh or en. */
 const STRINGS = {
@@ -32,7 +32,12 @@ export function FileGaps({ url }: { url: string }) {
     fetch(url, { credentials: 'same-origin' }).then((r) => (r.ok ? r.json() : null)).then((b: { Gaps?: Gap[] } | null) => live && setGaps(b?.Gaps ?? []), () => live && setGaps([]));
     return () => void (live = false);
   }, [url]);
-  if (!gaps || gaps.length === 0) return null;
+  return gaps ? <GapBadge gaps={gaps} /> : null;
+}
+
+/** The badge itself (also for the room page's files, whose gaps come with their FileClosed events). */
+export function GapBadge({ gaps }: { gaps: readonly Gap[] }) {
+  if (gaps.length === 0) return null;
   const t = gapStrings();
   const total = gaps.reduce((n, g) => n + g.DurationMs, 0);
   const detail = gaps.map((g) => t.at(duration(g.StartMs), seconds(g.DurationMs), t.reason[g.Reason] ?? g.Reason)).join('\n');

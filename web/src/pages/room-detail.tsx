@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, apiUrl } from '../api';
 import { ConfigForm, plainKey, type Values } from '../components/config-form';
 import { NoticeLine, useNotice } from '../components/notice';
+import { GapBadge, type Gap } from '../components/file-gaps';
 import { roomAction, setAutoRecord } from '../components/room-actions';
 import { bytes, duration, time } from '../format';
 import { useStore } from '../store';
@@ -31,7 +32,7 @@ function StatsTable({ title, stats }: { title: string; stats: Record<string, unk
   );
 }
 
-interface FileRow { path: string; size: number | null; duration: number | null; open: string }
+interface FileRow { path: string; size: number | null; duration: number | null; open: string; gaps?: Gap[] }
 
 function filesOf(events: LifecycleEvent[]): FileRow[] {
   const rows = new Map<string, FileRow>();
@@ -39,7 +40,9 @@ function filesOf(events: LifecycleEvent[]): FileRow[] {
     const p = e.EventData.RelativePath;
     if (!p) continue;
     if (e.EventType === 'FileOpening') rows.set(p, { path: p, size: null, duration: null, open: e.EventTimestamp });
-    if (e.EventType === 'FileClosed') rows.set(p, { path: p, size: e.EventData.FileSize ?? 0, duration: e.EventData.Duration ?? 0, open: rows.get(p)?.open ?? e.EventTimestamp });
+    if (e.EventType === 'FileClosed') {
+      rows.set(p, { path: p, size: e.EventData.FileSize ?? 0, duration: e.EventData.Duration ?? 0, open: rows.get(p)?.open ?? e.EventTimestamp, gaps: (e.EventData.Gaps as Gap[] | undefined) ?? [] });
+    }
   }
   return [...rows.values()].reverse();
 }
@@ -107,7 +110,7 @@ export function RoomDetailPage({ roomId }: { roomId: number }) {
         <tbody>
           {filesOf(events).map((f) => (
             <tr key={f.path}>
-              <td><a href={apiUrl(`file/${f.path.split('/').map(encodeURIComponent).join('/')}`)} download>{f.path}</a></td>
+              <td><a href={apiUrl(`file/${f.path.split('/').map(encodeURIComponent).join('/')}`)} download>{f.path}</a>{f.gaps && f.gaps.length > 0 && <> <GapBadge gaps={f.gaps} /></>}</td>
               <td>{f.size === null ? `${bytes(Number(room.recordingStats.currentFileSize) || 0)} (open)` : bytes(f.size)}</td>
               <td>{f.duration === null ? `${duration(Number(room.recordingStats.fileMaxTimestamp) || 0)} (open)` : duration(f.duration * 1000)}</td>
               <td>{time(f.open)}</td>
