@@ -146,7 +146,10 @@ export class RecordSession {
         if (capture instanceof FillingCapture && capture.holdingFiles) this.held = capture;
         if (hls?.holding) this.heldHls = { writer: hls.writer, format: url.format };
         const lasted = Date.now() - openedAt;
-        if (lasted < HEALTHY_CONNECTION_MS || end.reason === 'error') this.protocol.failed(url.format);
+        // A healthy connection that dropped while its file waits for the next one is not a failing protocol: the
+        // reconnect continues the file, where a switch of protocol would start another.
+        const continues = this.held !== null || this.heldHls !== null;
+        if (lasted < HEALTHY_CONNECTION_MS || (end.reason === 'error' && !continues)) this.protocol.failed(url.format);
         else this.protocol.succeeded(url.format);
         outbox.log(end.reason === 'error' ? 'warn' : 'info', `stream connection ended: ${end.reason}`, {
           code: end.error ? errorCode(end.error) : undefined, error: end.error ? String((end.error as Error).message ?? end.error) : undefined, bytes: end.bytes, lastedMs: lasted,

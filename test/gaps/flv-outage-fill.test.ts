@@ -18,7 +18,9 @@ describe('flv-outage filled from HLS', () => {
     afterAllLogs = logs;
     h = await startHarness({
       rooms: [{ roomId: ROOM, name: 'outage', live: true, formats: ['flv', 'fmp4'], liveStream: { hlsRetentionSec: 60 } }],
-      roomConfig: { [ROOM]: { RecordingProtocol: 'flv' } },
+      // The default configuration: RecordingProtocol flv,hls-fmp4,hls-ts and brec's 6-s TimingStreamRetry (the harness
+      // shortens it): the refused reconnects must not switch the room to HLS, which would start another file.
+      global: { TimingStreamRetry: 6000 },
     });
     await h.waitEvent('FileOpening', (e) => roomOf(e) === ROOM, 40_000);
     await sleep(5000);
