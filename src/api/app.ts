@@ -23,6 +23,7 @@ import { registerWebhookRoutes } from './webhook.js';
 import { registerSourceSchema } from './source-schema.js';
 import { registerWebhookActionRoutes } from './webhook-actions.js';
 import { EventHub, registerEventRoutes } from './events/index.js';
+import { registerGapSchemas } from './gap-schemas.js';
 import { RecorderMetrics, registerMetricsRoutes } from './metrics/index.js';
 import { registerUiRoutes } from './ui/index.js';
 import { RoomHistory, registerHistoryRoutes } from './history/index.js';
@@ -88,6 +89,7 @@ export function createApiApp(options: ApiAppOptions): ApiAppParts {
   registerFileDownloads(app, options);
   const events = new EventHub(options.recorder);
   registerEventRoutes(app, events);
+  registerGapSchemas(app);
   const metrics = new RecorderMetrics({ recorder: options.recorder, deliveries: options.deliveries, eventClients: () => events.clientCount });
   registerMetricsRoutes(app, metrics);
   const history = new RoomHistory(options.recorder);

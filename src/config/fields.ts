@@ -74,6 +74,10 @@ export const FIELDS = {
   RecordingPreferOrigin: { kind: 'bool', scope: 'RG', default: true, liverec: true },
   /** Seconds between looks for the origin while a re-encode or transcode is recorded (one play-info call each). */
   TimingOriginCheckInterval: { kind: 'uint', scope: 'G', default: 60, liverec: true },
+  /** When an FLV connection drops while the room is live, the missed frames are fetched from the HLS window (docs/gaps.md). */
+  RecordFillGapsFromHls: { kind: 'bool', scope: 'RG', default: true, liverec: true },
+  /** How far back (seconds) a fill or a late start reaches into segments that already left the HLS playlist. */
+  RecordGapFillMaxSeconds: { kind: 'uint', scope: 'RG', default: 120, liverec: true },
 } as const satisfies Record<string, FieldDef>;
 
 export type FieldName = keyof typeof FIELDS;

@@ -30,6 +30,8 @@ export interface FileOpeningData extends SessionData {
   NodeId?: string;
   /** liverec extension: what the file's stream is (origin, re-encode, transcode) and the evidence. */
   Source?: EventSource;
+  /** liverec extension: a late start reached this many ms before the live position (older HLS segments). */
+  BackfillMs?: number;
 }
 
 export interface FileClosedData extends FileOpeningData {
@@ -38,6 +40,20 @@ export interface FileClosedData extends FileOpeningData {
   /** Seconds (0 in RawData mode). */
   Duration: number;
   FileCloseTime: string;
+  /** liverec extension: intervals of media time the source produced but this file lacks (absent or empty: none). */
+  Gaps?: FileGap[];
+}
+
+/** Why a file lacks an interval of the stream (see docs/gaps.md). */
+export const GAP_REASONS = ['reconnect', 'hls-segment', 'timestamp-jump'] as const;
+export type GapReason = (typeof GAP_REASONS)[number];
+
+/** One interval the file lacks: where it sits on the file's timeline and how much media is missing there. */
+export interface FileGap {
+  /** Milliseconds from the file's start where the missing media would have been. */
+  StartMs: number;
+  DurationMs: number;
+  Reason: GapReason;
 }
 
 interface EventBase<T extends EventType, D> {

@@ -34,6 +34,13 @@ export interface HlsClientOptions {
   /** Bytes received (playlists and segments), for ioStats. */
   onNetwork(bytes: number): void;
   log(level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>): void;
+  /** `count` segments of about `durationMs` in all were not obtained (gap accounting). */
+  onGap?(count: number, durationMs: number): void;
+  /**
+   * A late start: the segments before the first playlist's window that the CDN still has, oldest first (see
+   * backfill/reach-back.ts); they are written before the listed ones, and the whole window is taken.
+   */
+  reachBack?(first: PlaylistSegment, base: string, listed: readonly PlaylistSegment[]): Promise<{ seg: PlaylistSegment; bytes: Buffer }[]>;
   /** Attempts per segment before it is counted as a gap (default 3). */
   segmentAttempts?: number;
   /** Size caps from RecordMemoryBudgetMB (default: those of 64 MiB). */
@@ -169,6 +176,7 @@ export class HlsLiveClient {
       r.lastSeq = null;
       this.anomalies++;
     }
+    if (r.lastSeq === null && this.o.reachBack) await this.writeOlder(segs, base);
     let from = r.lastSeq === null ? Math.max(0, segs.length - START_SEGMENTS) : segs.findIndex((s) => s.seq > r.lastSeq!);
     if (from < 0) return false;
     if (r.lastSeq !== null && segs[from]!.seq > r.lastSeq + 1) await this.backfill(segs[from]!, base);
@@ -178,6 +186,7 @@ export class HlsLiveClient {
       if (this.stopped) break; // cut short by stop(): neither taken nor a gap
       if (!ok) {
         this.gaps++;
+        this.o.onGap?.(1, seg.duration * 1000);
         this.o.log('warn', `gap: segment ${seg.seq} could not be fetched; going on with the next`, { seq: seg.seq });
         if (++this.failedRun >= FAILED_RUN) {
           throw new LiverecError(HlsErrorCode.SegmentsFailing, `${this.failedRun} segments in a row could not be fetched; resolving the stream again`);
@@ -216,9 +225,28 @@ export class HlsLiveClient {
     r.lastSeq = next.seq - 1;
     this.backfilled += got;
     this.gaps += missing - got;
+    if (missing > got) this.o.onGap?.(missing - got, (missing - got) * next.duration * 1000);
     const fields = { after, next: next.seq, fetched: got };
     if (got === missing) this.o.log('info', `${missing} segment(s) had left the playlist; fetched them by their numbered URIs`, fields);
     else this.o.log('warn', `gap: ${missing - got} segment(s) left the playlist before they were fetched`, fields);
+  }
+
+  /** Writes what `reachBack` found; the listed segments then follow from the first one. */
+  private async writeOlder(listed: readonly PlaylistSegment[], base: string): Promise<void> {
+    const first = listed[0]!;
+    const older = await this.o.reachBack!(first, base, listed);
+    if (older.length === 0 || this.stopped) return;
+    if (first.map && first.map !== this.mapUri) await this.fetchInit(first.map, base);
+    for (const { seg, bytes } of older) {
+      this.o.sink.begin(seg);
+      this.o.sink.data(bytes);
+      if (this.o.sink.end()) this.segments++;
+      else this.o.sink.abort();
+    }
+    this.backfilled += older.length;
+    this.o.resume.lastSeq = first.seq - 1;
+    this.o.resume.lastMap = first.map;
+    this.o.log('info', `late start: ${older.length} segment(s) before the live window fetched by their numbered URIs`, { from: older[0]!.seg.seq });
   }
 
   private async fetchInit(uri: string, base: string): Promise<void> {

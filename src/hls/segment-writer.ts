@@ -70,6 +70,11 @@ export abstract class SegmentWriter implements HlsSink {
     this.splitRequested = true;
   }
 
+  /** The open file's media end (ms on its timeline). */
+  get mediaEndMs(): number {
+    return this.fileMaxMs;
+  }
+
   get isOpen(): boolean {
     return this.fd !== null;
   }

@@ -5,8 +5,8 @@ import type { RoomSettings } from '../config/fields.js';
 import { LiverecError } from '../errors.js';
 import { captureLimits, type CaptureLimits } from '../flv/group-limits.js';
 import type { RecordingStatsDelta } from '../flv/rules/stats.js';
-import { projectTimestamp } from '../flv/rules/update-timestamp-jump.js';
-import { FlvStream } from '../flv/stream.js';
+import { projectTimestamp, takeClosedJumps } from '../flv/rules/update-timestamp-jump.js';
+import { FlvStream, type StreamStep } from '../flv/stream.js';
 import { TagArena } from '../flv/tag-arena.js';
 import { recentGroups, seedGroups } from '../flv/rules/remove-duplicated-chunk.js';
 import { type FlvTag, isData } from '../flv/tag.js';
@@ -67,8 +67,10 @@ export abstract class Capture {
     } finally {
       clearInterval(tick);
       clearInterval(watchdog);
-      this.closeFiles();
-      this.finished();
+      if (!this.holdsFiles()) {
+        this.closeFiles();
+        this.finished();
+      }
       stats.stopIo();
       outbox.stats(undefined, stats.io);
     }
@@ -95,6 +97,10 @@ export abstract class Capture {
   protected finished(): void {}
   abstract split(): void;
   protected abstract consume(download: CaptureInput): Promise<CaptureEnd>;
+  /** True while the capture keeps its file open for the next connection (see gaps/filling-capture.ts). */
+  protected holdsFiles(): boolean {
+    return false;
+  }
 }
 
 /** The file output, also remembering where the open file's timeline starts: its first written media timestamp. */
@@ -114,11 +120,11 @@ class TimelineFileOutput extends FlvFileOutput {
 
 export class StandardCapture extends Capture {
   private readonly writer: FlvContextWriter;
-  private readonly stream: FlvStream;
+  protected readonly stream: FlvStream;
   private readonly output: TimelineFileOutput;
-  private readonly limits: CaptureLimits;
+  protected readonly limits: CaptureLimits;
   /** Held tags are copied here (slabs shared by the thread's rooms), not into an allocation each. */
-  private readonly arena = new TagArena();
+  protected readonly arena = new TagArena();
   /** Set by handOff(): stop at the last whole GOP, dropping the open one (the next connection carries it). */
   private handedOff = false;
 
@@ -181,30 +187,57 @@ export class StandardCapture extends Capture {
       if (end || this.aborted || this.handedOff) return;
       stats.network(chunk.length);
       const t0 = performance.now();
-      const step = this.stream.push(chunk);
-      if (step.bytesWritten > 0) stats.disk(step.bytesWritten, performance.now() - t0);
-      // The chunk lives in the connection's reused read buffer: copy out what the parser still holds.
-      this.stream.detach(chunk.buffer);
-      this.stream.release();
-      if (this.stream.parser.bytesConsumed !== consumed) {
-        consumed = this.stream.parser.bytesConsumed;
+      const step = this.pushChunk(chunk);
+      if (this.bytesConsumed !== consumed) {
+        consumed = this.bytesConsumed;
         this.progressAt = Date.now();
       }
-      step.groups.forEach((g, i) => g.stats && this.onStats(outputOnDisk(g.stats, step.written[i] ?? 0)));
-      this.reportPosition();
-      const held = this.stream.heldBytes;
-      if (held > this.limits.budgetBytes) {
-        this.abort(new LiverecError('ROOM_MEMORY_BUDGET', `The capture holds ${held} bytes, over RecordMemoryBudgetMB (${this.limits.budgetBytes} bytes)`));
-      }
-      if (step.error) end = { reason: 'error', error: step.error, bytes: download.bytesReceived };
-      else if (step.disconnect) end = { reason: 'disconnect', error: step.disconnect, bytes: download.bytesReceived };
+      end = this.afterStep(step, t0, download);
       if (end) download.stop();
     });
     if (end) return end;
     if (this.handedOff) return { reason: 'handoff', bytes: download.bytesReceived };
-    const last = this.stream.end();
+    const last = this.endInput();
     last.groups.forEach((g, i) => g.stats && this.onStats(outputOnDisk(g.stats, last.written[i] ?? 0)));
     return { reason: last.error ? 'error' : 'eof', error: last.error ?? undefined, bytes: download.bytesReceived };
+  }
+
+  /** Parses and processes one chunk; the chunk lives in the connection's reused read buffer, so held bytes are copied out. */
+  protected pushChunk(chunk: Uint8Array): StreamStep {
+    const step = this.stream.push(chunk);
+    this.stream.detach(chunk.buffer);
+    this.stream.release();
+    return step;
+  }
+
+  /** Stream bytes parsed so far on this connection (progress for the watchdog). */
+  protected get bytesConsumed(): number {
+    return this.stream.parser.bytesConsumed;
+  }
+
+  /** The connection ended cleanly: the last group is processed. */
+  protected endInput(): StreamStep {
+    return this.stream.end();
+  }
+
+  /** Stats, gaps, the memory budget and how the step ends the connection (null: it goes on). */
+  protected afterStep(step: StreamStep, t0: number, download: CaptureInput): CaptureEnd | null {
+    if (step.bytesWritten > 0) this.deps.stats.disk(step.bytesWritten, performance.now() - t0);
+    step.groups.forEach((g, i) => g.stats && this.onStats(outputOnDisk(g.stats, step.written[i] ?? 0)));
+    this.reportJumps();
+    this.reportPosition();
+    const held = this.stream.heldBytes;
+    if (held > this.limits.budgetBytes) {
+      this.abort(new LiverecError('ROOM_MEMORY_BUDGET', `The capture holds ${held} bytes, over RecordMemoryBudgetMB (${this.limits.budgetBytes} bytes)`));
+    }
+    if (step.error) return { reason: 'error', error: step.error, bytes: download.bytesReceived };
+    if (step.disconnect) return { reason: 'disconnect', error: step.disconnect, bytes: download.bytesReceived };
+    return null;
+  }
+
+  /** Forward timestamp jumps the repair closed are media the file lacks: reported as gaps. */
+  protected reportJumps(): void {
+    for (const j of takeClosedJumps(this.stream.processor.session)) this.deps.files.gap(j.atMs, j.durationMs, 'timestamp-jump');
   }
 
   /**

@@ -1,7 +1,7 @@
 // The contract between the main thread and room workers: commands (comlink) one way, a typed message union back.
 import type { UnavailableReason } from '../bilibili/room-availability.js';
 import type { PlainError } from '../errors.js';
-import type { RecorderEvent } from '../events/types.js';
+import type { FileGap, RecorderEvent } from '../events/types.js';
 import type { RoomSettings } from '../config/fields.js';
 import type { EventSource, RecordingSource } from '../events/source.js';
 
@@ -67,6 +67,13 @@ export interface RoomState extends RoomInfo {
   unavailableReason: UnavailableReason | null;
   /** liverec: what the session records (origin, re-encode, transcode) with its evidence; null when not recording. */
   recordingSource: RecordingSource | null;
+  /** liverec: the gaps of the current session's files so far, each with its file (empty when not recording). */
+  sessionGaps: SessionGap[];
+}
+
+/** A gap of one of the session's files (see FileGap). */
+export interface SessionGap extends FileGap {
+  RelativePath: string;
 }
 
 export const emptyRecordingStats = (): RecordingStats => ({
@@ -85,7 +92,7 @@ export const emptyIoStats = (): IoStats => ({
 export const initialRoomState = (): RoomState => ({
   shortId: 0, name: '', uid: 0, title: '', areaNameParent: '', areaNameChild: '',
   recording: false, streaming: false, danmakuConnected: false, autoRecordForThisSession: true, recordingCodec: '',
-  waitingForDiskSpace: false, unavailableReason: null, recordingSource: null,
+  waitingForDiskSpace: false, unavailableReason: null, recordingSource: null, sessionGaps: [],
 });
 
 /** What a room actor needs to run; `settings` is the resolved room → global → default config. */

@@ -295,7 +295,7 @@ export class Recorder {
     }
     files?.clear();
     if (!room) return;
-    Object.assign(room.state, { recording: false, danmakuConnected: false, recordingCodec: '', recordingSource: null });
+    Object.assign(room.state, { recording: false, danmakuConnected: false, recordingCodec: '', recordingSource: null, sessionGaps: [] });
     room.recordingStats = emptyRecordingStats();
     room.ioStats = emptyIoStats();
     const sessionId = this.sessions.get(roomId);

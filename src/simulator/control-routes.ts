@@ -21,6 +21,7 @@ const CreateRoom = z.object({
   hlsOnlyInMaster: z.boolean().optional(),
   opaqueNames: z.boolean().optional(),
   variants: z.object({ bluray: z.boolean().optional(), originReturnDelayMs: z.number().int().min(0).optional(), originBitrate: z.number().int().positive().optional(), originAvailable: z.boolean().optional() }).optional(),
+  liveStream: z.object({ hlsRetentionSec: z.number().min(0).max(86_400).optional(), streamAgeSec: z.number().min(0).max(86_400).optional() }).optional(),
 });
 const Captured = z.object({ endpoint: z.enum(CAPTURED_ENDPOINTS), body: z.unknown().refine((b) => b !== undefined, 'body is required') });
 const Live = z.object({ live: z.boolean(), round: z.boolean().optional() });
@@ -58,6 +59,7 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
  * POST   /_sim/rooms/{id}/superchat       {message, price?, uid?, uname?, time?}
  * POST   /_sim/rooms/{id}/guard           {uid?, username?, guardLevel?, num?, price?}
  * POST   /_sim/rooms/{id}/danmaku-rate    {rate, mix?: {DANMU_MSG?, SUPER_CHAT_MESSAGE?, SEND_GIFT?, GUARD_BUY?}}  generated danmaku
+ * GET    /_sim/rooms/{id}/frames-sent     → live-stream rooms: {startedAt, flvSent: [{connection, firstVideoTs, lastVideoTs, videoFrames}], hlsServed}
  * GET    /_sim/rooms/{id}/danmaku-sent    → {rate, counts, messages: [{seq, cmd, connection, positionMs, at}]}
  * POST   /_sim/rooms/{id}/cut-off         {msg?}
  * POST   /_sim/rooms/{id}/origin-outage   {returnAfterMs?}  origin gone, back later with master_qn_strategy_chg
@@ -95,6 +97,7 @@ export async function handleControl(sim: RoomOps & { stats(): unknown }, req: In
       return;
     }
     if (action === 'danmaku-sent' && method === 'GET') return sendJson(res, 200, sim.danmakuSent(roomId));
+    if (action === 'frames-sent' && method === 'GET') return sendJson(res, 200, sim.room(roomId).liveStream ?? { error: 'not a live-stream room' });
     if (method !== 'POST') throw new SimError(405, `${method} not allowed`);
     const body = await readJson(req);
     sendJson(res, 200, runAction(sim, roomId, action, body));

@@ -66,6 +66,13 @@ export class MediaConnection {
       this.virtualNow = position - LEAD_MS;
     }
     this.write(Buffer.concat([FLV_FILE_HEADER, headerTags(this.clip, 0)]));
+    if (room.liveStream) {
+      // A live-stream room: start at the live GOP (a CDN's GOP cache), with the stream's own timestamps, no lead.
+      const at = room.liveStream.gopStart(this.clip);
+      this.idx = at.idx;
+      this.loopBase = at.loopBase;
+      this.virtualNow = at.position - LEAD_MS;
+    }
   }
 
   readonly connectedAt: number;
@@ -137,6 +144,13 @@ export class MediaConnection {
     return Math.round(this.sentPosition + (this.pace === 1 ? Math.min(Math.max(0, now - this.sentAt), POSITION_SLACK_MS) : 0));
   }
 
+  /** Drops the connection as a failing CDN does: the socket is destroyed, whatever was in flight is lost. */
+  drop(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.res.socket?.destroy();
+  }
+
   /** Ends the response cleanly at a tag boundary (room went offline, room deleted, simulator closing). */
   end(): void {
     if (this.closed) return;
@@ -167,6 +181,7 @@ export class MediaConnection {
       const ts = (this.loopBase + t.ts + this.tsOffset) | 0;
       pos = writeTag(out, pos, t.type, ts, t.body, t.video ? this.filler : 0, t.video);
       if (this.lastSentTs !== null && ts > this.lastSentTs) this.room.counters.mediaMsServed += ts - this.lastSentTs;
+      if (t.video) this.room.liveStream?.sentVideo(this.serial, ts);
       this.lastSentTs = ts;
       this.sentPosition = this.loopBase + t.ts;
       if (++this.idx === tags.length) {

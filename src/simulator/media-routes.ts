@@ -6,6 +6,7 @@ import { clientGone, sendText } from './http-util.js';
 import { handleHls, isHlsPath } from './hls/hls-routes.js';
 import { MediaConnection } from './media-connection.js';
 import type { Pacer } from './pacer.js';
+import { refuseFlv } from './live-stream/live-routes.js';
 import { pushLog, type SimRoom } from './room.js';
 
 const FLV_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(_prohevc|_av1|_bluray|_\d{4})?\.flv$/;
@@ -46,6 +47,7 @@ export async function handleMedia(ctx: MediaContext, req: IncomingMessage, res: 
     return void res.end();
   }
   if (!room.live || (room.variants && suffix !== undefined && !room.variants.serves(suffix))) return sendText(res, 404, 'Not Found');
+  if (refuseFlv(room, req)) return;
   res.writeHead(200, {
     'Content-Type': 'video/x-flv',
     'Cache-Control': 'no-cache',

@@ -4,6 +4,8 @@ import { DanmakuGenerator, type GeneratorConfig } from './danmaku-generator.js';
 import { cutOffCommand, liveCommands, preparingCommand, roomChangeCommand } from './danmaku-messages.js';
 import { API_FAULTS, type ApiFault, CONNECTION_FAULTS, type ConnectionFault, type Fault, FaultSchema, HLS_FAULTS, type HlsFault, REQUEST_FAULTS, type RequestFault } from './faults.js';
 import { applyHlsFault } from './hls/hls-faults.js';
+import { LIVE_FAULTS, type LiveFault } from './faults.js';
+import { applyLiveFault } from './live-stream/live-faults.js';
 import { performance } from 'node:perf_hooks';
 import { SimRoom, type SimRoomInit } from './room.js';
 import { masterQnStrategyChg } from './origin-variants.js';
@@ -73,6 +75,7 @@ export abstract class RoomOps {
         room.session++;
         room.liveStartTime = Math.floor(Date.now() / 1000);
         room.endedAt = null;
+        room.liveStream?.restart();
       }
       room.liveStatus = 1;
       this.hub.push(room, liveCommands(room));
@@ -158,6 +161,8 @@ export abstract class RoomOps {
       }
       result.pending = f.count - result.appliedToOpen;
       if (result.pending > 0) room.connectionFaults.push({ fault: f, remaining: result.pending });
+    } else if (LIVE_FAULTS.has(fault.kind)) {
+      result.appliedToOpen = applyLiveFault(room, fault as LiveFault);
     } else if (HLS_FAULTS.has(fault.kind)) {
       result.appliedToOpen = applyHlsFault(room, fault as HlsFault);
     } else if (fault.kind === 'header-change') {

@@ -7,6 +7,7 @@ import type { HlsTimeline } from './hls/hls-timeline.js';
 import type { CapturedEndpoint } from './captured.js';
 import type { SimSpecial } from './special-rooms.js';
 import { OriginVariants, type OriginVariantsInit } from './origin-variants.js';
+import { LiveStream, type LiveStreamInit } from './live-stream/live-stream.js';
 
 /** Stream formats a room can offer: http_stream/flv, http_hls/ts, http_hls/fmp4. */
 export const SIM_FORMATS = ['flv', 'ts', 'fmp4'] as const;
@@ -51,6 +52,11 @@ export interface SimRoomInit {
   special?: SimSpecial | null;
   /** Offer the origin and re-encode variants with the real naming (see origin-variants.ts); FLV responses follow one live clock. */
   variants?: OriginVariantsInit;
+  /**
+   * A live stream on one clock (live-stream/): FLV responses start at the live GOP with the stream's timestamps and
+   * the fMP4 HLS carries the same frames; enables flv-outage, hls-foreign and hls-retention.
+   */
+  liveStream?: LiveStreamInit;
 }
 
 export interface RoomCounters {
@@ -154,6 +160,8 @@ export class SimRoom {
   /** Origin/re-encode variants, null for a room with one unnamed stream. */
   readonly variants: OriginVariants | null;
   readonly danmaku = new Set<DanmakuPeer>();
+  /** Set for live-stream rooms (see SimRoomInit.liveStream). */
+  readonly liveStream: LiveStream | null;
 
   constructor(init: SimRoomInit) {
     this.roomId = init.roomId;
@@ -179,6 +187,8 @@ export class SimRoom {
     this.variants = init.variants ? new OriginVariants(init.variants) : null;
     this.liveStatus = init.live ? 1 : 0;
     this.liveStartTime = init.live ? Math.floor(Date.now() / 1000) : 0;
+    this.liveStream = init.liveStream ? new LiveStream(init.liveStream) : null;
+    if (this.liveStream && init.live) this.liveStartTime = Math.floor(this.liveStream.startedAt / 1000);
   }
 
   get live(): boolean {

@@ -36,7 +36,10 @@ const node = (d: FileOpeningData): Record<string, unknown> => (d.NodeId === unde
 const source = (d: FileOpeningData): Record<string, unknown> => (d.Source === undefined ? {} : { Source: d.Source });
 
 function fileOpening(d: FileOpeningData): Record<string, unknown> {
-  return { SessionId: d.SessionId, RelativePath: d.RelativePath, FileOpenTime: d.FileOpenTime, ...room(d), ...node(d), ...source(d) };
+  return {
+    SessionId: d.SessionId, RelativePath: d.RelativePath, FileOpenTime: d.FileOpenTime, ...room(d), ...node(d), ...source(d),
+    ...(d.BackfillMs !== undefined ? { BackfillMs: d.BackfillMs } : {}), // liverec extension (docs/gaps.md)
+  };
 }
 
 function fileClosed(d: FileClosedData): Record<string, unknown> {
@@ -50,6 +53,8 @@ function fileClosed(d: FileClosedData): Record<string, unknown> {
     ...room(d),
     ...node(d),
     ...source(d),
+    // liverec extension, after brec's fields and only when the file lacks media (docs/gaps.md).
+    ...(d.Gaps && d.Gaps.length > 0 ? { Gaps: d.Gaps.map((g) => ({ StartMs: g.StartMs, DurationMs: g.DurationMs, Reason: g.Reason })) } : {}),
   };
 }
 

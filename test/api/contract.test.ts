@@ -182,10 +182,10 @@ describe('the room resource, field by field', () => {
     const room = JSON.parse(text);
     expect(Object.keys(room)).toEqual(['objectId', 'roomId', 'autoRecord', 'shortId', 'name', 'uid', 'title', 'areaNameParent',
       'areaNameChild', 'recording', 'streaming', 'danmakuConnected', 'autoRecordForThisSession', 'recordingStats', 'ioStats',
-      'recordingCodec', 'waitingForDiskSpace', 'unavailableReason', 'recordingSource']); // brec's members in brec's order; liverec's additions last
+      'recordingCodec', 'waitingForDiskSpace', 'unavailableReason', 'recordingSource', 'gaps']); // brec's members in brec's order; liverec's additions last
     expect(room.objectId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(room).toMatchObject({ roomId: 1002, autoRecord: false, shortId: 0, name: '', uid: 0, title: '', areaNameParent: '', areaNameChild: '',
-      recording: false, streaming: false, danmakuConnected: false, autoRecordForThisSession: true, recordingCodec: '', waitingForDiskSpace: false, unavailableReason: null, recordingSource: null });
+      recording: false, streaming: false, danmakuConnected: false, autoRecordForThisSession: true, recordingCodec: '', waitingForDiskSpace: false, unavailableReason: null, recordingSource: null, gaps: [] });
     expect(room.recordingStats).toEqual({
       sessionDuration: 0, totalInputBytes: 0, totalOutputBytes: 0, currentFileSize: 0, sessionMaxTimestamp: 0, fileMaxTimestamp: 0,
       addedDuration: 0, passedTime: 0, durationRatio: 'NaN', inputVideoBytes: 0, inputAudioBytes: 0, outputVideoFrames: 0,

@@ -6,6 +6,7 @@ import { logRing } from '../../log/logger.js';
 import type { Recorder } from '../../rooms/recorder.js';
 import type { WebhookDelivery } from '../../webhook/deliveries-schema.js';
 import { DeliveryOutcomes } from './delivery-outcomes.js';
+import { GapSeconds } from './gap-metrics.js';
 import { processRegistry } from './process-metrics.js';
 import { RoomCounters, type RoomTotals } from './room-counters.js';
 
@@ -23,6 +24,7 @@ export class RecorderMetrics {
   readonly registry = new Registry();
   private readonly counters = new RoomCounters();
   private readonly outcomes = new DeliveryOutcomes();
+  private readonly gapSeconds = new GapSeconds();
   private readonly offs: (() => void)[] = [];
   private timer: NodeJS.Timeout | null = null;
   private pauses = 0;
@@ -37,6 +39,7 @@ export class RecorderMetrics {
   start(): void {
     if (this.timer) return;
     this.offs.push(this.options.recorder.bus.on((e) => this.counters.onEvent(e)));
+    this.offs.push(this.options.recorder.bus.on((e) => this.gapSeconds.onEvent(e)));
     this.offs.push(logRing.onEntry((_id, log) => this.counters.onLog(log)));
     this.timer = setInterval(() => this.sample(), 1000);
     this.timer.unref();
@@ -151,6 +154,7 @@ export class RecorderMetrics {
     } });
     gauge('liverec_disk_free_bytes', 'Free bytes for liverec on the work directory\'s file system', () => self.disk?.free ?? null);
     gauge('liverec_disk_size_bytes', 'Size of the work directory\'s file system', () => self.disk?.total ?? null);
+    this.gapSeconds.register(this.registry);
     gauge('liverec_event_stream_clients', 'Connected /api/events clients', () => self.options.eventClients?.() ?? 0);
   }
 }

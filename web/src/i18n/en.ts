@@ -38,6 +38,10 @@ export const en = {
   'source.origin.title': "the streamer's own stream", 'source.reencode.title': "the CDN's re-encode sold as 原画 (_bluray)",
   'source.transcode.title': 'a lower-quality or other-codec rendition', 'source.unknown.title': 'the evidence is missing or disagrees',
 
+  // Gaps: media a file lacks (FileClosed Gaps, <file>.gaps.json)
+  'gaps.count': '{n} gap(s) · {total}', 'gaps.at': 'at {start}: {len} missing ({reason})',
+  'gaps.reason.reconnect': 'reconnect', 'gaps.reason.hls-segment': 'HLS segment missing', 'gaps.reason.timestamp-jump': 'timestamp jump',
+
   // Charts
   'chart.title': 'Last hour', 'chart.bitrate': 'Bitrate', 'chart.pace': 'Pace', 'chart.written': 'Written', 'chart.noData': 'no data yet',
 
@@ -113,6 +117,8 @@ export const en = {
   'set.minFreeSpaceMB': 'Minimum free disk space', 'set.minFreeSpaceMB.help': 'No new file is opened while the work directory\'s disk has less free space.',
   'set.recordingPreferOrigin': 'Prefer the true original', 'set.recordingPreferOrigin.help': "Ask for the streamer's own stream (qn 25000, 原画真彩) first; while a re-encode or transcode is recorded, look for the origin again and switch to it, into a new file of the same session, when it returns.",
   'set.timingOriginCheckInterval': 'Origin check interval', 'set.timingOriginCheckInterval.help': 'While a re-encode is recorded, how often to ask whether the original stream is offered again (one play-info call each time).',
+  'set.recordFillGapsFromHls': 'Fill reconnect gaps from HLS', 'set.recordFillGapsFromHls.help': 'When the FLV connection drops while the room is live, fetch the missed frames from the HLS window and write them into the same file, so the file has no hole; what cannot be filled is reported as a gap.',
+  'set.recordGapFillMaxSeconds': 'Longest fill / late-start reach', 'set.recordGapFillMaxSeconds.help': 'How far back a fill or a late start reaches into HLS segments that already left the playlist.',
   'set.recordingQuality': 'Quality priority', 'set.recordingQuality.help': 'Quality codes in order of preference, e.g. avc10000,hevc10000 (10000 = original); the first available one is recorded.',
   'set.recordingProtocol': 'Stream formats', 'set.recordingProtocol.help': 'Formats to try in order: flv, hls-fmp4, hls-ts.',
   'set.webHookUrls': 'Webhook V1', 'set.webHookUrls.help': 'URLs, one per line; they receive FileClosed only, in brec\'s V1 form.',

@@ -37,6 +37,9 @@ export const zh: Record<Key, string> = {
   'source.origin.title': '主播推的原始流', 'source.reencode.title': 'CDN 重新编码的"原画"(_bluray)',
   'source.transcode.title': '较低画质或其他编码的转码流', 'source.unknown.title': '证据缺失或互相矛盾',
 
+  'gaps.count': '{n} 处缺口 · 共 {total}', 'gaps.at': '{start} 处缺少 {len}（{reason}）',
+  'gaps.reason.reconnect': '重连', 'gaps.reason.hls-segment': 'HLS 分片缺失', 'gaps.reason.timestamp-jump': '时间戳跳变',
+
   'chart.title': '最近一小时', 'chart.bitrate': '码率', 'chart.pace': '速度比', 'chart.written': '已写入', 'chart.noData': '暂无数据',
 
   'detail.notFound': '找不到直播间 {id}（或正在加载）。', 'detail.allRooms': '全部直播间', 'detail.done': '{action}：完成',
@@ -108,6 +111,8 @@ export const zh: Record<Key, string> = {
   'set.minFreeSpaceMB': '最小剩余磁盘空间', 'set.minFreeSpaceMB.help': '工作目录所在磁盘剩余空间低于此值时不新建文件。',
   'set.recordingPreferOrigin': '优先录制原始流', 'set.recordingPreferOrigin.help': '先请求主播推的原始流（qn 25000，原画真彩）；录到二压或转码时定期查找原始流，出现后在同一场直播中切换到新文件继续录制。',
   'set.timingOriginCheckInterval': '原始流检查间隔', 'set.timingOriginCheckInterval.help': '录到二压时，每隔这么久询问一次原始流是否恢复（每次一次 play-info 请求）。',
+  'set.recordFillGapsFromHls': '用 HLS 补齐重连缺口', 'set.recordFillGapsFromHls.help': '直播中 FLV 连接断开时，从 HLS 窗口取回缺失的画面并写入同一文件，使文件没有空洞；补不上的部分记为缺口。',
+  'set.recordGapFillMaxSeconds': '补齐/迟到开录最多回溯', 'set.recordGapFillMaxSeconds.help': '补缺口或迟到开始录制时，最多回溯到已离开播放列表多久的 HLS 分片。',
   'set.recordingQuality': '画质优先级', 'set.recordingQuality.help': '按优先顺序列出画质代码，如 avc10000,hevc10000（10000 = 原画）；录制第一个可用的。',
   'set.recordingProtocol': '直播流格式', 'set.recordingProtocol.help': '按顺序尝试的格式：flv、hls-fmp4、hls-ts。',
   'set.webHookUrls': 'Webhook V1', 'set.webHookUrls.help': '每行一个网址；只接收 FileClosed，格式同录播姬 V1。',

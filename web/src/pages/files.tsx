@@ -4,6 +4,7 @@ import { api, serverRoot } from '../api';
 import { Player } from '../components/player';
 import { bytes, dateTime } from '../format';
 import { t } from '../i18n';
+import { FileGaps, sidecarOf } from '../components/file-gaps';
 import { go } from '../router';
 import { SourceBadge } from '../components/source-badge';
 import { sourceOfEvent } from '../source-labels';
@@ -51,7 +52,10 @@ export function FilesPage({ dir }: { dir: string }) {
           {up !== null && <tr><td><a href={`#/files${up}`}>..</a></td><td /><td /><td /><td /></tr>}
           {files.map((f) => (
             <tr key={f.name} data-file={f.name}>
-              <td>{f.isFolder ? <a href={`#/files${path}${encodeURIComponent(f.name)}/`} onClick={(e) => (e.preventDefault(), go(`#/files${path}${f.name}/`))}>{f.name}/</a> : f.name}</td>
+              <td>
+                {f.isFolder ? <a href={`#/files${path}${encodeURIComponent(f.name)}/`} onClick={(e) => (e.preventDefault(), go(`#/files${path}${f.name}/`))}>{f.name}/</a> : f.name}
+                {!f.isFolder && sidecarOf(f.name, names) && <> <FileGaps url={fileUrl(files.find((x) => x.name === sidecarOf(f.name, names))!.url ?? '')} /></>}
+              </td>
               <td>{!f.isFolder && sources.has(`${path}${f.name}`) && <SourceBadge source={sources.get(`${path}${f.name}`)!} />}</td>
               <td class="nowrap">{f.isFolder ? '' : bytes(f.size ?? 0)}</td>
               <td class="nowrap">{dateTime(f.lastModified)}</td>

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, apiUrl } from '../api';
 import { ConfigForm, plainKey, type Values } from '../components/config-form';
 import { NoticeLine, useNotice } from '../components/notice';
+import { GapBadge, type Gap } from '../components/file-gaps';
 import { roomAction, setAutoRecord } from '../components/room-actions';
 import { HistoryChart } from '../components/chart';
 import { bytes, dateTime, DASH, duration } from '../format';
@@ -42,7 +43,7 @@ function StatsTable({ name, stats }: { name: 'recordingStats' | 'ioStats'; stats
   );
 }
 
-interface FileRow { path: string; size: number | null; duration: number | null; open: string; source: RecordingSource | null }
+interface FileRow { path: string; size: number | null; duration: number | null; open: string; source: RecordingSource | null; gaps?: Gap[] }
 
 function filesOf(events: LifecycleEvent[]): FileRow[] {
   const rows = new Map<string, FileRow>();
@@ -50,7 +51,9 @@ function filesOf(events: LifecycleEvent[]): FileRow[] {
     const p = e.EventData.RelativePath;
     if (!p) continue;
     if (e.EventType === 'FileOpening') rows.set(p, { path: p, size: null, duration: null, open: e.EventTimestamp, source: sourceOfEvent(e) });
-    if (e.EventType === 'FileClosed') rows.set(p, { path: p, size: e.EventData.FileSize ?? 0, duration: e.EventData.Duration ?? 0, open: rows.get(p)?.open ?? e.EventTimestamp, source: sourceOfEvent(e) });
+    if (e.EventType === 'FileClosed') {
+      rows.set(p, { path: p, size: e.EventData.FileSize ?? 0, duration: e.EventData.Duration ?? 0, open: rows.get(p)?.open ?? e.EventTimestamp, source: sourceOfEvent(e), gaps: (e.EventData.Gaps as Gap[] | undefined) ?? [] });
+    }
   }
   return [...rows.values()].reverse();
 }
@@ -119,7 +122,7 @@ export function RoomDetailPage({ roomId }: { roomId: number }) {
         <tbody>
           {files.map((f) => (
             <tr key={f.path}>
-              <td><a href={apiUrl(`file/${f.path.split('/').map(encodeURIComponent).join('/')}`)} download>{f.path}</a></td>
+              <td><a href={apiUrl(`file/${f.path.split('/').map(encodeURIComponent).join('/')}`)} download>{f.path}</a>{f.gaps && f.gaps.length > 0 && <> <GapBadge gaps={f.gaps} /></>}</td>
               <td>{f.source && <SourceBadge source={f.source} />}</td>
               <td class="nowrap">{f.size === null ? `${bytes(Number(room.recordingStats.currentFileSize) || 0)} ${t('detail.open')}` : bytes(f.size)}</td>
               <td class="nowrap">{f.duration === null ? `${duration(Number(room.recordingStats.fileMaxTimestamp) || 0)} ${t('detail.open')}` : duration(f.duration * 1000)}</td>

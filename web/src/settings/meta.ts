@@ -14,7 +14,7 @@ export interface Group {
 /** brec WebUI's settings page order (弹幕录制, 录制模式, 自动分段, 文件写入, 录制画质, Webhook, then the advanced ones); liverec's own fields join the group they belong to. */
 export const GROUPS: Group[] = [
   { id: 'danmaku', advanced: false, fields: ['recordDanmaku', 'recordDanmakuSuperChat', 'recordDanmakuGuard', 'recordDanmakuGift', 'recordDanmakuRaw', 'recordDanmakuFlushInterval'] },
-  { id: 'recordMode', advanced: false, fields: ['recordMode', 'flvProcessorSplitOnScriptTag', 'flvProcessorDisableSplitOnH264AnnexB', 'flvKeepHevcCodec12', 'titleFilterPatterns', 'recordMemoryBudgetMB'] },
+  { id: 'recordMode', advanced: false, fields: ['recordMode', 'flvProcessorSplitOnScriptTag', 'flvProcessorDisableSplitOnH264AnnexB', 'flvKeepHevcCodec12', 'titleFilterPatterns', 'recordMemoryBudgetMB', 'recordFillGapsFromHls', 'recordGapFillMaxSeconds'] },
   { id: 'cutting', advanced: false, fields: ['cuttingMode', 'cuttingNumber', 'cuttingByTitle'] },
   { id: 'storage', advanced: false, fields: ['fileNameRecordTemplate', 'saveStreamCover', 'flvWriteMetadata', 'minFreeSpaceMB'] },
   { id: 'quality', advanced: false, fields: ['recordingQuality', 'recordingProtocol', 'recordingPreferOrigin'] },
@@ -29,7 +29,7 @@ export const GROUPS: Group[] = [
 ];
 
 const UNITS: Record<string, Unit> = {
-  timingCheckInterval: 's', timingStreamRetryNoQn: 's', timingOriginCheckInterval: 's',
+  timingCheckInterval: 's', timingStreamRetryNoQn: 's', timingOriginCheckInterval: 's', recordGapFillMaxSeconds: 's',
   timingApiTimeout: 'ms', timingStreamRetry: 'ms', timingStreamConnect: 'ms', timingDanmakuRetry: 'ms', timingWatchdogTimeout: 'ms',
   timingApiBlockedPause: 'ms', timingWebhookTimeout: 'ms',
   recordMemoryBudgetMB: 'MiB', minFreeSpaceMB: 'MiB', recordDanmakuFlushInterval: 'count',
@@ -51,7 +51,7 @@ export const ENUMS: Record<string, number[]> = {
 export const MULTILINE = new Set(['webHookUrls', 'webHookUrlsV2', 'titleFilterPatterns', 'userScript', 'fileNameRecordTemplate']);
 export const SECRET = new Set(['cookie']);
 /** Fields liverec adds to brec's set. */
-export const LIVEREC_ONLY = new Set(['flvKeepHevcCodec12', 'recordMemoryBudgetMB', 'minFreeSpaceMB', 'recordingProtocol', 'timingWebhookTimeout', 'timingApiBlockedPause', 'maxRooms', 'recordingPreferOrigin', 'timingOriginCheckInterval']);
+export const LIVEREC_ONLY = new Set(['flvKeepHevcCodec12', 'recordMemoryBudgetMB', 'minFreeSpaceMB', 'recordingProtocol', 'timingWebhookTimeout', 'timingApiBlockedPause', 'maxRooms', 'recordingPreferOrigin', 'timingOriginCheckInterval', 'recordFillGapsFromHls', 'recordGapFillMaxSeconds']);
 
 const pascal = (field: string): string => field.charAt(0).toUpperCase() + field.slice(1);
 /** Why a field has no effect in liverec, or null when it has one. */
