@@ -70,6 +70,17 @@ export const FIELDS = {
   MinFreeSpaceMB: { kind: 'uint', scope: 'G', default: 256, liverec: true },
   /** Rooms the API may hold; adds beyond are refused (409). 0 = no limit. */
   MaxRooms: { kind: 'uint', scope: 'G', default: 1000, liverec: true },
+  // Post-file jobs (src/post/, docs/post-processing.md).
+  /** none | mp4 | mp4-delete-source: remux each closed file to a faststart MP4 in-process. */
+  PostRemuxToMp4: { kind: 'string', scope: 'RG', default: 'none', nullable: true, liverec: true },
+  /** Render the file's danmaku XML as ASS subtitles beside the video. */
+  PostDanmakuToAss: { kind: 'bool', scope: 'RG', default: false, liverec: true },
+  /** A program run after each file's other jobs: the program on the first line, one argument per line (no shell). */
+  PostCommand: { kind: 'string', scope: 'G', default: '', nullable: true, liverec: true },
+  /** Seconds PostCommand may run before it is killed. */
+  PostCommandTimeout: { kind: 'uint', scope: 'G', default: 600, liverec: true },
+  /** Post-file jobs run at once (each remux takes one thread). */
+  PostJobConcurrency: { kind: 'uint', scope: 'G', default: 1, liverec: true },
 } as const satisfies Record<string, FieldDef>;
 
 export type FieldName = keyof typeof FIELDS;

@@ -1,6 +1,6 @@
 // Recorder lifecycle events, shaped like brec's webhook v2 EventData (PascalCase) so the outbox sends them as-is.
 
-export const EVENT_TYPES = ['SessionStarted', 'SessionEnded', 'FileOpening', 'FileClosed', 'StreamStarted', 'StreamEnded'] as const;
+export const EVENT_TYPES = ['SessionStarted', 'SessionEnded', 'FileOpening', 'FileClosed', 'StreamStarted', 'StreamEnded', 'PostProcessed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The room snapshot every event carries, taken when the event is built. */
@@ -36,6 +36,15 @@ export interface FileClosedData extends FileOpeningData {
   FileCloseTime: string;
 }
 
+/** liverec extension (v2 webhooks only): a closed file's post-file jobs have all ended. */
+export interface PostProcessedData extends FileClosedData {
+  /** Every job done. */
+  Succeeded: boolean;
+  /** The file the chain left (the MP4 after a remux), relative to the work directory. */
+  OutputPath: string;
+  Jobs: { Kind: string; State: 'done' | 'failed'; Attempts: number; Error: string | null; Output: string | null }[];
+}
+
 interface EventBase<T extends EventType, D> {
   EventType: T;
   /** DateTimeOffset string with fractional seconds, taken when the event was queued. */
@@ -49,4 +58,5 @@ export type RecorderEvent =
   | EventBase<'FileOpening', FileOpeningData>
   | EventBase<'FileClosed', FileClosedData>
   | EventBase<'StreamStarted', RoomEventSnapshot>
-  | EventBase<'StreamEnded', RoomEventSnapshot>;
+  | EventBase<'StreamEnded', RoomEventSnapshot>
+  | EventBase<'PostProcessed', PostProcessedData>;

@@ -1,0 +1,37 @@
+// Plain MP4 box building for the remuxer's moov: sizes, full-box headers and the fixed matrices.
+
+export function box(type: string, ...parts: (Buffer | Uint8Array)[]): Buffer {
+  const size = 8 + parts.reduce((n, p) => n + p.length, 0);
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(size, 0);
+  head.write(type, 4, 'latin1');
+  return Buffer.concat([head, ...parts]);
+}
+
+export function fullBox(type: string, version: number, flags: number, ...parts: (Buffer | Uint8Array)[]): Buffer {
+  const vf = Buffer.alloc(4);
+  vf.writeUInt32BE(((version & 0xff) << 24) | (flags & 0xffffff), 0);
+  return box(type, vf, ...parts);
+}
+
+export function u32(...values: number[]): Buffer {
+  const b = Buffer.alloc(values.length * 4);
+  values.forEach((v, i) => b.writeUInt32BE(v >>> 0, i * 4));
+  return b;
+}
+
+/** A long list as big-endian 32-bit words (no argument spreading: tables run to hundreds of thousands). */
+export function u32a(values: ArrayLike<number>): Buffer {
+  const b = Buffer.alloc(values.length * 4);
+  for (let i = 0; i < values.length; i++) b.writeUInt32BE(values[i]! >>> 0, i * 4);
+  return b;
+}
+
+export function u64(value: number): Buffer {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64BE(BigInt(Math.max(0, Math.round(value))), 0);
+  return b;
+}
+
+/** The identity matrix of tkhd and mvhd. */
+export const MATRIX = u32(0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000);

@@ -1,0 +1,33 @@
+// The job runner of the service: each job kind to its step (pool thread for CPU work, a child process for PostCommand).
+import { existsSync } from 'node:fs';
+import { runCommand } from './command-job.js';
+import type { PostJob } from './job.js';
+import { runOnPool } from './pool.js';
+import { runRemux } from './remux-job.js';
+import type { JobContext, JobResult, JobRunner } from './runner.js';
+
+const base = (path: string): string => path.replace(/\.[^./\\]+$/, '');
+
+async function danmakuAss(job: PostJob, ctx: JobContext): Promise<JobResult> {
+  // The XML is written beside the recording, so it keeps the source's name after a remux.
+  const xml = `${base(job.source)}.xml`;
+  if (!existsSync(xml)) {
+    ctx.log.info({ xml }, 'no danmaku XML beside the file; no ASS written');
+    return {};
+  }
+  const output = `${base(ctx.input)}.ass`;
+  await runOnPool({ kind: 'danmaku-ass', xml, output }, ctx.signal);
+  return { output };
+}
+
+export const serviceRunner: JobRunner = {
+  async run(job, ctx) {
+    switch (job.kind) {
+      case 'remux': return runRemux(job, ctx);
+      case 'danmaku-ass': return danmakuAss(job, ctx);
+      case 'command':
+        await runCommand(job, ctx);
+        return {};
+    }
+  },
+};
