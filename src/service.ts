@@ -8,6 +8,9 @@ import { logger } from './log/logger.js';
 import { attachRoomEventLog } from './log/room-events.js';
 import { Recorder } from './rooms/recorder.js';
 import { WebhookOutbox } from './webhook/outbox.js';
+import { PostQueue } from './post/queue.js';
+import { closePostPool } from './post/pool.js';
+import { serviceRunner } from './post/runners.js';
 import type { GetWebhookSettings } from './webhook/settings.js';
 
 /** How long a stop waits for pending webhook deliveries before journaling the rest (documented in docs/security.md). */
@@ -17,7 +20,7 @@ export interface ServiceOptions {
   workDir: string;
   config: ConfigStore;
   /** The HTTP API; omitted = no web server (brec starts none without --bind). */
-  api?: Omit<ApiServerOptions, 'recorder' | 'deliveries' | 'replayDelivery'>;
+  api?: Omit<ApiServerOptions, 'recorder' | 'deliveries' | 'replayDelivery' | 'jobs'>;
   roomsPerWorker?: number;
   allowTestFaults?: boolean;
   /** Pass a bus to subscribe before the first room starts (no early event is missed). */
@@ -32,6 +35,8 @@ export type ServiceOutbox = Pick<WebhookOutbox, 'start' | 'attach' | 'drain' | '
 export interface Service {
   recorder: Recorder;
   outbox: ServiceOutbox;
+  /** Post-file jobs (src/post/). */
+  jobs: PostQueue;
   api: ApiServer | null;
   /** Graceful stop: files closed with final metadata, SessionEnded journaled, config saved. */
   close(): Promise<void>;
@@ -53,6 +58,22 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   await outbox.start();
   outbox.attach(recorder.bus);
   attachRoomEventLog(recorder.bus);
+  // After the outbox: a file's FileClosed is journaled for webhooks before its jobs are, and PostProcessed follows both.
+  const jobs = new PostQueue({
+    workDir,
+    settings: (roomId) => {
+      const room = config.findRoom(roomId);
+      return {
+        PostRemuxToMp4: config.effective('PostRemuxToMp4', room), PostDanmakuToAss: config.effective('PostDanmakuToAss', room),
+        PostCommand: config.effective('PostCommand', room), PostCommandTimeout: config.effective('PostCommandTimeout', room),
+        PostJobConcurrency: config.effective('PostJobConcurrency'),
+      };
+    },
+    runner: serviceRunner,
+    emit: (event) => recorder.bus.emit(event),
+  });
+  jobs.attach(recorder.bus);
+  jobs.start();
   // brec rewrites the config at every start; liverec only writes a missing one, so config.backup.json keeps
   // the user's own file after the first save.
   if (config.path && !existsSync(config.path)) {
@@ -65,20 +86,25 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   }
   let api: ApiServer | null = null;
   try {
-    if (options.api) api = await startApiServer({ ...options.api, recorder, deliveries: () => outbox.recentDeliveries(), replayDelivery: (id, url) => outbox.replay(id, url) });
+    if (options.api) api = await startApiServer({ ...options.api, recorder, jobs: () => jobs.list(), deliveries: () => outbox.recentDeliveries(), replayDelivery: (id, url) => outbox.replay(id, url) });
     await recorder.start();
   } catch (err) {
     await api?.close();
     await recorder.close(1000);
+    await jobs.close();
+    await closePostPool();
     await outbox.close();
     throw err;
   }
   let closing: Promise<void> | null = null;
   return {
-    recorder, outbox, api,
+    recorder, outbox, jobs, api,
     close: () => (closing ??= (async () => {
       await recorder.close(3000);
       await api?.close();
+      // Running jobs are cut; the journal still says running, so the next start runs them again.
+      await jobs.close();
+      await closePostPool();
       // The stop's own FileClosed/SessionEnded were just published: give a healthy receiver the chance to get them.
       await outbox.drain(WEBHOOK_STOP_GRACE_MS);
       await outbox.close();

@@ -21,6 +21,7 @@ import { registerSwaggerRoutes } from './swagger.js';
 import { registerVersionRoutes } from './version.js';
 import { registerWebhookRoutes } from './webhook.js';
 import { registerWebhookActionRoutes } from './webhook-actions.js';
+import { registerJobRoutes } from './jobs.js';
 import { EventHub, registerEventRoutes } from './events/index.js';
 import { RecorderMetrics, registerMetricsRoutes } from './metrics/index.js';
 import { registerUiRoutes } from './ui/index.js';
@@ -82,6 +83,7 @@ export function createApiApp(options: ApiAppOptions): ApiAppParts {
   registerVersionRoutes(app);
   registerWebhookRoutes(app, options);
   registerWebhookActionRoutes(app, options);
+  registerJobRoutes(app, options);
   registerGraphqlRoutes(app, options);
   registerFileDownloads(app, options);
   const events = new EventHub(options.recorder);

@@ -16,6 +16,8 @@ export interface ApiDeps {
   replayDelivery?: (eventId: string, url: string) => Promise<{ ok: boolean; status?: number; error?: string } | null>;
   /** brec's --enable-file-browser (default true): /api/file and /file/**. */
   fileBrowser?: boolean;
+  /** Post-file jobs (GET /api/jobs); absent = an empty list. */
+  jobs?: () => import('../post/job.js').PostJob[];
   /** Cluster mode: routes that span every node, registered ahead of the single-node room routes. */
   cluster?: { register(app: ApiApp, deps: ApiDeps): void };
 }

@@ -8,6 +8,7 @@ export interface PostSettings {
   PostRemuxToMp4: string | null;
   PostDanmakuToAss: boolean;
   PostCommand: string | null;
+  PostCommandTimeout: number;
 }
 
 export interface PlannedJob {
@@ -32,6 +33,6 @@ export function planJobs(s: PostSettings, relativePath: string): PlannedJob[] {
   if (mode !== 'none' && remuxable) jobs.push({ kind: 'remux', params: { deleteSource: mode === 'mp4-delete-source' } });
   if (s.PostDanmakuToAss) jobs.push({ kind: 'danmaku-ass', params: {} });
   const argv = commandArgv(s.PostCommand);
-  if (argv.length) jobs.push({ kind: 'command', params: { argv: JSON.stringify(argv) } });
+  if (argv.length) jobs.push({ kind: 'command', params: { argv: JSON.stringify(argv), timeoutSec: s.PostCommandTimeout } });
   return jobs;
 }

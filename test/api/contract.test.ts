@@ -62,6 +62,8 @@ describe('the OpenAPI document', () => {
       'GET /api/events', 'POST /api/webhook/replay', 'POST /api/webhook/test',
       // liverec addition: the rooms' last hour for the UI's charts.
       'GET /api/history',
+      // liverec addition: post-file jobs (docs/post-processing.md).
+      'GET /api/jobs',
     ].sort());
   });
 });
