@@ -25,7 +25,15 @@ export async function runRemux(job: PostJob, ctx: JobContext): Promise<JobResult
     throw new LiverecError('POST_REMUX_NO_SOURCE', `${input} is gone; nothing to remux`);
   }
   if (deleteSource && input === output && readMp4Summary(input)?.faststart) return { output };
-  const report = (await runOnPool({ kind: 'remux', input, output: tmp }, ctx.signal)) as RemuxReport;
+  let report: RemuxReport;
+  try {
+    report = (await runOnPool({ kind: 'remux', input, output: tmp }, ctx.signal)) as RemuxReport;
+  } catch (err) {
+    // A half-written MP4 is worth nothing; a retry or the next start writes it again from the untouched source.
+    rmSync(tmp, { force: true });
+    rmSync(`${tmp}.mdat-tmp`, { force: true });
+    throw err;
+  }
   const written = readMp4Summary(tmp);
   const problem = verifyRemux(report, written);
   if (problem) {

@@ -103,7 +103,7 @@ describe('the web UI in Chinese and English', () => {
       const page = await open(lang);
       const dict = dictOf(lang);
       expect(await page.$eval('html', (h) => h.lang)).toBe(lang === 'en' ? 'en' : 'zh-CN');
-      expect(await page.$$eval('nav a', (as) => as.map((a) => a.textContent))).toEqual(['rooms', 'settings', 'files', 'webhooks', 'logs'].map((p) => dict[`nav.${p}`]));
+      expect(await page.$$eval('nav a', (as) => as.map((a) => a.textContent))).toEqual(['rooms', 'settings', 'files', 'jobs', 'webhooks', 'logs'].map((p) => dict[`nav.${p}`]));
       for (const [name, hash, ready] of PAGES) {
         for (const [width, height] of [[1280, 900], [390, 844]]) {
           await page.setViewport({ width, height });

@@ -141,6 +141,20 @@ export const en = {
   'logs.live': 'live', 'logs.reconnecting': 'reconnecting…', 'logs.json': 'JSON', 'logs.jsonShow': 'show the JSON of this line',
   'level.Verbose': 'verbose', 'level.Debug': 'debug', 'level.Information': 'info', 'level.Warning': 'warning', 'level.Error': 'error', 'level.Fatal': 'fatal',
   'level.atLeast': '{level} and above',
+
+  // Post-file jobs (docs/post-processing.md)
+  'nav.jobs': 'Jobs', 'group.post': 'After the recording',
+  'set.postRemuxToMp4': 'Remux to MP4', 'set.postRemuxToMp4.help': 'none, mp4 (keep the recording) or mp4-delete-source (delete it once the MP4 is verified). Done in-process, no ffmpeg.',
+  'set.postDanmakuToAss': 'Danmaku to ASS subtitles', 'set.postDanmakuToAss.help': 'Render the danmaku XML as an .ass file beside the video.',
+  'set.postCommand': 'Command after each file', 'set.postCommand.help': 'Program on the first line, one argument per line; run without a shell. The file\'s facts are in LIVEREC_* variables.',
+  'set.postCommandTimeout': 'Command time limit', 'set.postCommandTimeout.help': 'The command is killed after this long.',
+  'set.postJobConcurrency': 'Jobs at once', 'set.postJobConcurrency.help': 'How many post-file jobs run at the same time.',
+  'jobs.title': 'Post-file jobs', 'jobs.empty': 'No jobs yet. Turn on a step under Settings → After the recording.',
+  'jobs.summary': '{active} active · {failed} failed', 'jobs.retryAt': 'next try {time}',
+  'jobkind.remux': 'remux to MP4', 'jobkind.danmaku-ass': 'danmaku ASS', 'jobkind.command': 'command',
+  'jobstate.pending': 'queued', 'jobstate.running': 'running', 'jobstate.retrying': 'retrying', 'jobstate.done': 'done', 'jobstate.failed': 'failed',
+  'col.job': 'job', 'col.result': 'result',
+  'event.PostProcessed': 'post-processed',
 } as const;
 
 export type Key = keyof typeof en;

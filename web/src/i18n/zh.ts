@@ -136,4 +136,18 @@ export const zh: Record<Key, string> = {
   'logs.live': '实时', 'logs.reconnecting': '重新连接中…', 'logs.json': 'JSON', 'logs.jsonShow': '显示这一行的 JSON',
   'level.Verbose': '详细', 'level.Debug': '调试', 'level.Information': '信息', 'level.Warning': '警告', 'level.Error': '错误', 'level.Fatal': '致命',
   'level.atLeast': '{level}及以上',
+
+  // 录制后处理（docs/post-processing.md）
+  'nav.jobs': '任务', 'group.post': '录制完成后',
+  'set.postRemuxToMp4': '转封装为 MP4', 'set.postRemuxToMp4.help': 'none（不转）、mp4（保留原文件）或 mp4-delete-source（MP4 校验通过后删除原文件）。在进程内完成，不用 ffmpeg。',
+  'set.postDanmakuToAss': '弹幕转 ASS 字幕', 'set.postDanmakuToAss.help': '把弹幕 XML 渲染成视频旁的 .ass 文件。',
+  'set.postCommand': '每个文件完成后运行的命令', 'set.postCommand.help': '第一行是程序，之后每行一个参数；不经过 shell 运行。文件信息在 LIVEREC_* 环境变量中。',
+  'set.postCommandTimeout': '命令时限', 'set.postCommandTimeout.help': '超过此时长的命令会被终止。',
+  'set.postJobConcurrency': '同时运行的任务数', 'set.postJobConcurrency.help': '录制后处理任务同时运行的数量。',
+  'jobs.title': '录制后处理任务', 'jobs.empty': '还没有任务。可在 设置 → 录制完成后 中开启处理步骤。',
+  'jobs.summary': '{active} 个进行中 · {failed} 个失败', 'jobs.retryAt': '下次尝试 {time}',
+  'jobkind.remux': '转封装 MP4', 'jobkind.danmaku-ass': '弹幕 ASS', 'jobkind.command': '命令',
+  'jobstate.pending': '排队中', 'jobstate.running': '运行中', 'jobstate.retrying': '等待重试', 'jobstate.done': '完成', 'jobstate.failed': '失败',
+  'col.job': '任务', 'col.result': '结果',
+  'event.PostProcessed': '后处理完成',
 };

@@ -18,6 +18,7 @@ export const GROUPS: Group[] = [
   { id: 'cutting', advanced: false, fields: ['cuttingMode', 'cuttingNumber', 'cuttingByTitle'] },
   { id: 'storage', advanced: false, fields: ['fileNameRecordTemplate', 'saveStreamCover', 'flvWriteMetadata', 'minFreeSpaceMB'] },
   { id: 'quality', advanced: false, fields: ['recordingQuality', 'recordingProtocol'] },
+  { id: 'post', advanced: false, fields: ['postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency'] },
   { id: 'webhook', advanced: false, fields: ['webHookUrls', 'webHookUrlsV2', 'timingWebhookTimeout'] },
   { id: 'apiHost', advanced: true, fields: ['liveApiHost'] },
   { id: 'cookie', advanced: true, fields: ['cookie'] },
@@ -31,7 +32,7 @@ export const GROUPS: Group[] = [
 const UNITS: Record<string, Unit> = {
   timingCheckInterval: 's', timingStreamRetryNoQn: 's',
   timingApiTimeout: 'ms', timingStreamRetry: 'ms', timingStreamConnect: 'ms', timingDanmakuRetry: 'ms', timingWatchdogTimeout: 'ms',
-  timingApiBlockedPause: 'ms', timingWebhookTimeout: 'ms',
+  timingApiBlockedPause: 'ms', timingWebhookTimeout: 'ms', postCommandTimeout: 's', postJobConcurrency: 'count',
   recordMemoryBudgetMB: 'MiB', minFreeSpaceMB: 'MiB', recordDanmakuFlushInterval: 'count',
 };
 
@@ -48,10 +49,11 @@ export const ENUMS: Record<string, number[]> = {
   danmakuTransport: [0, 1, 2, 3],
   networkTransportAllowedAddressFamily: [-1, 0, 1, 2],
 };
-export const MULTILINE = new Set(['webHookUrls', 'webHookUrlsV2', 'titleFilterPatterns', 'userScript', 'fileNameRecordTemplate']);
+export const MULTILINE = new Set(['webHookUrls', 'webHookUrlsV2', 'titleFilterPatterns', 'userScript', 'fileNameRecordTemplate', 'postCommand']);
 export const SECRET = new Set(['cookie']);
 /** Fields liverec adds to brec's set. */
-export const LIVEREC_ONLY = new Set(['flvKeepHevcCodec12', 'recordMemoryBudgetMB', 'minFreeSpaceMB', 'recordingProtocol', 'timingWebhookTimeout', 'timingApiBlockedPause', 'maxRooms']);
+export const LIVEREC_ONLY = new Set(['flvKeepHevcCodec12', 'recordMemoryBudgetMB', 'minFreeSpaceMB', 'recordingProtocol', 'timingWebhookTimeout', 'timingApiBlockedPause', 'maxRooms',
+  'postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency']);
 
 const pascal = (field: string): string => field.charAt(0).toUpperCase() + field.slice(1);
 /** Why a field has no effect in liverec, or null when it has one. */
