@@ -137,6 +137,8 @@ describe('every route answers as documented', () => {
 
     const deliveries = await hit('GET', '/api/webhook/deliveries', '/api/webhook/deliveries', undefined, 200);
     expect(deliveries.map((d: any) => d.eventType)).toEqual(['SessionStarted', 'FileClosed']);
+
+    expect(await hit('GET', '/api/jobs', '/api/jobs', undefined, 200)).toEqual([]);
   });
 
   it('event stream and webhook actions (liverec)', async () => {
