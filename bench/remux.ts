@@ -23,7 +23,7 @@ function ffmpeg(input: string, output: string): Run {
   if (r.status !== 0) throw new Error(`ffmpeg failed: ${r.stderr}`);
   const utime = Number(/utime=([\d.]+)s/.exec(r.stderr)?.[1]);
   const stime = Number(/stime=([\d.]+)s/.exec(r.stderr)?.[1]);
-  const rss = Number(/maxrss=(\d+)KiB/.exec(r.stderr)?.[1]);
+  const rss = Number(/maxrss=(\d+)k[iI]?B/.exec(r.stderr)?.[1]);
   return { cpuS: utime + stime, maxRssKiB: rss };
 }
 
