@@ -11,6 +11,8 @@ import { WebhookOutbox } from './webhook/outbox.js';
 import { PostQueue } from './post/queue.js';
 import { closePostPool } from './post/pool.js';
 import { serviceRunner } from './post/runners.js';
+import { parseGB } from './retention/plan.js';
+import { Retention } from './retention/retention.js';
 import type { GetWebhookSettings } from './webhook/settings.js';
 
 /** How long a stop waits for pending webhook deliveries before journaling the rest (documented in docs/security.md). */
@@ -20,7 +22,7 @@ export interface ServiceOptions {
   workDir: string;
   config: ConfigStore;
   /** The HTTP API; omitted = no web server (brec starts none without --bind). */
-  api?: Omit<ApiServerOptions, 'recorder' | 'deliveries' | 'replayDelivery' | 'jobs'>;
+  api?: Omit<ApiServerOptions, 'recorder' | 'deliveries' | 'replayDelivery' | 'jobs' | 'retention'>;
   roomsPerWorker?: number;
   allowTestFaults?: boolean;
   /** Pass a bus to subscribe before the first room starts (no early event is missed). */
@@ -37,6 +39,8 @@ export interface Service {
   outbox: ServiceOutbox;
   /** Post-file jobs (src/post/). */
   jobs: PostQueue;
+  /** Deletes the oldest closed recordings past the Retention* limits (src/retention/). */
+  retention: Retention;
   api: ApiServer | null;
   /** Graceful stop: files closed with final metadata, SessionEnded journaled, config saved. */
   close(): Promise<void>;
@@ -74,6 +78,17 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   });
   jobs.attach(recorder.bus);
   jobs.start();
+  const retention = new Retention({
+    workDir,
+    limits: () => ({
+      maxAgeDays: config.effective('RetentionMaxAgeDays'),
+      maxTotalGB: parseGB(config.effective('RetentionMaxTotalGB')),
+      minFreeGB: parseGB(config.effective('RetentionMinFreeGB')),
+    }),
+    protectedPaths: () => [...recorder.openPaths(), ...jobs.busyPaths()],
+    emit: (event) => recorder.bus.emit(event),
+    snapshot: (roomId) => recorder.roomSnapshot(roomId),
+  });
   // brec rewrites the config at every start; liverec only writes a missing one, so config.backup.json keeps
   // the user's own file after the first save.
   if (config.path && !existsSync(config.path)) {
@@ -86,8 +101,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   }
   let api: ApiServer | null = null;
   try {
-    if (options.api) api = await startApiServer({ ...options.api, recorder, jobs: () => jobs.list(), deliveries: () => outbox.recentDeliveries(), replayDelivery: (id, url) => outbox.replay(id, url) });
+    if (options.api) api = await startApiServer({ ...options.api, recorder, jobs: () => jobs.list(), retention: () => retention.preview(), deliveries: () => outbox.recentDeliveries(), replayDelivery: (id, url) => outbox.replay(id, url) });
     await recorder.start();
+    retention.start(recorder.bus);
   } catch (err) {
     await api?.close();
     await recorder.close(1000);
@@ -98,8 +114,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   }
   let closing: Promise<void> | null = null;
   return {
-    recorder, outbox, jobs, api,
+    recorder, outbox, jobs, retention, api,
     close: () => (closing ??= (async () => {
+      retention.close();
       await recorder.close(3000);
       await api?.close();
       // Running jobs are cut; the journal still says running, so the next start runs them again.

@@ -22,6 +22,7 @@ import { registerVersionRoutes } from './version.js';
 import { registerWebhookRoutes } from './webhook.js';
 import { registerWebhookActionRoutes } from './webhook-actions.js';
 import { registerJobRoutes } from './jobs.js';
+import { registerRetentionRoutes } from './retention.js';
 import { EventHub, registerEventRoutes } from './events/index.js';
 import { RecorderMetrics, registerMetricsRoutes } from './metrics/index.js';
 import { registerUiRoutes } from './ui/index.js';
@@ -84,6 +85,7 @@ export function createApiApp(options: ApiAppOptions): ApiAppParts {
   registerWebhookRoutes(app, options);
   registerWebhookActionRoutes(app, options);
   registerJobRoutes(app, options);
+  registerRetentionRoutes(app, options);
   registerGraphqlRoutes(app, options);
   registerFileDownloads(app, options);
   const events = new EventHub(options.recorder);

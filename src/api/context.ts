@@ -18,6 +18,8 @@ export interface ApiDeps {
   fileBrowser?: boolean;
   /** Post-file jobs (GET /api/jobs); absent = an empty list. */
   jobs?: () => import('../post/job.js').PostJob[];
+  /** Retention's dry run (GET /api/retention); absent = retention off, nothing listed. */
+  retention?: () => import('../retention/plan.js').RetentionPlan;
   /** Cluster mode: routes that span every node, registered ahead of the single-node room routes. */
   cluster?: { register(app: ApiApp, deps: ApiDeps): void };
 }

@@ -81,6 +81,13 @@ export const FIELDS = {
   PostCommandTimeout: { kind: 'uint', scope: 'G', default: 600, liverec: true },
   /** Post-file jobs run at once (each remux takes one thread). */
   PostJobConcurrency: { kind: 'uint', scope: 'G', default: 1, liverec: true },
+  // Retention (src/retention/): all off by default; the oldest closed recordings go first.
+  /** Days a closed recording is kept; 0 = no limit. */
+  RetentionMaxAgeDays: { kind: 'uint', scope: 'G', default: 0, liverec: true },
+  /** GiB all recordings in the work directory may take (a decimal such as "0.5"); "0" = no limit. */
+  RetentionMaxTotalGB: { kind: 'string', scope: 'G', default: '0', nullable: true, liverec: true },
+  /** GiB that must stay free on the work directory's disk (a decimal); "0" = no limit. */
+  RetentionMinFreeGB: { kind: 'string', scope: 'G', default: '0', nullable: true, liverec: true },
 } as const satisfies Record<string, FieldDef>;
 
 export type FieldName = keyof typeof FIELDS;

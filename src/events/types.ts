@@ -1,6 +1,6 @@
 // Recorder lifecycle events, shaped like brec's webhook v2 EventData (PascalCase) so the outbox sends them as-is.
 
-export const EVENT_TYPES = ['SessionStarted', 'SessionEnded', 'FileOpening', 'FileClosed', 'StreamStarted', 'StreamEnded', 'PostProcessed'] as const;
+export const EVENT_TYPES = ['SessionStarted', 'SessionEnded', 'FileOpening', 'FileClosed', 'StreamStarted', 'StreamEnded', 'PostProcessed', 'FileDeleted'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The room snapshot every event carries, taken when the event is built. */
@@ -45,6 +45,18 @@ export interface PostProcessedData extends FileClosedData {
   Jobs: { Kind: string; State: 'done' | 'failed'; Attempts: number; Error: string | null; Output: string | null }[];
 }
 
+/** liverec extension (v2 webhooks only): retention deleted a closed recording and its sidecars. */
+export interface FileDeletedData extends RoomEventSnapshot {
+  /** RoomId: from the recording's folder or file name (`<roomId>-…`), 0 when neither starts with one; the rest of the snapshot when the room is known. */
+  /** The recording's media file (the first one), relative to the work directory. */
+  RelativePath: string;
+  /** Every file deleted with it (video, danmaku XML, ASS, cover, MP4), relative. */
+  Files: string[];
+  /** Bytes freed. */
+  FileSize: number;
+  Reason: 'max-age' | 'max-total' | 'min-free';
+}
+
 interface EventBase<T extends EventType, D> {
   EventType: T;
   /** DateTimeOffset string with fractional seconds, taken when the event was queued. */
@@ -59,4 +71,5 @@ export type RecorderEvent =
   | EventBase<'FileClosed', FileClosedData>
   | EventBase<'StreamStarted', RoomEventSnapshot>
   | EventBase<'StreamEnded', RoomEventSnapshot>
-  | EventBase<'PostProcessed', PostProcessedData>;
+  | EventBase<'PostProcessed', PostProcessedData>
+  | EventBase<'FileDeleted', FileDeletedData>;

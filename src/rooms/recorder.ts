@@ -1,4 +1,5 @@
 // The recorder: rooms from config, one actor each (via the supervisor), the main-thread mirror, and events.
+import { resolve } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import type { ConfigStore, RoomConfigEntry } from '../config/store.js';
 import type { RoomSettings } from '../config/fields.js';
@@ -199,6 +200,14 @@ export class Recorder {
     return this.supervisor.command(room.roomId, kind);
   }
 
+  /** Absolute paths of the files rooms have open now, journaled ones included (retention never touches them). */
+  openPaths(): Set<string> {
+    const out = new Set<string>();
+    for (const files of this.openFiles.values()) for (const f of files.values()) out.add(resolve(f.path));
+    for (const e of this.journal.entries().files) out.add(resolve(e.path));
+    return out;
+  }
+
   get workerCount(): number {
     return this.supervisor.workerCount;
   }
@@ -300,6 +309,12 @@ export class Recorder {
     this.sessions.delete(roomId);
     if (sessionId) this.journal.sessionEnded(sessionId);
     if (sessionId) this.bus.emit({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.snapshot(room), SessionId: sessionId } });
+  }
+
+  /** The event snapshot of a room this recorder has, or null. */
+  roomSnapshot(roomId: number): RoomEventSnapshot | null {
+    const room = this.rooms.find((r) => r.roomId === roomId);
+    return room ? this.snapshot(room) : null;
   }
 
   private snapshot(room: Room): RoomEventSnapshot {

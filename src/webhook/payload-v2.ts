@@ -68,6 +68,10 @@ function eventData(event: RecorderEvent): Record<string, unknown> {
       return room(event.EventData);
     case 'PostProcessed':
       return postProcessed(event.EventData);
+    case 'FileDeleted': {
+      const d = event.EventData;
+      return { RelativePath: d.RelativePath, Files: d.Files, FileSize: d.FileSize, Reason: d.Reason, ...room(d) };
+    }
   }
 }
 

@@ -63,7 +63,7 @@ describe('the OpenAPI document', () => {
       // liverec addition: the rooms' last hour for the UI's charts.
       'GET /api/history',
       // liverec addition: post-file jobs (docs/post-processing.md).
-      'GET /api/jobs',
+      'GET /api/jobs', 'GET /api/retention',
     ].sort());
   });
 });
@@ -139,6 +139,7 @@ describe('every route answers as documented', () => {
     expect(deliveries.map((d: any) => d.eventType)).toEqual(['SessionStarted', 'FileClosed']);
 
     expect(await hit('GET', '/api/jobs', '/api/jobs', undefined, 200)).toEqual([]);
+    expect(await hit('GET', '/api/retention', '/api/retention', undefined, 200)).toMatchObject({ enabled: false, deletions: [] });
   });
 
   it('event stream and webhook actions (liverec)', async () => {

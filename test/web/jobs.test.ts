@@ -89,6 +89,7 @@ describe('post-file jobs in the service', () => {
       const cells = await page.$$eval('tr[data-job="remux"][data-state="done"] td', (tds) => tds.map((td) => td.textContent));
       expect(cells).toContain(dict['jobkind.remux']);
       expect(cells).toContain(dict['jobstate.done']);
+      expect(await page.$eval('section[data-retention="off"] .empty', (p) => p.textContent)).toBe(dict['retention.off']);
       expect(await page.evaluate('[...window.__liverecI18n.missing]')).toEqual([]);
       await page.close();
     });

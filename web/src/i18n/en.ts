@@ -154,7 +154,16 @@ export const en = {
   'jobkind.remux': 'remux to MP4', 'jobkind.danmaku-ass': 'danmaku ASS', 'jobkind.command': 'command',
   'jobstate.pending': 'queued', 'jobstate.running': 'running', 'jobstate.retrying': 'retrying', 'jobstate.done': 'done', 'jobstate.failed': 'failed',
   'col.job': 'job', 'col.result': 'result',
-  'event.PostProcessed': 'post-processed',
+  'event.PostProcessed': 'post-processed', 'event.FileDeleted': 'deleted by retention',
+  'group.retention': 'Retention',
+  'set.retentionMaxAgeDays': 'Keep recordings for (days)', 'set.retentionMaxAgeDays.help': 'Closed recordings older than this are deleted with their danmaku and other files; 0 keeps them.',
+  'set.retentionMaxTotalGB': 'Most space for recordings (GiB)', 'set.retentionMaxTotalGB.help': 'Oldest closed recordings are deleted while the recordings take more; decimals allowed; 0 is no limit.',
+  'set.retentionMinFreeGB': 'Keep free on the disk (GiB)', 'set.retentionMinFreeGB.help': 'Oldest closed recordings are deleted while less is free; decimals allowed; 0 is no limit.',
+  'retention.title': 'Retention (dry run)', 'retention.off': 'Retention is off: set a limit under Settings → Retention.',
+  'retention.summary': 'recordings take {total}; {free} free; the next run deletes {n}', 'retention.none': 'Nothing to delete now.',
+  'retention.protected': '{n} kept although old: open, being processed or not yet uploaded',
+  'retention.reason.max-age': 'too old', 'retention.reason.max-total': 'over the total', 'retention.reason.min-free': 'disk too full',
+  'col.reason': 'reason', 'col.recording': 'recording',
 } as const;
 
 export type Key = keyof typeof en;

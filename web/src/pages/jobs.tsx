@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { NoticeLine, useNotice } from '../components/notice';
+import { RetentionPreview } from '../components/retention-preview';
 import { dateTime } from '../format';
 import { has, t } from '../i18n';
 import { useStore } from '../store';
@@ -47,6 +48,7 @@ export function JobsPage() {
           </tbody>
         </table></div>
       )}
+      <RetentionPreview refresh={latest} />
     </section>
   );
 }

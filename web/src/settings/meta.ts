@@ -19,6 +19,7 @@ export const GROUPS: Group[] = [
   { id: 'storage', advanced: false, fields: ['fileNameRecordTemplate', 'saveStreamCover', 'flvWriteMetadata', 'minFreeSpaceMB'] },
   { id: 'quality', advanced: false, fields: ['recordingQuality', 'recordingProtocol'] },
   { id: 'post', advanced: false, fields: ['postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency'] },
+  { id: 'retention', advanced: false, fields: ['retentionMaxAgeDays', 'retentionMaxTotalGB', 'retentionMinFreeGB'] },
   { id: 'webhook', advanced: false, fields: ['webHookUrls', 'webHookUrlsV2', 'timingWebhookTimeout'] },
   { id: 'apiHost', advanced: true, fields: ['liveApiHost'] },
   { id: 'cookie', advanced: true, fields: ['cookie'] },
@@ -53,7 +54,8 @@ export const MULTILINE = new Set(['webHookUrls', 'webHookUrlsV2', 'titleFilterPa
 export const SECRET = new Set(['cookie']);
 /** Fields liverec adds to brec's set. */
 export const LIVEREC_ONLY = new Set(['flvKeepHevcCodec12', 'recordMemoryBudgetMB', 'minFreeSpaceMB', 'recordingProtocol', 'timingWebhookTimeout', 'timingApiBlockedPause', 'maxRooms',
-  'postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency']);
+  'postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency',
+  'retentionMaxAgeDays', 'retentionMaxTotalGB', 'retentionMinFreeGB']);
 
 const pascal = (field: string): string => field.charAt(0).toUpperCase() + field.slice(1);
 /** Why a field has no effect in liverec, or null when it has one. */
