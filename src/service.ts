@@ -13,6 +13,7 @@ import { closePostPool } from './post/pool.js';
 import { serviceRunner } from './post/runners.js';
 import { parseGB } from './retention/plan.js';
 import { Retention } from './retention/retention.js';
+import { Notifier } from './notify/notifier.js';
 import type { GetWebhookSettings } from './webhook/settings.js';
 
 /** How long a stop waits for pending webhook deliveries before journaling the rest (documented in docs/security.md). */
@@ -22,7 +23,7 @@ export interface ServiceOptions {
   workDir: string;
   config: ConfigStore;
   /** The HTTP API; omitted = no web server (brec starts none without --bind). */
-  api?: Omit<ApiServerOptions, 'recorder' | 'deliveries' | 'replayDelivery' | 'jobs' | 'retention'>;
+  api?: Omit<ApiServerOptions, 'recorder' | 'deliveries' | 'replayDelivery' | 'jobs' | 'retention' | 'notifyTest'>;
   roomsPerWorker?: number;
   allowTestFaults?: boolean;
   /** Pass a bus to subscribe before the first room starts (no early event is missed). */
@@ -39,6 +40,8 @@ export interface Service {
   outbox: ServiceOutbox;
   /** Post-file jobs (src/post/). */
   jobs: PostQueue;
+  /** Notifications (src/notify/). */
+  notifier: Notifier;
   /** Deletes the oldest closed recordings past the Retention* limits (src/retention/). */
   retention: Retention;
   api: ApiServer | null;
@@ -78,6 +81,8 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   });
   jobs.attach(recorder.bus);
   jobs.start();
+  const notifier = new Notifier({ config, recorder });
+  notifier.attach(recorder.bus);
   const retention = new Retention({
     workDir,
     limits: () => ({
@@ -101,7 +106,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   }
   let api: ApiServer | null = null;
   try {
-    if (options.api) api = await startApiServer({ ...options.api, recorder, jobs: () => jobs.list(), retention: () => retention.preview(), deliveries: () => outbox.recentDeliveries(), replayDelivery: (id, url) => outbox.replay(id, url) });
+    if (options.api) api = await startApiServer({ ...options.api, recorder, jobs: () => jobs.list(), retention: () => retention.preview(), notifyTest: () => notifier.test(), deliveries: () => outbox.recentDeliveries(), replayDelivery: (id, url) => outbox.replay(id, url) });
     await recorder.start();
     retention.start(recorder.bus);
   } catch (err) {
@@ -114,9 +119,10 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   }
   let closing: Promise<void> | null = null;
   return {
-    recorder, outbox, jobs, retention, api,
+    recorder, outbox, jobs, retention, notifier, api,
     close: () => (closing ??= (async () => {
       retention.close();
+      notifier.close();
       await recorder.close(3000);
       await api?.close();
       // Running jobs are cut; the journal still says running, so the next start runs them again.

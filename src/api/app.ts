@@ -23,6 +23,7 @@ import { registerWebhookRoutes } from './webhook.js';
 import { registerWebhookActionRoutes } from './webhook-actions.js';
 import { registerJobRoutes } from './jobs.js';
 import { registerRetentionRoutes } from './retention.js';
+import { registerNotifyRoutes } from './notify.js';
 import { EventHub, registerEventRoutes } from './events/index.js';
 import { RecorderMetrics, registerMetricsRoutes } from './metrics/index.js';
 import { registerUiRoutes } from './ui/index.js';
@@ -86,6 +87,7 @@ export function createApiApp(options: ApiAppOptions): ApiAppParts {
   registerWebhookActionRoutes(app, options);
   registerJobRoutes(app, options);
   registerRetentionRoutes(app, options);
+  registerNotifyRoutes(app, options);
   registerGraphqlRoutes(app, options);
   registerFileDownloads(app, options);
   const events = new EventHub(options.recorder);

@@ -81,6 +81,13 @@ export const FIELDS = {
   PostCommandTimeout: { kind: 'uint', scope: 'G', default: 600, liverec: true },
   /** Post-file jobs run at once (each remux takes one thread). */
   PostJobConcurrency: { kind: 'uint', scope: 'G', default: 1, liverec: true },
+  // Notifications (src/notify/).
+  /** Where notifications go, one URL per line: ntfy://, tgram://BOT/CHAT, bark://, mailto://user:pass@host:port/to, json://. */
+  NotifyUrls: { kind: 'string', scope: 'G', default: '', nullable: true, liverec: true },
+  /** A room's notifications on or off (a room with AutoRecord off and this on is notify-only). */
+  NotifyEnabled: { kind: 'bool', scope: 'RG', default: true, liverec: true },
+  /** Liquid template of a notification's text: message, kind, title, roomId, name, roomTitle, time. */
+  NotifyTemplate: { kind: 'string', scope: 'G', default: '{{ message }}', nullable: true, liverec: true },
   // Retention (src/retention/): all off by default; the oldest closed recordings go first.
   /** Days a closed recording is kept; 0 = no limit. */
   RetentionMaxAgeDays: { kind: 'uint', scope: 'G', default: 0, liverec: true },

@@ -63,7 +63,7 @@ describe('the OpenAPI document', () => {
       // liverec addition: the rooms' last hour for the UI's charts.
       'GET /api/history',
       // liverec addition: post-file jobs (docs/post-processing.md).
-      'GET /api/jobs', 'GET /api/retention',
+      'GET /api/jobs', 'GET /api/retention', 'POST /api/notify/test',
     ].sort());
   });
 });
@@ -140,6 +140,7 @@ describe('every route answers as documented', () => {
 
     expect(await hit('GET', '/api/jobs', '/api/jobs', undefined, 200)).toEqual([]);
     expect(await hit('GET', '/api/retention', '/api/retention', undefined, 200)).toMatchObject({ enabled: false, deletions: [] });
+    expect(await hit('POST', '/api/notify/test', '/api/notify/test', undefined, 200)).toEqual([]);
   });
 
   it('event stream and webhook actions (liverec)', async () => {

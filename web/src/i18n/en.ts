@@ -164,6 +164,11 @@ export const en = {
   'retention.protected': '{n} kept although old: open, being processed or not yet uploaded',
   'retention.reason.max-age': 'too old', 'retention.reason.max-total': 'over the total', 'retention.reason.min-free': 'disk too full',
   'col.reason': 'reason', 'col.recording': 'recording',
+  'group.notify': 'Notifications',
+  'set.notifyUrls': 'Notification URLs', 'set.notifyUrls.help': 'One per line: ntfy://host/topic, tgram://BOT_TOKEN/CHAT_ID, bark://host/KEY, mailto://user:pass@smtp-host:587/to@example.com, json://host/path.',
+  'set.notifyEnabled': 'Notify for this room', 'set.notifyEnabled.help': 'Stream start and end, recording errors, unavailable rooms, low disk, failed jobs. With auto-record off a room is notify-only.',
+  'set.notifyTemplate': 'Notification text', 'set.notifyTemplate.help': 'Liquid: {{ message }}, {{ kind }}, {{ name }}, {{ roomTitle }}, {{ roomId }}, {{ time }}.',
+  'notifyTest.send': 'Send test notification', 'notifyTest.sending': 'Sending…', 'notifyTest.none': 'No notification URL is saved.', 'notifyTest.sent': 'sent',
 } as const;
 
 export type Key = keyof typeof en;

@@ -159,4 +159,9 @@ export const zh: Record<Key, string> = {
   'retention.protected': '{n} 个较旧录像被保留：正在写入、正在处理或尚未上传',
   'retention.reason.max-age': '超过保留天数', 'retention.reason.max-total': '超过总大小', 'retention.reason.min-free': '磁盘空间不足',
   'col.reason': '原因', 'col.recording': '录像',
+  'group.notify': '通知',
+  'set.notifyUrls': '通知地址', 'set.notifyUrls.help': '每行一个：ntfy://主机/主题、tgram://机器人令牌/聊天ID、bark://主机/密钥、mailto://用户:密码@SMTP主机:587/收件人@example.com、json://主机/路径。',
+  'set.notifyEnabled': '此直播间发送通知', 'set.notifyEnabled.help': '开播、下播、录制错误、无法录制、磁盘空间不足、处理失败。关闭自动录制时该直播间只通知不录制。',
+  'set.notifyTemplate': '通知内容', 'set.notifyTemplate.help': 'Liquid 模板：{{ message }}、{{ kind }}、{{ name }}、{{ roomTitle }}、{{ roomId }}、{{ time }}。',
+  'notifyTest.send': '发送测试通知', 'notifyTest.sending': '发送中…', 'notifyTest.none': '还没有保存通知地址。', 'notifyTest.sent': '已发送',
 };
