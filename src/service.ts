@@ -10,7 +10,7 @@ import { Recorder } from './rooms/recorder.js';
 import { WebhookOutbox } from './webhook/outbox.js';
 import { PostQueue } from './post/queue.js';
 import { closePostPool } from './post/pool.js';
-import { serviceRunner } from './post/runners.js';
+import { createServiceRunner } from './post/runners.js';
 import { parseGB } from './retention/plan.js';
 import { Retention } from './retention/retention.js';
 import { Notifier } from './notify/notifier.js';
@@ -73,10 +73,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       return {
         PostRemuxToMp4: config.effective('PostRemuxToMp4', room), PostDanmakuToAss: config.effective('PostDanmakuToAss', room),
         PostCommand: config.effective('PostCommand', room), PostCommandTimeout: config.effective('PostCommandTimeout', room),
-        PostJobConcurrency: config.effective('PostJobConcurrency'),
+        PostJobConcurrency: config.effective('PostJobConcurrency'), SaveStreamCover: config.effective('SaveStreamCover', room),
       };
     },
-    runner: serviceRunner,
+    runner: createServiceRunner((roomId) => {
+      const room = config.findRoom(roomId);
+      return room ? config.resolveRoom(room) : config.resolveRoom({ roomId, autoRecord: false, overrides: {}, extra: {} });
+    }),
     emit: (event) => recorder.bus.emit(event),
   });
   jobs.attach(recorder.bus);

@@ -9,6 +9,7 @@ export interface PostSettings {
   PostDanmakuToAss: boolean;
   PostCommand: string | null;
   PostCommandTimeout: number;
+  SaveStreamCover: boolean;
 }
 
 export interface PlannedJob {
@@ -27,6 +28,8 @@ export function commandArgv(value: string | null): string[] {
 
 export function planJobs(s: PostSettings, relativePath: string): PlannedJob[] {
   const jobs: PlannedJob[] = [];
+  // First: the cover the room shows while the file was recorded, as near its close as the queue allows.
+  if (s.SaveStreamCover) jobs.push({ kind: 'cover', params: {} });
   const mode = remuxMode(s.PostRemuxToMp4);
   // HLS fMP4 recordings are fragmented .mp4 files: remuxing them gives the faststart layout players seek in at once.
   const remuxable = /\.(flv|ts|mp4)$/i.test(relativePath);

@@ -1,6 +1,8 @@
 // The job runner of the service: each job kind to its step (pool thread for CPU work, a child process for PostCommand).
 import { existsSync } from 'node:fs';
+import type { RoomSettings } from '../config/fields.js';
 import { runCommand } from './command-job.js';
+import { runCover } from './cover-job.js';
 import type { PostJob } from './job.js';
 import { runOnPool } from './pool.js';
 import { runRemux } from './remux-job.js';
@@ -20,9 +22,18 @@ async function danmakuAss(job: PostJob, ctx: JobContext): Promise<JobResult> {
   return { output };
 }
 
+/** The service's runner; `roomSettings` gives the API client settings for the cover step. */
+export function createServiceRunner(roomSettings: (roomId: number) => RoomSettings): JobRunner {
+  return {
+    run: (job, ctx) => (job.kind === 'cover' ? runCover(job, ctx, roomSettings(job.roomId)) : serviceRunner.run(job, ctx)),
+  };
+}
+
+/** The runner of every kind that needs no room settings. */
 export const serviceRunner: JobRunner = {
   async run(job, ctx) {
     switch (job.kind) {
+      case 'cover': throw new Error('the cover step needs createServiceRunner');
       case 'remux': return runRemux(job, ctx);
       case 'danmaku-ass': return danmakuAss(job, ctx);
       case 'command':

@@ -10,7 +10,7 @@ import { serviceRunner } from '../../src/post/runners.js';
 import type { PostSettings } from '../../src/post/plan.js';
 
 export type QueueSettings = PostSettings & { PostJobConcurrency: number };
-export const DEFAULT_SETTINGS: QueueSettings = { PostRemuxToMp4: 'none', PostDanmakuToAss: false, PostCommand: '', PostCommandTimeout: 600, PostJobConcurrency: 1 };
+export const DEFAULT_SETTINGS: QueueSettings = { PostRemuxToMp4: 'none', PostDanmakuToAss: false, PostCommand: '', PostCommandTimeout: 600, PostJobConcurrency: 1, SaveStreamCover: false };
 
 export function tempWorkDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'liverec-post-'));

@@ -7,6 +7,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../web/build.mjs';
 import { TsScanner } from '../../src/hls/ts-packets.js';
+import { COVER_JPEG } from '../../src/simulator/cover.js';
 import type { RecorderEvent } from '../../src/events/types.js';
 import { mediaFacts, type MediaFacts } from '../post/media.js';
 import { eventually, startWebSetup, type WebSetup } from './setup.js';
@@ -31,7 +32,11 @@ describe('post-file jobs in the service', () => {
     s = await startWebSetup({
       rooms: Object.entries(ROOMS).map(([p, roomId]) => ({ roomId, name: `post ${p}`, title: `post ${p}`, live: true, bitrateKbps: 400, formats: [p === 'flv' ? 'flv' : p === 'hls-ts' ? 'ts' : 'fmp4'] })),
       record: Object.values(ROOMS),
-      roomConfig: Object.fromEntries(Object.entries(ROOMS).map(([p, id]) => [id, { PostRemuxToMp4: 'mp4', RecordingProtocol: p }])),
+      roomConfig: Object.fromEntries(Object.entries(ROOMS).map(([p, id]) => [id, {
+        PostRemuxToMp4: 'mp4', RecordingProtocol: p,
+        // The FLV room also saves the room's cover (served by the simulator) and renders its danmaku as ASS.
+        ...(p === 'flv' ? { SaveStreamCover: true, RecordDanmaku: true, PostDanmakuToAss: true } : {}),
+      }])),
     });
     for (const id of Object.values(ROOMS)) {
       await eventually(`room ${id} recording 5 s`, () => (s.service.recorder.findRoom(id)?.recordingStats.sessionDuration ?? 0) > 5000, 90_000, 200);
@@ -63,12 +68,20 @@ describe('post-file jobs in the service', () => {
     });
   }
 
+  it('SaveStreamCover: the room cover lies beside the recording; PostDanmakuToAss: the ASS beside the video', () => {
+    const e = processed.flv!;
+    expect(e.EventData.Jobs.map((j) => [j.Kind, j.State])).toEqual([['cover', 'done'], ['remux', 'done'], ['danmaku-ass', 'done']]);
+    const base = join(s.workDir, e.EventData.RelativePath.replace(/\.flv$/, ''));
+    expect(readFileSync(`${base}.cover.jpg`).equals(COVER_JPEG)).toBe(true);
+    expect(readFileSync(`${base}.ass`, 'utf8')).toContain('[Events]');
+  });
+
   it('GET /api/jobs lists each file\'s remux as done, with its output', async () => {
     const res = await fetch(`${s.url}/api/jobs`);
     expect(res.status).toBe(200);
     const jobs = (await res.json()) as { roomId: number; kind: string; state: string; output: string | null; relativePath: string }[];
     for (const id of Object.values(ROOMS)) {
-      expect(jobs.find((j) => j.roomId === id && j.relativePath === Object.values(processed).find((e) => e!.EventData.RoomId === id)!.EventData.RelativePath))
+      expect(jobs.find((j) => j.kind === 'remux' && j.roomId === id && j.relativePath === Object.values(processed).find((e) => e!.EventData.RoomId === id)!.EventData.RelativePath))
         .toMatchObject({ kind: 'remux', state: 'done', output: expect.stringMatching(/\.mp4$/) });
     }
   });

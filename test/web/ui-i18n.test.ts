@@ -124,7 +124,7 @@ describe('the web UI in Chinese and English', () => {
         await visit(page, '#/settings', '[data-group="danmaku"] legend');
         expect(await page.$eval('[data-group="danmaku"] legend', (e) => e.textContent)).toBe('弹幕录制');
         expect(await page.$eval('[data-key="timingCheckInterval"] .unit', (e) => e.textContent)).toBe('秒');
-        expect(await page.$eval('[data-key="saveStreamCover"] .inert-badge', (e) => e.textContent)).toBe(dict['form.inert.not-implemented']);
+        expect(await page.$eval('[data-key="userScript"] .inert-badge', (e) => e.textContent)).toBe(dict['form.inert.not-implemented']);
         expect(await page.$eval('[data-key="timingCheckInterval"] .source', (e) => e.textContent)).toContain('600 秒 (10分00秒)');
       }
       await page.close();
