@@ -74,12 +74,13 @@ export async function startService(options: ServiceOptions): Promise<Service> {
         PostRemuxToMp4: config.effective('PostRemuxToMp4', room), PostDanmakuToAss: config.effective('PostDanmakuToAss', room),
         PostCommand: config.effective('PostCommand', room), PostCommandTimeout: config.effective('PostCommandTimeout', room),
         PostJobConcurrency: config.effective('PostJobConcurrency'), SaveStreamCover: config.effective('SaveStreamCover', room),
+        StorageS3Url: config.effective('StorageS3Url'),
       };
     },
     runner: createServiceRunner((roomId) => {
       const room = config.findRoom(roomId);
       return room ? config.resolveRoom(room) : config.resolveRoom({ roomId, autoRecord: false, overrides: {}, extra: {} });
-    }),
+    }, () => ({ url: config.effective('StorageS3Url'), deleteLocal: config.effective('StorageDeleteLocal') })),
     emit: (event) => recorder.bus.emit(event),
   });
   jobs.attach(recorder.bus);

@@ -1,6 +1,6 @@
 // GET /api/jobs (liverec addition): the post-file jobs (remux, subtitles, command) with their state, newest first.
 import { createRoute, z } from '@hono/zod-openapi';
-import { relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import { PostJobSchema, type PostJob, type PostJobDto } from '../post/job.js';
 import type { ApiApp, ApiDeps } from './context.js';
 import { sendJson } from './json.js';
@@ -21,7 +21,7 @@ export function jobDto(j: PostJob, workDir: string): PostJobDto {
     id: j.id, fileId: j.fileId, kind: j.kind, step: j.step, roomId: j.roomId, relativePath: j.file.RelativePath, state: j.state,
     attempts: j.attempts, createdAt: iso(j.createdAt), updatedAt: iso(j.updatedAt),
     nextAttemptAt: j.state === 'retrying' && j.dueAt ? iso(j.dueAt) : null, error: j.error,
-    output: j.output === null ? null : relative(workDir, j.output),
+    output: j.output === null ? null : isAbsolute(j.output) ? relative(workDir, j.output) : j.output,
   };
 }
 

@@ -88,6 +88,11 @@ export const FIELDS = {
   NotifyEnabled: { kind: 'bool', scope: 'RG', default: true, liverec: true },
   /** Liquid template of a notification's text: message, kind, title, roomId, name, roomTitle, time. */
   NotifyTemplate: { kind: 'string', scope: 'G', default: '{{ message }}', nullable: true, liverec: true },
+  // Object storage (src/storage/).
+  /** Upload each finished file to S3: s3://KEY:SECRET@host:port/bucket/prefix?region=…&pathStyle=true&tls=false; empty = off. */
+  StorageS3Url: { kind: 'string', scope: 'G', default: '', nullable: true, liverec: true },
+  /** Delete the local copies once the upload is verified. */
+  StorageDeleteLocal: { kind: 'bool', scope: 'G', default: false, liverec: true },
   // Retention (src/retention/): all off by default; the oldest closed recordings go first.
   /** Days a closed recording is kept; 0 = no limit. */
   RetentionMaxAgeDays: { kind: 'uint', scope: 'G', default: 0, liverec: true },

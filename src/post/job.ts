@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import type { FileClosedData } from '../events/types.js';
 
-export const JOB_KINDS = ['cover', 'remux', 'danmaku-ass', 'command'] as const;
+export const JOB_KINDS = ['cover', 'remux', 'danmaku-ass', 'command', 'upload'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 export const JOB_STATES = ['pending', 'running', 'retrying', 'done', 'failed'] as const;
 export type JobState = (typeof JOB_STATES)[number];

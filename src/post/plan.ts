@@ -10,6 +10,7 @@ export interface PostSettings {
   PostCommand: string | null;
   PostCommandTimeout: number;
   SaveStreamCover: boolean;
+  StorageS3Url: string | null;
 }
 
 export interface PlannedJob {
@@ -37,5 +38,7 @@ export function planJobs(s: PostSettings, relativePath: string): PlannedJob[] {
   if (s.PostDanmakuToAss) jobs.push({ kind: 'danmaku-ass', params: {} });
   const argv = commandArgv(s.PostCommand);
   if (argv.length) jobs.push({ kind: 'command', params: { argv: JSON.stringify(argv), timeoutSec: s.PostCommandTimeout } });
+  // Last: what is uploaded is what the other steps left (and StorageDeleteLocal may remove it).
+  if ((s.StorageS3Url ?? '').trim()) jobs.push({ kind: 'upload', params: {} });
   return jobs;
 }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import type { RoomSettings } from '../config/fields.js';
 import { runCommand } from './command-job.js';
 import { runCover } from './cover-job.js';
+import { runUpload, type StorageSettings } from '../storage/upload-job.js';
 import type { PostJob } from './job.js';
 import { runOnPool } from './pool.js';
 import { runRemux } from './remux-job.js';
@@ -23,9 +24,14 @@ async function danmakuAss(job: PostJob, ctx: JobContext): Promise<JobResult> {
 }
 
 /** The service's runner; `roomSettings` gives the API client settings for the cover step. */
-export function createServiceRunner(roomSettings: (roomId: number) => RoomSettings): JobRunner {
+export function createServiceRunner(roomSettings: (roomId: number) => RoomSettings, storage: () => StorageSettings): JobRunner {
   return {
-    run: (job, ctx) => (job.kind === 'cover' ? runCover(job, ctx, roomSettings(job.roomId)) : serviceRunner.run(job, ctx)),
+    run: (job, ctx) => {
+      if (job.kind === 'cover') return runCover(job, ctx, roomSettings(job.roomId));
+      // Read when the job runs, never journaled: the URL holds the secret key.
+      if (job.kind === 'upload') return runUpload(job, ctx, storage());
+      return serviceRunner.run(job, ctx);
+    },
   };
 }
 
@@ -33,7 +39,7 @@ export function createServiceRunner(roomSettings: (roomId: number) => RoomSettin
 export const serviceRunner: JobRunner = {
   async run(job, ctx) {
     switch (job.kind) {
-      case 'cover': throw new Error('the cover step needs createServiceRunner');
+      case 'cover': case 'upload': throw new Error(`the ${job.kind} step needs createServiceRunner`);
       case 'remux': return runRemux(job, ctx);
       case 'danmaku-ass': return danmakuAss(job, ctx);
       case 'command':

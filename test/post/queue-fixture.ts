@@ -7,10 +7,12 @@ import type { FileClosedData, RecorderEvent } from '../../src/events/types.js';
 import { PostQueue } from '../../src/post/queue.js';
 import type { RetryPolicy } from '../../src/post/retry.js';
 import { serviceRunner } from '../../src/post/runners.js';
+import type { JobRunner } from '../../src/post/runner.js';
+import type { Logger } from '../../src/log/logger.js';
 import type { PostSettings } from '../../src/post/plan.js';
 
 export type QueueSettings = PostSettings & { PostJobConcurrency: number };
-export const DEFAULT_SETTINGS: QueueSettings = { PostRemuxToMp4: 'none', PostDanmakuToAss: false, PostCommand: '', PostCommandTimeout: 600, PostJobConcurrency: 1, SaveStreamCover: false };
+export const DEFAULT_SETTINGS: QueueSettings = { PostRemuxToMp4: 'none', PostDanmakuToAss: false, PostCommand: '', PostCommandTimeout: 600, PostJobConcurrency: 1, SaveStreamCover: false, StorageS3Url: '' };
 
 export function tempWorkDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'liverec-post-'));
@@ -36,11 +38,11 @@ export interface QueueFixture {
   processed(timeoutMs?: number): Promise<RecorderEvent & { EventType: 'PostProcessed' }>;
 }
 
-export function startQueue(workDir: string, settings: Partial<QueueSettings>, retry?: RetryPolicy): QueueFixture {
+export function startQueue(workDir: string, settings: Partial<QueueSettings>, retry?: RetryPolicy, more: { runner?: JobRunner; logger?: Logger } = {}): QueueFixture {
   const bus = new EventBus();
   const events: RecorderEvent[] = [];
   bus.on((e) => void events.push(e));
-  const queue = new PostQueue({ workDir, settings: () => ({ ...DEFAULT_SETTINGS, ...settings }), runner: serviceRunner, emit: (e) => bus.emit(e), retry });
+  const queue = new PostQueue({ workDir, settings: () => ({ ...DEFAULT_SETTINGS, ...settings }), runner: more.runner ?? serviceRunner, emit: (e) => bus.emit(e), retry, logger: more.logger });
   queue.attach(bus);
   queue.start();
   const processed = (timeoutMs = 60_000) => new Promise<RecorderEvent & { EventType: 'PostProcessed' }>((resolve, reject) => {

@@ -20,6 +20,7 @@ export const GROUPS: Group[] = [
   { id: 'quality', advanced: false, fields: ['recordingQuality', 'recordingProtocol'] },
   { id: 'post', advanced: false, fields: ['postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency'] },
   { id: 'notify', advanced: false, fields: ['notifyUrls', 'notifyEnabled', 'notifyTemplate'] },
+  { id: 'objectStorage', advanced: false, fields: ['storageS3Url', 'storageDeleteLocal'] },
   { id: 'retention', advanced: false, fields: ['retentionMaxAgeDays', 'retentionMaxTotalGB', 'retentionMinFreeGB'] },
   { id: 'webhook', advanced: false, fields: ['webHookUrls', 'webHookUrlsV2', 'timingWebhookTimeout'] },
   { id: 'apiHost', advanced: true, fields: ['liveApiHost'] },
@@ -52,11 +53,12 @@ export const ENUMS: Record<string, number[]> = {
   networkTransportAllowedAddressFamily: [-1, 0, 1, 2],
 };
 export const MULTILINE = new Set(['webHookUrls', 'webHookUrlsV2', 'titleFilterPatterns', 'userScript', 'fileNameRecordTemplate', 'postCommand', 'notifyUrls', 'notifyTemplate']);
-export const SECRET = new Set(['cookie', 'notifyUrls']);
+export const SECRET = new Set(['cookie', 'notifyUrls', 'storageS3Url']);
 /** Fields liverec adds to brec's set. */
 export const LIVEREC_ONLY = new Set(['flvKeepHevcCodec12', 'recordMemoryBudgetMB', 'minFreeSpaceMB', 'recordingProtocol', 'timingWebhookTimeout', 'timingApiBlockedPause', 'maxRooms',
   'postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency',
-  'retentionMaxAgeDays', 'retentionMaxTotalGB', 'retentionMinFreeGB', 'notifyUrls', 'notifyEnabled', 'notifyTemplate']);
+  'retentionMaxAgeDays', 'retentionMaxTotalGB', 'retentionMinFreeGB', 'notifyUrls', 'notifyEnabled', 'notifyTemplate',
+  'storageS3Url', 'storageDeleteLocal']);
 
 const pascal = (field: string): string => field.charAt(0).toUpperCase() + field.slice(1);
 /** Why a field has no effect in liverec, or null when it has one. */
