@@ -31,7 +31,6 @@ export async function runRemux(job: PostJob, ctx: JobContext): Promise<JobResult
   } catch (err) {
     // A half-written MP4 is worth nothing; a retry or the next start writes it again from the untouched source.
     rmSync(tmp, { force: true });
-    rmSync(`${tmp}.mdat-tmp`, { force: true });
     throw err;
   }
   const written = readMp4Summary(tmp);

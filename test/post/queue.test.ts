@@ -95,7 +95,7 @@ describe('post-file jobs', () => {
     cleanups.push(() => child.kill('SIGKILL'));
     const folder = join(dir, '1001-streamer');
     const deadline = Date.now() + 60_000;
-    while (!readdirSync(folder).some((f) => f.endsWith('.mdat-tmp'))) {
+    while (!readdirSync(folder).some((f) => f.endsWith('.remux-tmp'))) {
       if (Date.now() > deadline) throw new Error('the remux never started');
       await new Promise((r) => setTimeout(r, 2));
     }

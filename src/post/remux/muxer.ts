@@ -1,6 +1,6 @@
-// Streaming MP4 muxer: sample bytes go to a temp mdat file as they come; at the end the moov is built from the
-// sample columns and written before a copy of the mdat (faststart), so memory never holds more than one buffer.
-import { closeSync, fsyncSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+// Two-pass MP4 muxer: pass 1 reads the input for the sample tables only, the moov is written first (faststart),
+// pass 2 reads the input again and appends the media; memory holds one read window and one write buffer.
+import { writeSync } from 'node:fs';
 import { box, fullBox, MATRIX, u32, u32a, u64 } from './boxes.js';
 import { SampleColumns, type SampleSink, type TrackSetup } from './track.js';
 
@@ -22,19 +22,16 @@ export interface MuxedTrack {
   duration: number;
 }
 
+/**
+ * Pass 1 of the remux: records every sample's size, times and flags (never its bytes), so the moov can be built
+ * and written first; pass 2 (DataWriter) reads the input again and writes the bytes in the same order.
+ */
 export class Mp4Muxer implements SampleSink {
   private readonly tracks: Track[] = [];
-  private readonly fd: number;
-  private readonly buf = Buffer.allocUnsafe(BUFFER_BYTES);
-  private used = 0;
-  /** Bytes of mdat data so far (flushed or buffered). */
+  /** Bytes of mdat data laid out so far. */
   private dataBytes = 0;
   private lastTrack = -1;
   anomalies: Record<string, number> = {};
-
-  constructor(private readonly tempPath: string) {
-    this.fd = openSync(tempPath, 'w');
-  }
 
   track(setup: TrackSetup): number {
     this.tracks.push({ setup, s: new SampleColumns(), chunkOffsets: [], chunkCounts: [] });
@@ -60,11 +57,67 @@ export class Mp4Muxer implements SampleSink {
       this.lastTrack = index;
     }
     t.chunkCounts[t.chunkCounts.length - 1]!++;
-    this.write(data);
+    this.dataBytes += data.length;
   }
 
-  private write(data: Uint8Array): void {
-    this.dataBytes += data.length;
+  /** Bytes the mdat will hold: what pass 2 must write. */
+  get mediaBytes(): number {
+    return this.dataBytes;
+  }
+
+  /** ftyp + moov + the mdat's header: everything before the media bytes. */
+  header(): Buffer {
+    const tracks = this.tracks.filter((t) => t.s.count > 0);
+    if (tracks.length === 0) throw new Error('no samples in the input');
+    const ftyp = box('ftyp', Buffer.from('isom'), u32(0x200), Buffer.from('isomiso2mp41'));
+    const large = this.dataBytes + 8 > 0xffffffff;
+    const mdatHead = large ? Buffer.concat([u32(1), Buffer.from('mdat'), u64(this.dataBytes + 16)]) : Buffer.concat([u32(this.dataBytes + 8), Buffer.from('mdat')]);
+    // Offsets depend on the moov's size, which depends on stco vs co64: build once to measure, then for real.
+    let moov = this.moov(tracks, 0, false);
+    const co64 = ftyp.length + moov.length + mdatHead.length + this.dataBytes > 0xffffffff;
+    moov = this.moov(tracks, ftyp.length + moov.length + mdatHead.length, co64);
+    return Buffer.concat([ftyp, moov, mdatHead]);
+  }
+
+  /** Indexes of the tracks with samples (pass 2 writes only theirs, as the moov lists only them). */
+  keptTracks(): Set<number> {
+    return new Set(this.tracks.flatMap((t, i) => (t.s.count > 0 ? [i] : [])));
+  }
+
+  /** What each track holds (empty tracks left out, as in the moov). */
+  summary(): MuxedTrack[] {
+    return this.tracks.filter((t) => t.s.count > 0).map((t) => ({ handler: t.setup.handler, samples: t.s.count, duration: trackDuration(t) / t.setup.timescale }));
+  }
+
+  private moov(tracks: Track[], dataStart: number, co64: boolean): Buffer {
+    const firstSec = Math.min(...tracks.map((t) => t.s.dts[0]! / t.setup.timescale));
+    const movieDur = Math.max(...tracks.map((t) => (t.s.dts[0]! / t.setup.timescale - firstSec) + trackDuration(t) / t.setup.timescale));
+    const mvhd = fullBox('mvhd', 0, 0, u32(0, 0, MOVIE_TIMESCALE, Math.round(movieDur * MOVIE_TIMESCALE), 0x10000), Buffer.from([1, 0, 0, 0]),
+      Buffer.alloc(8), MATRIX, Buffer.alloc(24), u32(tracks.length + 1));
+    return box('moov', mvhd, ...tracks.map((t, i) => trak(t, i + 1, dataStart, co64, t.s.dts[0]! / t.setup.timescale - firstSec)));
+  }
+}
+
+/** Pass 2: the same demux again, each sample's bytes appended to the output through one reused buffer. */
+export class DataWriter implements SampleSink {
+  private readonly buf = Buffer.allocUnsafe(BUFFER_BYTES);
+  private used = 0;
+  private tracks = 0;
+  written = 0;
+
+  constructor(private readonly fd: number, private readonly keep: (track: number) => boolean) {}
+
+  track(): number {
+    return this.tracks++;
+  }
+
+  anomaly(): void {
+    // Counted in pass 1.
+  }
+
+  sample(index: number, _dts: number, _cto: number, _sync: boolean, data: Uint8Array): void {
+    if (!this.keep(index)) return;
+    this.written += data.length;
     if (data.length > BUFFER_BYTES - this.used) this.flush();
     if (data.length > BUFFER_BYTES) {
       writeAll(this.fd, data);
@@ -74,55 +127,9 @@ export class Mp4Muxer implements SampleSink {
     this.used += data.length;
   }
 
-  private flush(): void {
+  flush(): void {
     if (this.used) writeAll(this.fd, this.buf.subarray(0, this.used));
     this.used = 0;
-  }
-
-  /** Writes ftyp + moov + mdat to `output` and removes the temp file; returns what each track holds. */
-  finish(output: string): MuxedTrack[] {
-    this.flush();
-    closeSync(this.fd);
-    const tracks = this.tracks.filter((t) => t.s.count > 0);
-    if (tracks.length === 0) {
-      rmSync(this.tempPath, { force: true });
-      throw new Error('no samples in the input');
-    }
-    const ftyp = box('ftyp', Buffer.from('isom'), u32(0x200), Buffer.from('isomiso2mp41'));
-    const large = this.dataBytes + 8 > 0xffffffff;
-    const mdatHead = large ? Buffer.concat([u32(1), Buffer.from('mdat'), u64(this.dataBytes + 16)]) : Buffer.concat([u32(this.dataBytes + 8), Buffer.from('mdat')]);
-    // Offsets depend on the moov's size, which depends on stco vs co64: build once to measure, then for real.
-    let moov = this.moov(tracks, 0, false);
-    const co64 = ftyp.length + moov.length + mdatHead.length + this.dataBytes > 0xffffffff;
-    moov = this.moov(tracks, ftyp.length + moov.length + mdatHead.length, co64);
-    const out = openSync(output, 'w');
-    try {
-      writeAll(out, Buffer.concat([ftyp, moov, mdatHead]));
-      const src = openSync(this.tempPath, 'r');
-      try {
-        for (let pos = 0; pos < this.dataBytes;) {
-          const n = readSync(src, this.buf, 0, Math.min(BUFFER_BYTES, this.dataBytes - pos), pos);
-          if (n <= 0) throw new Error('the temp mdat file is shorter than written');
-          writeAll(out, this.buf.subarray(0, n));
-          pos += n;
-        }
-      } finally {
-        closeSync(src);
-      }
-      fsyncSync(out);
-    } finally {
-      closeSync(out);
-      rmSync(this.tempPath, { force: true });
-    }
-    return tracks.map((t) => ({ handler: t.setup.handler, samples: t.s.count, duration: trackDuration(t) / t.setup.timescale }));
-  }
-
-  private moov(tracks: Track[], dataStart: number, co64: boolean): Buffer {
-    const firstSec = Math.min(...tracks.map((t) => t.s.dts[0]! / t.setup.timescale));
-    const movieDur = Math.max(...tracks.map((t) => (t.s.dts[0]! / t.setup.timescale - firstSec) + trackDuration(t) / t.setup.timescale));
-    const mvhd = fullBox('mvhd', 0, 0, u32(0, 0, MOVIE_TIMESCALE, Math.round(movieDur * MOVIE_TIMESCALE), 0x10000), Buffer.from([1, 0, 0, 0]),
-      Buffer.alloc(8), MATRIX, Buffer.alloc(24), u32(tracks.length + 1));
-    return box('moov', mvhd, ...tracks.map((t, i) => trak(t, i + 1, dataStart, co64, t.s.dts[0]! / t.setup.timescale - firstSec)));
   }
 }
 

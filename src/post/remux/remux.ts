@@ -1,10 +1,11 @@
 // Native remux of a recording (FLV, MPEG-TS or fragmented MP4) to a faststart MP4: streamed in, no ffmpeg.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { demuxFlv } from './demux-flv.js';
 import { demuxFmp4 } from './demux-fmp4.js';
 import { demuxTs } from './demux-ts.js';
 import { FileReader } from './file-reader.js';
-import { Mp4Muxer, type MuxedTrack } from './muxer.js';
+import { DataWriter, Mp4Muxer, type MuxedTrack } from './muxer.js';
+import type { SampleSink } from './track.js';
 
 export interface RemuxReport {
   input: string;
@@ -29,19 +30,39 @@ export function sniffFormat(path: string): 'flv' | 'ts' | 'fmp4' | null {
   return null;
 }
 
-/** Writes `output` (replacing it) from `input`; the input is only read. */
-export function remuxToMp4(input: string, output: string): RemuxReport {
-  const format = sniffFormat(input);
-  if (!format) throw new Error(`${input} is not FLV, MPEG-TS or MP4`);
+const DEMUXERS = { flv: demuxFlv, ts: demuxTs, fmp4: demuxFmp4 } as const;
+
+function demux(input: string, format: keyof typeof DEMUXERS, sink: SampleSink): void {
   const reader = new FileReader(input);
-  const muxer = new Mp4Muxer(`${output}.mdat-tmp`);
   try {
-    if (format === 'flv') demuxFlv(reader, muxer);
-    else if (format === 'ts') demuxTs(reader, muxer);
-    else demuxFmp4(reader, muxer);
+    DEMUXERS[format](reader, sink);
   } finally {
     reader.close();
   }
-  const tracks = muxer.finish(output);
+}
+
+/**
+ * Writes `output` (replacing it) from `input`, which is only read: pass 1 for the sample tables, then the header
+ * (moov first), then pass 2 for the media bytes. Reading twice costs less than writing the media twice.
+ */
+export function remuxToMp4(input: string, output: string): RemuxReport {
+  const format = sniffFormat(input);
+  if (!format) throw new Error(`${input} is not FLV, MPEG-TS or MP4`);
+  const muxer = new Mp4Muxer();
+  demux(input, format, muxer);
+  const header = muxer.header();
+  const tracks = muxer.summary();
+  const fd = openSync(output, 'w');
+  try {
+    writeSync(fd, header);
+    const kept = muxer.keptTracks();
+    const writer = new DataWriter(fd, (i) => kept.has(i));
+    demux(input, format, writer);
+    writer.flush();
+    if (writer.written !== muxer.mediaBytes) throw new Error(`the second read gave ${writer.written} media bytes, the first ${muxer.mediaBytes}: ${input} changed while it was remuxed`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
   return { input, output, format, tracks, anomalies: muxer.anomalies };
 }
