@@ -8,6 +8,32 @@ export function box(type: string, ...parts: (Buffer | Uint8Array)[]): Buffer {
   return Buffer.concat([head, ...parts]);
 }
 
+/**
+ * A box as a list of buffers, never copied into one: a moov of a long recording runs to megabytes, and nesting
+ * copies (stbl → minf → mdia → trak → moov) would hold it five times over.
+ */
+export type BoxList = Buffer[];
+
+export function boxList(type: string, ...parts: (Buffer | BoxList)[]): BoxList {
+  const flat: Buffer[] = [];
+  for (const p of parts) {
+    if (Array.isArray(p)) flat.push(...p);
+    else flat.push(p);
+  }
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(8 + flat.reduce((n, b) => n + b.length, 0), 0);
+  head.write(type, 4, 'latin1');
+  return [head, ...flat];
+}
+
+export function fullBoxList(type: string, version: number, flags: number, ...parts: Buffer[]): BoxList {
+  const vf = Buffer.alloc(4);
+  vf.writeUInt32BE(((version & 0xff) << 24) | (flags & 0xffffff), 0);
+  return boxList(type, vf, ...parts);
+}
+
+export const listBytes = (l: BoxList): number => l.reduce((n, b) => n + b.length, 0);
+
 export function fullBox(type: string, version: number, flags: number, ...parts: (Buffer | Uint8Array)[]): Buffer {
   const vf = Buffer.alloc(4);
   vf.writeUInt32BE(((version & 0xff) << 24) | (flags & 0xffffff), 0);

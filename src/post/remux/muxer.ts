@@ -1,7 +1,7 @@
 // Two-pass MP4 muxer: pass 1 reads the input for the sample tables only, the moov is written first (faststart),
 // pass 2 reads the input again and appends the media; memory holds one read window and one write buffer.
 import { writeSync } from 'node:fs';
-import { box, fullBox, MATRIX, u32, u32a, u64 } from './boxes.js';
+import { box, boxList, fullBox, fullBoxList, listBytes, MATRIX, u32, u32a, u64, type BoxList } from './boxes.js';
 import { SampleColumns, type SampleSink, type TrackSetup } from './track.js';
 
 const BUFFER_BYTES = 4 * 1024 * 1024;
@@ -65,18 +65,19 @@ export class Mp4Muxer implements SampleSink {
     return this.dataBytes;
   }
 
-  /** ftyp + moov + the mdat's header: everything before the media bytes. */
-  header(): Buffer {
+  /** ftyp + moov + the mdat's header: everything before the media bytes, as buffers to write in order. */
+  header(): BoxList {
     const tracks = this.tracks.filter((t) => t.s.count > 0);
     if (tracks.length === 0) throw new Error('no samples in the input');
     const ftyp = box('ftyp', Buffer.from('isom'), u32(0x200), Buffer.from('isomiso2mp41'));
     const large = this.dataBytes + 8 > 0xffffffff;
     const mdatHead = large ? Buffer.concat([u32(1), Buffer.from('mdat'), u64(this.dataBytes + 16)]) : Buffer.concat([u32(this.dataBytes + 8), Buffer.from('mdat')]);
     // Offsets depend on the moov's size, which depends on stco vs co64: build once to measure, then for real.
-    let moov = this.moov(tracks, 0, false);
-    const co64 = ftyp.length + moov.length + mdatHead.length + this.dataBytes > 0xffffffff;
-    moov = this.moov(tracks, ftyp.length + moov.length + mdatHead.length, co64);
-    return Buffer.concat([ftyp, moov, mdatHead]);
+    const size = listBytes(this.moov(tracks, 0, false));
+    const co64 = ftyp.length + size + mdatHead.length + this.dataBytes > 0xffffffff;
+    // stco → co64 changes the size; the offsets are then taken from the moov as it will be.
+    const moovSize = co64 ? listBytes(this.moov(tracks, 0, true)) : size;
+    return [ftyp, ...this.moov(tracks, ftyp.length + moovSize + mdatHead.length, co64), mdatHead];
   }
 
   /** Indexes of the tracks with samples (pass 2 writes only theirs, as the moov lists only them). */
@@ -89,12 +90,12 @@ export class Mp4Muxer implements SampleSink {
     return this.tracks.filter((t) => t.s.count > 0).map((t) => ({ handler: t.setup.handler, samples: t.s.count, duration: trackDuration(t) / t.setup.timescale }));
   }
 
-  private moov(tracks: Track[], dataStart: number, co64: boolean): Buffer {
+  private moov(tracks: Track[], dataStart: number, co64: boolean): BoxList {
     const firstSec = Math.min(...tracks.map((t) => t.s.dts[0]! / t.setup.timescale));
     const movieDur = Math.max(...tracks.map((t) => (t.s.dts[0]! / t.setup.timescale - firstSec) + trackDuration(t) / t.setup.timescale));
     const mvhd = fullBox('mvhd', 0, 0, u32(0, 0, MOVIE_TIMESCALE, Math.round(movieDur * MOVIE_TIMESCALE), 0x10000), Buffer.from([1, 0, 0, 0]),
       Buffer.alloc(8), MATRIX, Buffer.alloc(24), u32(tracks.length + 1));
-    return box('moov', mvhd, ...tracks.map((t, i) => trak(t, i + 1, dataStart, co64, t.s.dts[0]! / t.setup.timescale - firstSec)));
+    return boxList('moov', mvhd, ...tracks.map((t, i) => trak(t, i + 1, dataStart, co64, t.s.dts[0]! / t.setup.timescale - firstSec)));
   }
 }
 
@@ -133,7 +134,7 @@ export class DataWriter implements SampleSink {
   }
 }
 
-function writeAll(fd: number, data: Uint8Array): void {
+export function writeAll(fd: number, data: Uint8Array): void {
   for (let done = 0; done < data.length;) done += writeSync(fd, data, done);
 }
 
@@ -158,7 +159,7 @@ function runs(n: number, value: (i: number) => number): number[] {
   return out;
 }
 
-function trak(t: Track, id: number, dataStart: number, co64: boolean, startSec: number): Buffer {
+function trak(t: Track, id: number, dataStart: number, co64: boolean, startSec: number): BoxList {
   const s = t.s;
   const video = t.setup.handler === 'vide';
   const ts = t.setup.timescale;
@@ -169,36 +170,36 @@ function trak(t: Track, id: number, dataStart: number, co64: boolean, startSec: 
   const mdhd = fullBox('mdhd', 0, 0, u32(0, 0, ts, Math.round(dur)), Buffer.from([0x55, 0xc4, 0, 0]));
   const hdlr = fullBox('hdlr', 0, 0, u32(0), Buffer.from(t.setup.handler), Buffer.alloc(12), Buffer.from(video ? 'VideoHandler\0' : 'SoundHandler\0'));
   const sttsRuns = runs(s.count, (i) => (i + 1 < s.count ? s.dts[i + 1]! - s.dts[i]! : lastDelta(s)));
-  const stbl: Buffer[] = [
+  const stbl: (Buffer | BoxList)[] = [
     fullBox('stsd', 0, 0, u32(1), t.setup.sampleEntry),
-    fullBox('stts', 0, 0, u32(sttsRuns.length / 2), u32a(sttsRuns)),
+    fullBoxList('stts', 0, 0, u32(sttsRuns.length / 2), u32a(sttsRuns)),
   ];
   if (s.cto.subarray(0, s.count).some((c) => c !== 0)) {
     const cttsRuns = runs(s.count, (i) => s.cto[i]!);
-    stbl.push(fullBox('ctts', 1, 0, u32(cttsRuns.length / 2), u32a(cttsRuns)));
+    stbl.push(fullBoxList('ctts', 1, 0, u32(cttsRuns.length / 2), u32a(cttsRuns)));
   }
   let syncCount = 0;
   for (let i = 0; i < s.count; i++) syncCount += s.sync[i]!;
   if (video && syncCount < s.count) {
     const sync: number[] = [];
     for (let i = 0; i < s.count; i++) if (s.sync[i]) sync.push(i + 1);
-    stbl.push(fullBox('stss', 0, 0, u32(sync.length), u32a(sync)));
+    stbl.push(fullBoxList('stss', 0, 0, u32(sync.length), u32a(sync)));
   }
   const stsc: number[] = [];
   t.chunkCounts.forEach((n, i) => {
     if (stsc.length === 0 || stsc[stsc.length - 2] !== n) stsc.push(i + 1, n, 1);
   });
-  stbl.push(fullBox('stsc', 0, 0, u32(stsc.length / 3), u32a(stsc)));
-  stbl.push(fullBox('stsz', 0, 0, u32(0, s.count), u32a(s.sizes.subarray(0, s.count))));
+  stbl.push(fullBoxList('stsc', 0, 0, u32(stsc.length / 3), u32a(stsc)));
+  stbl.push(fullBoxList('stsz', 0, 0, u32(0, s.count), u32a(s.sizes.subarray(0, s.count))));
   stbl.push(co64
-    ? fullBox('co64', 0, 0, u32(t.chunkOffsets.length), Buffer.concat(t.chunkOffsets.map((o) => u64(o + dataStart))))
-    : fullBox('stco', 0, 0, u32(t.chunkOffsets.length), u32a(t.chunkOffsets.map((o) => o + dataStart))));
-  const minf = box('minf', video ? fullBox('vmhd', 0, 1, Buffer.alloc(8)) : fullBox('smhd', 0, 0, Buffer.alloc(4)),
-    box('dinf', fullBox('dref', 0, 0, u32(1), fullBox('url ', 0, 1))), box('stbl', ...stbl));
-  const parts = [tkhd];
+    ? fullBoxList('co64', 0, 0, u32(t.chunkOffsets.length), Buffer.concat(t.chunkOffsets.map((o) => u64(o + dataStart))))
+    : fullBoxList('stco', 0, 0, u32(t.chunkOffsets.length), u32a(t.chunkOffsets.map((o) => o + dataStart))));
+  const minf = boxList('minf', video ? fullBox('vmhd', 0, 1, Buffer.alloc(8)) : fullBox('smhd', 0, 0, Buffer.alloc(4)),
+    box('dinf', fullBox('dref', 0, 0, u32(1), fullBox('url ', 0, 1))), boxList('stbl', ...stbl));
+  const parts: (Buffer | BoxList)[] = [tkhd];
   if (startSec > 0.0005) {
     // A track that starts after the other: an empty edit keeps the two in sync, as in the source.
     parts.push(box('edts', fullBox('elst', 0, 0, u32(2, Math.round(startSec * MOVIE_TIMESCALE), 0xffffffff, 0x10000, movieDur, 0, 0x10000))));
   }
-  return box('trak', ...parts, box('mdia', mdhd, hdlr, minf));
+  return boxList('trak', ...parts, boxList('mdia', mdhd, hdlr, minf));
 }

@@ -1,10 +1,10 @@
 // Native remux of a recording (FLV, MPEG-TS or fragmented MP4) to a faststart MP4: streamed in, no ffmpeg.
-import { closeSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readSync } from 'node:fs';
 import { demuxFlv } from './demux-flv.js';
 import { demuxFmp4 } from './demux-fmp4.js';
 import { demuxTs } from './demux-ts.js';
 import { FileReader } from './file-reader.js';
-import { DataWriter, Mp4Muxer, type MuxedTrack } from './muxer.js';
+import { DataWriter, Mp4Muxer, writeAll, type MuxedTrack } from './muxer.js';
 import type { SampleSink } from './track.js';
 
 export interface RemuxReport {
@@ -54,7 +54,7 @@ export function remuxToMp4(input: string, output: string): RemuxReport {
   const tracks = muxer.summary();
   const fd = openSync(output, 'w');
   try {
-    writeSync(fd, header);
+    for (const part of header) writeAll(fd, part);
     const kept = muxer.keptTracks();
     const writer = new DataWriter(fd, (i) => kept.has(i));
     demux(input, format, writer);
