@@ -1,25 +1,11 @@
 // "Send test notification": one message to every saved NotifyUrls target, results listed per target (secrets hidden).
-import { useState } from 'preact/hooks';
-import { api } from '../api';
 import { t } from '../i18n';
+import { useSend } from './use-send';
 
 interface Result { target: string; ok: boolean; error: string | null }
 
 export function NotifyTest() {
-  const [results, setResults] = useState<Result[] | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const send = async () => {
-    setBusy(true);
-    try {
-      setResults(await api<Result[]>('POST', 'api/notify/test', {}));
-      setError(null);
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { results, busy, error, send } = useSend<Result>('api/notify/test');
   return (
     <div class="webhook-test notify-test">
       <button type="button" data-action="notify-test" onClick={send} disabled={busy}>{t(busy ? 'notifyTest.sending' : 'notifyTest.send')}</button>
