@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { closePostPool } from '../../src/post/pool.js';
 import { JOBS_JOURNAL_RELATIVE_PATH } from '../../src/post/journal.js';
 import { clip, longFlv, mediaFacts } from './media.js';
+import { captureLogger } from '../webhook/helpers.js';
 import { fileClosed, removeDir, startQueue, tempWorkDir, type QueueFixture } from './queue-fixture.js';
 
 const REL = join('1001-streamer', 'rec.flv');
@@ -66,6 +67,21 @@ describe('post-file jobs', () => {
     expect(e.EventData.Jobs).toEqual([{ Kind: 'command', State: 'failed', Attempts: 3, Error: expect.stringContaining('exited with code 3'), Output: null }]);
     expect(fx.queue.list()[0]).toMatchObject({ state: 'failed', attempts: 3 });
     expect(existsSync(join(dir, REL))).toBe(true);
+  });
+
+  it('PostCommand is time-boxed (killed past PostCommandTimeout) and its output goes to the log, tagged with the program only', async () => {
+    const dir = setup();
+    copyFileSync(clip('clip-360p.flv'), join(dir, REL));
+    const cap = captureLogger();
+    const script = "console.log('line one'); console.error('line two'); setTimeout(() => {}, 60000)";
+    const fx = track(startQueue(dir, { PostCommand: `${process.execPath}\n-e\n${script}\nsecret-token=abc123`, PostCommandTimeout: 1 }, { maxAttempts: 1, delayMs: () => 0 }, { logger: cap.log }));
+    const done = fx.processed();
+    closed(fx, REL);
+    const e = await done;
+    expect(e.EventData.Jobs[0]).toMatchObject({ Kind: 'command', State: 'failed', Error: expect.stringContaining('over PostCommandTimeout 1 s') });
+    expect(cap.lines.find((l) => l.msg === 'line one')).toMatchObject({ program: process.execPath, stream: 'stdout', level: 30 });
+    expect(cap.lines.find((l) => l.msg === 'line two')).toMatchObject({ stream: 'stderr', level: 40 });
+    expect(JSON.stringify(cap.lines)).not.toContain('abc123');
   });
 
   it('a finished job is not run again after a restart, even when FileClosed comes again', async () => {
