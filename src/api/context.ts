@@ -17,6 +17,12 @@ export interface ApiDeps {
   replayDelivery?: (eventId: string, url: string) => Promise<{ ok: boolean; status?: number; error?: string } | null>;
   /** brec's --enable-file-browser (default true): /api/file and /file/**. */
   fileBrowser?: boolean;
+  /** Post-file jobs (GET /api/jobs); absent = an empty list. */
+  jobs?: () => import('../post/job.js').PostJob[];
+  /** Retention's dry run (GET /api/retention); absent = retention off, nothing listed. */
+  retention?: () => import('../retention/plan.js').RetentionPlan;
+  /** Sends a test notification to every NotifyUrls target (POST /api/notify/test); absent = an empty list. */
+  notifyTest?: () => Promise<{ target: string; ok: boolean; error: string | null }[]>;
   /** Cluster mode: routes that span every node, registered ahead of the single-node room routes. */
   cluster?: { register(app: ApiApp, deps: ApiDeps): void; rooms?: ClusterRoomOps };
 }

@@ -2,7 +2,7 @@ import type { EventSource } from './source.js';
 
 // Recorder lifecycle events, shaped like brec's webhook v2 EventData (PascalCase) so the outbox sends them as-is.
 
-export const EVENT_TYPES = ['SessionStarted', 'SessionEnded', 'FileOpening', 'FileClosed', 'StreamStarted', 'StreamEnded'] as const;
+export const EVENT_TYPES = ['SessionStarted', 'SessionEnded', 'FileOpening', 'FileClosed', 'StreamStarted', 'StreamEnded', 'PostProcessed', 'FileDeleted'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The room snapshot every event carries, taken when the event is built. */
@@ -56,6 +56,27 @@ export interface FileGap {
   Reason: GapReason;
 }
 
+/** liverec extension (v2 webhooks only): a closed file's post-file jobs have all ended. */
+export interface PostProcessedData extends FileClosedData {
+  /** Every job done. */
+  Succeeded: boolean;
+  /** The file the chain left (the MP4 after a remux), relative to the work directory. */
+  OutputPath: string;
+  Jobs: { Kind: string; State: 'done' | 'failed'; Attempts: number; Error: string | null; Output: string | null }[];
+}
+
+/** liverec extension (v2 webhooks only): retention deleted a closed recording and its sidecars. */
+export interface FileDeletedData extends RoomEventSnapshot {
+  /** RoomId: from the recording's folder or file name (`<roomId>-…`), 0 when neither starts with one; the rest of the snapshot when the room is known. */
+  /** The recording's media file (the first one), relative to the work directory. */
+  RelativePath: string;
+  /** Every file deleted with it (video, danmaku XML, ASS, cover, MP4), relative. */
+  Files: string[];
+  /** Bytes freed. */
+  FileSize: number;
+  Reason: 'max-age' | 'max-total' | 'min-free';
+}
+
 interface EventBase<T extends EventType, D> {
   EventType: T;
   /** DateTimeOffset string with fractional seconds, taken when the event was queued. */
@@ -69,4 +90,6 @@ export type RecorderEvent =
   | EventBase<'FileOpening', FileOpeningData>
   | EventBase<'FileClosed', FileClosedData>
   | EventBase<'StreamStarted', RoomEventSnapshot>
-  | EventBase<'StreamEnded', RoomEventSnapshot>;
+  | EventBase<'StreamEnded', RoomEventSnapshot>
+  | EventBase<'PostProcessed', PostProcessedData>
+  | EventBase<'FileDeleted', FileDeletedData>;

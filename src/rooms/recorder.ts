@@ -1,4 +1,5 @@
 // The recorder: rooms from config, one actor each (via the supervisor), the main-thread mirror, and events.
+import { resolve } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import type { ConfigStore, RoomConfigEntry } from '../config/store.js';
 import type { RoomSettings } from '../config/fields.js';
@@ -38,6 +39,14 @@ interface OpenFile {
   source?: EventSource;
 }
 
+/** Something about a room worth telling a person (src/notify), besides the lifecycle events. */
+export interface RoomNotice {
+  roomId: number;
+  kind: 'unavailable' | 'recording-error' | 'low-disk';
+  /** The new unavailableReason (null = available again), or the message. */
+  detail: string | null;
+}
+
 export class Recorder {
   readonly rooms: Room[] = [];
   readonly bus: EventBus;
@@ -50,6 +59,8 @@ export class Recorder {
   private readonly sessions = new Map<number, string>();
   /** Files closed here for a dead worker: a FileClosed of theirs that was still on its way is not sent again. */
   private readonly closedForDeadWorker = new Set<string>();
+  /** Listeners of room notices (src/notify): unavailableReason changes, recording errors, low disk. */
+  readonly notices = new Set<(n: RoomNotice) => void>();
   /** Room host workers that died (each is restarted with backoff); read by the metrics. */
   workerRestarts = 0;
   /** The open files and sessions on disk, so a start after a crash can close and report them. */
@@ -201,6 +212,14 @@ export class Recorder {
     return this.supervisor.command(room.roomId, kind);
   }
 
+  /** Absolute paths of the files rooms have open now, journaled ones included (retention never touches them). */
+  openPaths(): Set<string> {
+    const out = new Set<string>();
+    for (const files of this.openFiles.values()) for (const f of files.values()) out.add(resolve(f.path));
+    for (const e of this.journal.entries().files) out.add(resolve(e.path));
+    return out;
+  }
+
   get workerCount(): number {
     return this.supervisor.workerCount;
   }
@@ -225,6 +244,9 @@ export class Recorder {
     const room = this.byId(m.roomId);
     switch (m.type) {
       case 'state':
+        if (room && 'unavailableReason' in m.state && (m.state.unavailableReason ?? null) !== (room.state.unavailableReason ?? null)) {
+          this.notice({ roomId: m.roomId, kind: 'unavailable', detail: m.state.unavailableReason ?? null });
+        }
         room?.apply({ state: m.state });
         break;
       case 'event':
@@ -267,9 +289,11 @@ export class Recorder {
         break;
       case 'log':
         roomLogger(m.roomId)[m.level](m.fields ?? {}, m.msg);
+        if ((m.fields as { code?: unknown } | undefined)?.code === 'DISK_SPACE_LOW') this.notice({ roomId: m.roomId, kind: 'low-disk', detail: m.msg });
         break;
       case 'error':
         roomLogger(m.roomId).error({ err: m.error }, m.error.message);
+        this.notice({ roomId: m.roomId, kind: 'recording-error', detail: m.error.message });
         break;
     }
   }
@@ -302,6 +326,22 @@ export class Recorder {
     this.sessions.delete(roomId);
     if (sessionId) this.journal.sessionEnded(sessionId);
     if (sessionId) this.bus.emit({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.snapshot(room), SessionId: sessionId } });
+  }
+
+  private notice(n: RoomNotice): void {
+    for (const l of this.notices) {
+      try {
+        l(n);
+      } catch {
+        // A notifier owns its errors.
+      }
+    }
+  }
+
+  /** The event snapshot of a room this recorder has, or null. */
+  roomSnapshot(roomId: number): RoomEventSnapshot | null {
+    const room = this.rooms.find((r) => r.roomId === roomId);
+    return room ? this.snapshot(room) : null;
   }
 
   private snapshot(room: Room): RoomEventSnapshot {

@@ -1,4 +1,5 @@
 // The `data` objects of the live API endpoints, in the real layout (a realistic superset of what clients read).
+import { coverPath } from './cover.js';
 import { randomBytes } from 'node:crypto';
 import type { SimRoom } from './room.js';
 import { opaqueStem } from './stream-names.js';
@@ -22,11 +23,12 @@ export function roomInitData(room: SimRoom): Record<string, unknown> {
   };
 }
 
-export function roomInfoData(room: SimRoom): Record<string, unknown> {
+export function roomInfoData(room: SimRoom, addr?: SimAddress): Record<string, unknown> {
   return {
     room_info: {
       uid: room.uid, room_id: room.roomId, short_id: room.shortId, title: room.title,
-      cover: `http://i0.hdslb.com/bfs/live/new_room_cover/sim-${room.roomId}.jpg`, tags: 'simulated,liverec',
+      // Served by the simulator itself (src/simulator/cover.ts), as stream hosts are.
+      cover: addr ? `http://127.0.0.1:${addr.port}${coverPath(room.roomId)}` : `http://i0.hdslb.com${coverPath(room.roomId)}`, tags: 'simulated,liverec',
       background: '', description: '<p>A simulated room</p>', live_status: room.liveStatus, live_start_time: room.live ? room.liveStartTime : 0,
       live_screen_type: 0, lock_status: 0, lock_time: 0, hidden_status: 0, hidden_time: 0, area_id: 371, area_name: room.areaNameChild,
       parent_area_id: 9, parent_area_name: room.areaNameParent, keyframe: '', special_type: 0, up_session: room.live ? String(room.session) : '',

@@ -26,7 +26,7 @@ interface Endpoint {
 
 const ENDPOINTS: Record<string, Endpoint> = {
   '/room/v1/Room/room_init': { param: 'id', counter: 'roomInit', acceptsShortId: true, legacy: true, notFound: [60004, '直播间不存在'], data: (r) => specialRoomInit(r, roomInitData(r)), captured: 'roomInit' },
-  '/xlive/web-room/v1/index/getInfoByRoom': { param: 'room_id', counter: 'getInfoByRoom', acceptsShortId: true, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: roomInfoData, captured: 'getInfoByRoom' },
+  '/xlive/web-room/v1/index/getInfoByRoom': { param: 'room_id', counter: 'getInfoByRoom', acceptsShortId: true, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: (r, _q, a) => roomInfoData(r, a), captured: 'getInfoByRoom' },
   '/xlive/web-room/v2/index/getRoomPlayInfo': { param: 'room_id', counter: 'getRoomPlayInfo', acceptsShortId: false, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: (r, q, a) => specialPlayInfo(r, playInfoData(r, a, q)), captured: 'getRoomPlayInfo' },
   '/xlive/web-room/v1/index/getDanmuInfo': { param: 'id', counter: 'getDanmuInfo', acceptsShortId: false, legacy: false, notFound: [1, '房间不存在'], data: (r, _q, a) => danmuInfoData(r, a), captured: 'getDanmuInfo' },
 };

@@ -1,4 +1,5 @@
 // The simulator: ONE HTTP server (+ WebSocket /sub) impersonating the live API, CDN and danmaku for many rooms.
+import { COVER_PREFIX, handleCover } from './cover.js';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -130,6 +131,7 @@ export class Simulator extends RoomOps {
       if (isApiPath(url.pathname)) return await handleApi(this, req, res, url);
       if (isMediaPath(url.pathname)) return await handleMedia(this, req, res, url);
       if (url.pathname.startsWith('/_sim/')) return await handleControl(this, req, res, url);
+      if (url.pathname.startsWith(COVER_PREFIX)) return handleCover(req, res, url, (id) => this.findRoom(id, false) !== undefined);
       sendJson(res, 404, { code: -404, message: '啥都木有', ttl: 1, data: null });
     } catch (err) {
       if (!res.headersSent) sendJson(res, 500, { error: (err as Error).message });

@@ -1,6 +1,6 @@
 // Webhook v2 envelope {EventType, EventTimestamp, EventId, EventData}, fields picked in brec's order.
 import { formatLocal } from '../time.js';
-import type { FileClosedData, FileOpeningData, RecorderEvent, RoomEventSnapshot, SessionData } from '../events/types.js';
+import type { FileClosedData, FileOpeningData, PostProcessedData, RecorderEvent, RoomEventSnapshot, SessionData } from '../events/types.js';
 
 export interface WebhookV2Payload {
   EventType: RecorderEvent['EventType'];
@@ -58,6 +58,11 @@ function fileClosed(d: FileClosedData): Record<string, unknown> {
   };
 }
 
+/** liverec's PostProcessed: FileClosed's fields, then the outcome of the file's jobs. */
+function postProcessed(d: PostProcessedData): Record<string, unknown> {
+  return { ...fileClosed(d), Succeeded: d.Succeeded, OutputPath: d.OutputPath, Jobs: d.Jobs };
+}
+
 function eventData(event: RecorderEvent): Record<string, unknown> {
   switch (event.EventType) {
     case 'SessionStarted':
@@ -70,6 +75,12 @@ function eventData(event: RecorderEvent): Record<string, unknown> {
     case 'StreamStarted':
     case 'StreamEnded':
       return room(event.EventData);
+    case 'PostProcessed':
+      return postProcessed(event.EventData);
+    case 'FileDeleted': {
+      const d = event.EventData;
+      return { RelativePath: d.RelativePath, Files: d.Files, FileSize: d.FileSize, Reason: d.Reason, ...room(d) };
+    }
   }
 }
 

@@ -62,6 +62,8 @@ describe('the OpenAPI document', () => {
       'GET /api/events', 'POST /api/webhook/replay', 'POST /api/webhook/test',
       // liverec addition: the rooms' last hour for the UI's charts.
       'GET /api/history',
+      // liverec addition: post-file jobs (docs/post-processing.md).
+      'GET /api/jobs', 'GET /api/retention', 'POST /api/notify/test',
     ].sort());
   });
 });
@@ -135,6 +137,10 @@ describe('every route answers as documented', () => {
 
     const deliveries = await hit('GET', '/api/webhook/deliveries', '/api/webhook/deliveries', undefined, 200);
     expect(deliveries.map((d: any) => d.eventType)).toEqual(['SessionStarted', 'FileClosed']);
+
+    expect(await hit('GET', '/api/jobs', '/api/jobs', undefined, 200)).toEqual([]);
+    expect(await hit('GET', '/api/retention', '/api/retention', undefined, 200)).toMatchObject({ enabled: false, deletions: [] });
+    expect(await hit('POST', '/api/notify/test', '/api/notify/test', undefined, 200)).toEqual([]);
   });
 
   it('event stream and webhook actions (liverec)', async () => {

@@ -38,3 +38,9 @@ export interface Delivery {
 }
 
 export const num = (w: Wire | string | null | undefined): number => (typeof w === 'number' ? w : Number.NaN);
+
+/** GET /api/jobs: one post-file job. */
+export interface PostJob {
+  id: string; fileId: string; kind: string; step: number; roomId: number; relativePath: string; state: string; attempts: number;
+  createdAt: string; updatedAt: string; nextAttemptAt: string | null; error: string | null; output: string | null;
+}
