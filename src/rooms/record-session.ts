@@ -65,6 +65,8 @@ export class RecordSession {
   readonly origin: SessionOrigin;
   /** A capture whose connection dropped and whose file waits for the next one (RecordFillGapsFromHls). */
   private held: FillingCapture | null = null;
+  /** What the held file records (origin, re-encode, …): a connection of another kind starts a new file instead. */
+  private heldKind: string | null = null;
   /** The same for HLS: the writer whose file the next connection of that format continues. */
   private heldHls: { writer: HlsCapture['writer']; format: string } | null = null;
 
@@ -135,6 +137,8 @@ export class RecordSession {
             ));
           }
           if (url.currentQn !== url.qn) outbox.log('warn', 'service serves another quality than requested', { qn: url.qn, currentQn: url.currentQn });
+          // A file holds one kind of stream: an origin file is not continued with a re-encode (or the reverse).
+          if (this.held && (handedOver || this.heldKind !== (provenance?.kind ?? null))) this.releaseHeld();
           this.qn = url.qn;
           this.origin.label(files, provenance);
           files.setCodec(url.codec, 'url');
@@ -186,7 +190,10 @@ export class RecordSession {
         const end = hls ? await hls.run() : await (capture as Capture).run(download!);
         this.capture = null;
         if (this.origin.ended(end, this.stopped)) continue;
-        if (capture instanceof FillingCapture && capture.holdingFiles) this.held = capture;
+        if (capture instanceof FillingCapture && capture.holdingFiles) {
+          this.held = capture;
+          this.heldKind = provenance?.kind ?? null;
+        }
         if (hls?.holding) this.heldHls = { writer: hls.writer, format: url.format };
         const lasted = Date.now() - openedAt;
         if (this.reconnecting && !this.stopped) {

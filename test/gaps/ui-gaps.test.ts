@@ -28,11 +28,11 @@ describe('gaps in the file list', () => {
   });
 
   it.each([
-    ['en-US', '2 gaps · 4.5 s', 'at 1:01: 3.0 s missing (reconnect)'],
-    ['zh-CN', '2 处缺口 · 共 4.5 s', '1:01 处缺少 3.0 s（重连）'],
+    ['en-US', '2 gaps · 4.5 s', 'at 1m01s: 3.0 s missing (reconnect)'],
+    ['zh-CN', '2 处缺口 · 共 4.5 s', '1分01秒 处缺少 3.0 s（重连）'],
   ])('%s', async (lang, text, first) => {
     const page = await browser.newPage();
-    await page.evaluateOnNewDocument(`Object.defineProperty(navigator, 'language', { get: () => ${JSON.stringify(lang)} })`);
+    await page.evaluateOnNewDocument(`Object.defineProperty(navigator, 'language', { get: () => ${JSON.stringify(lang)} }); Object.defineProperty(navigator, 'languages', { get: () => [${JSON.stringify(lang)}] })`);
     await page.goto(`${s.url}/ui/#/files/room/`);
     await page.waitForSelector('tr[data-file="a.flv"] [data-gaps]', { timeout: 30_000 });
     expect(await page.$eval('tr[data-file="a.flv"] [data-gaps]', (el) => el.textContent)).toBe(text);

@@ -56,7 +56,8 @@ describe('RecordingPreferOrigin against origin and _bluray variants', () => {
         { roomId: OPT_OUT_ROOM, live: true, formats: ['flv'], variants: { bluray: true } },
         { roomId: HLS_ROOM, live: true, formats: ['fmp4'] },
       ],
-      global: { WebHookUrlsV2: hooks.url, TimingOriginCheckInterval: 3 },
+      // The switch is tested on its own: with gap filling on, a dropped connection's file waits for the next one.
+      global: { WebHookUrlsV2: hooks.url, TimingOriginCheckInterval: 3, RecordFillGapsFromHls: false },
       roomConfig: { [OPT_OUT_ROOM]: { RecordingPreferOrigin: false } },
       api: true,
     });

@@ -26,5 +26,5 @@ export function GapBadge({ gaps }: { gaps: readonly Gap[] }) {
   const total = gaps.reduce((n, g) => n + g.DurationMs, 0);
   const reason = (r: string): string => (has(`gaps.reason.${r}`) ? t(`gaps.reason.${r}`) : r);
   const detail = gaps.map((g) => t('gaps.at', { start: duration(g.StartMs), len: seconds(g.DurationMs), reason: reason(g.Reason) })).join('\n');
-  return <span class="badge warn" data-gaps={gaps.length} title={detail}>{t('gaps.count', { n: gaps.length, total: seconds(total) })}</span>;
+  return <span class="badge warn" data-gaps={gaps.length} title={detail}>{t(gaps.length === 1 ? 'gaps.count.one' : 'gaps.count.other', { n: gaps.length, total: seconds(total) })}</span>;
 }

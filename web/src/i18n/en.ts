@@ -39,7 +39,7 @@ export const en = {
   'source.transcode.title': 'a lower-quality or other-codec rendition', 'source.unknown.title': 'the evidence is missing or disagrees',
 
   // Gaps: media a file lacks (FileClosed Gaps, <file>.gaps.json)
-  'gaps.count': '{n} gap(s) · {total}', 'gaps.at': 'at {start}: {len} missing ({reason})',
+  'gaps.count.one': '{n} gap · {total}', 'gaps.count.other': '{n} gaps · {total}', 'gaps.at': 'at {start}: {len} missing ({reason})',
   'gaps.reason.reconnect': 'reconnect', 'gaps.reason.hls-segment': 'HLS segment missing', 'gaps.reason.timestamp-jump': 'timestamp jump',
 
   // Charts

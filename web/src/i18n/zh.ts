@@ -37,7 +37,7 @@ export const zh: Record<Key, string> = {
   'source.origin.title': '主播推的原始流', 'source.reencode.title': 'CDN 重新编码的"原画"(_bluray)',
   'source.transcode.title': '较低画质或其他编码的转码流', 'source.unknown.title': '证据缺失或互相矛盾',
 
-  'gaps.count': '{n} 处缺口 · 共 {total}', 'gaps.at': '{start} 处缺少 {len}（{reason}）',
+  'gaps.count.one': '{n} 处缺口 · 共 {total}', 'gaps.count.other': '{n} 处缺口 · 共 {total}', 'gaps.at': '{start} 处缺少 {len}（{reason}）',
   'gaps.reason.reconnect': '重连', 'gaps.reason.hls-segment': 'HLS 分片缺失', 'gaps.reason.timestamp-jump': '时间戳跳变',
 
   'chart.title': '最近一小时', 'chart.bitrate': '码率', 'chart.pace': '速度比', 'chart.written': '已写入', 'chart.noData': '暂无数据',
