@@ -28,11 +28,17 @@ const WORKERS = ['room', 'tool', 'template', 'post'];
  * it (loading its four files cost ~10 ms of each start). ky, the one ES-module-only dependency: `require` of an ES
  * module returns its namespace, so esbuild's interop would hand `import ky from 'ky'` the namespace, not the function.
  */
-const BUNDLED_PACKAGES = /^(commander|ky)(\/|$)/;
+const BUNDLED_PACKAGES = /^(commander|ky|@aws-sdk\/[^/]+)(\/|$)/;
+/**
+ * The AWS SDK (S3 uploads) is bundled too, with everything it imports (@smithy/*, @aws-crypto/*, …): only the post
+ * thread loads it, and bundled its runtime code is ~1/10 of the 20 MB its packages install (type declarations, ES
+ * module and CommonJS copies), which would push the release package past its size limit. So it is a devDependency.
+ */
+const insideBundledPackage = (a) => a.importer.includes(`${'/'}node_modules${'/'}`) || a.resolveDir.includes(`${'/'}node_modules${'/'}`);
 const packagesExcept = (bundled) => ({
   name: 'packages-except',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (a) => (bundled.test(a.path) ? undefined : { external: true }));
+    b.onResolve({ filter: /^[^./]/ }, (a) => (bundled.test(a.path) || (bundled.source !== '^$' && insideBundledPackage(a)) ? undefined : { external: true }));
   },
 });
 /**
