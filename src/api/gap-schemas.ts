@@ -9,6 +9,12 @@ export const FileGapSchema = z.object({
   Reason: z.enum(GAP_REASONS).openapi({ description: 'reconnect: a dropped connection\'s interval that could not be filled from HLS; hls-segment: segments that could not be fetched; timestamp-jump: a forward jump the repair closed' }),
 }).openapi('FileGap');
 
+/** A gap of the current session (room resource): a flat object, since brec's SDK generator cannot render allOf. */
+export const SessionGapSchema = z.object({
+  ...FileGapSchema.shape,
+  RelativePath: z.string().openapi({ description: 'the file (relative to the work directory) that lacks this interval' }),
+}).openapi('SessionGapDto');
+
 /** Registered as components only: the events themselves travel over webhooks and the event stream. */
 export function registerGapSchemas(app: ApiApp): void {
   app.openAPIRegistry.register('FileClosedEventDataExtension', z.object({

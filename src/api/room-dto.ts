@@ -5,7 +5,7 @@ import type { Room } from '../rooms/room.js';
 import type { IoStats, RecordingStats } from '../rooms/protocol.js';
 import { formatUtc, UNSET_DATE } from '../time.js';
 import { wireDouble } from './json.js';
-import { FileGapSchema } from './gap-schemas.js';
+import { SessionGapSchema } from './gap-schemas.js';
 import { DateTimeOffsetSchema, GuidSchema, Int32Schema, Int64Schema, wireDoubleSchema as ms } from './schemas.js';
 
 export const RecordingStatsSchema = z
@@ -88,7 +88,7 @@ export const RoomSchema = z
       example: 'paid',
     }),
     recordingSource: RecordingSourceSchema.nullable().openapi({ description: 'liverec addition: what the session records (origin, reencode, transcode, unknown) with qn, codec and the evidence; null when not recording (docs/origin.md)' }),
-    gaps: z.array(FileGapSchema.extend({ RelativePath: z.string() }).openapi('SessionGapDto')).openapi({ description: 'liverec addition: intervals of stream the current session\'s files lack (docs/gaps.md); empty when not recording' }),
+    gaps: z.array(SessionGapSchema).openapi({ description: 'liverec addition: intervals of stream the current session\'s files lack (docs/gaps.md); empty when not recording' }),
   })
   .openapi('RoomDto');
 

@@ -33,7 +33,7 @@ const freePort = (): Promise<number> => new Promise((resolve, reject) => {
 });
 
 const npm = (args: string[], cwd: string, env: Record<string, string> = {}): string =>
-  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000, env: { ...process.env, ...env } });
+  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, ...env } });
 
 describe('release package', () => {
   it('bundles every production dependency (a new one cannot be left out of the tarball)', () => {
