@@ -80,6 +80,11 @@ export class RecordSession {
     this.origin.hint(reason);
   }
 
+  /** stop() was called: the session is ending (it may still be closing its file). */
+  get stopping(): boolean {
+    return this.stopped;
+  }
+
   stop(): void {
     this.stopped = true;
     this.origin.stop();

@@ -66,7 +66,10 @@ export class RoomActor {
       case 'start':
         this.state.autoRecordForThisSession = true;
         this.outbox.state({ autoRecordForThisSession: true });
-        if (!this.session) {
+        // A session told to stop may still be closing its file (a fill plan, the last group): a start meanwhile
+        // would find it and do nothing, so the new session starts once it has ended.
+        if (this.session?.session.stopping) await this.session.done;
+        if (!this.session && this.state.autoRecordForThisSession && !this.disposed) {
           await this.refreshSafely();
           if (this.state.streaming && !this.availability.reason) this.startSession();
         }
