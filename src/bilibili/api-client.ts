@@ -9,6 +9,7 @@ import { apiHeaders } from './headers.js';
 import { httpGetText } from './http-get.js';
 import { type Json, num, obj, optStr, str } from './json-read.js';
 import { cookieHasBuvid3, type GuestIdentity, guestIdentityCache, mergeCookie, parseCookie } from './identity.js';
+import { BATCH_STATUS_PATH, type BatchRoomStatus, batchQuery, readBatchStatus } from './batch-status.js';
 import { playInfoUnavailable, type UnavailableReason } from './room-availability.js';
 import { keyFromUrl, signQuery, WbiKeyCache, type WbiKeys } from './wbi.js';
 
@@ -44,6 +45,13 @@ export class BilibiliApiClient {
   /** room_init: resolves a short or real id to the real id. */
   async roomInit(id: number, signal?: AbortSignal): Promise<RoomInit> {
     return readRoomInit(await this.call('/room/v1/Room/room_init', { id }, false, signal));
+  }
+
+  /** get_status_info_by_uids: the live status of many rooms (by anchor uid) in one unsigned call through the limiter. */
+  async getStatusByUids(uids: readonly number[], signal?: AbortSignal): Promise<Map<number, BatchRoomStatus>> {
+    this.limiter.checkPaused();
+    const cookie = await this.apiCookie(signal);
+    return readBatchStatus(await this.getData(this.options.liveApiHost, `${BATCH_STATUS_PATH}?${batchQuery(uids)}`, cookie, signal));
   }
 
   /** getRoomPlayInfo v2 for the real room id at quality `qn`; ROOM_UNAVAILABLE for a room a guest cannot record. */

@@ -1,0 +1,46 @@
+// The batch status endpoint (room/v1/Room/get_status_info_by_uids): many rooms' live flags in one unsigned call.
+import { type Json, num, obj, optNum, optStr } from './json-read.js';
+
+export const BATCH_STATUS_PATH = '/room/v1/Room/get_status_info_by_uids';
+
+/** One room of a batch answer (field names of the capture, made camelCase). */
+export interface BatchRoomStatus {
+  uid: number;
+  roomId: number;
+  shortId: number;
+  /** 0 offline, 1 live, 2 round (rebroadcast, not live). */
+  liveStatus: number;
+  /** Unix seconds of the live start, 0 when offline. */
+  liveTime: number;
+  title: string;
+  uname: string;
+  areaName: string;
+  parentAreaName: string;
+}
+
+/** The uid → status map; an empty answer arrives as `[]` (an empty PHP map). */
+export function readBatchStatus(data: Json): Map<number, BatchRoomStatus> {
+  const out = new Map<number, BatchRoomStatus>();
+  if (Array.isArray(data)) return out;
+  for (const [key, value] of Object.entries(obj(data, 'data'))) {
+    const d = obj(value, `data.${key}`);
+    const uid = optNum(d.uid, `data.${key}.uid`, Number(key));
+    out.set(uid, {
+      uid,
+      roomId: num(d.room_id, `data.${key}.room_id`),
+      shortId: optNum(d.short_id, `data.${key}.short_id`, 0),
+      liveStatus: num(d.live_status, `data.${key}.live_status`),
+      liveTime: optNum(d.live_time, `data.${key}.live_time`, 0),
+      title: optStr(d.title, `data.${key}.title`, ''),
+      uname: optStr(d.uname, `data.${key}.uname`, ''),
+      areaName: optStr(d.area_v2_name, `data.${key}.area_v2_name`, ''),
+      parentAreaName: optStr(d.area_v2_parent_name, `data.${key}.area_v2_parent_name`, ''),
+    });
+  }
+  return out;
+}
+
+/** The query of a GET: `uids[]=1&uids[]=2` (brackets unencoded, as the web client sends them). */
+export function batchQuery(uids: readonly number[]): string {
+  return uids.map((u) => `uids[]=${u}`).join('&');
+}
