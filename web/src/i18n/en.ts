@@ -126,6 +126,8 @@ export const en = {
   'set.timingDanmakuRetry': 'Danmaku reconnect delay', 'set.timingDanmakuRetry.help': 'Wait before reconnecting to the danmaku server.',
   'set.timingApiBlockedPause': 'Pause after rate limiting', 'set.timingApiBlockedPause.help': 'Live-API calls stop this long after the service answers 412 or -352.',
   'set.userScript': 'User script', 'set.userScript.help': 'JavaScript hooks run by brec (onFetchStreamUrl and others).',
+  'set.danmakuInstantDetect': 'Instant start detection', 'set.danmakuInstantDetect.help': 'Keep the danmaku connection open while the room is offline, so a start is seen within seconds. Off: the room is checked by the batched status calls and connects to danmaku when it goes live.',
+  'set.apiBudgetPerMinute': 'Live-API calls per minute', 'set.apiBudgetPerMinute.help': 'Every live-API call of this process, batch status checks included, is spaced to stay within this many a minute.',
   'set.maxRooms': 'Most rooms', 'set.maxRooms.help': 'Adding rooms beyond this is refused; 0 means no limit.',
   'set.wpfShowTitleAndArea': 'Show title and area', 'set.wpfShowTitleAndArea.help': 'A display option of brec\'s desktop app.',
   'set.wpfNotifyStreamStart': 'Notify when a stream starts', 'set.wpfNotifyStreamStart.help': 'A notification of brec\'s desktop app.',

@@ -122,6 +122,8 @@ export const zh: Record<Key, string> = {
   'set.timingDanmakuRetry': '弹幕服务器重连时间间隔', 'set.timingDanmakuRetry.help': '弹幕连接断开后等待多久重连。',
   'set.timingApiBlockedPause': '被限流后暂停时间', 'set.timingApiBlockedPause.help': '直播服务回应 412 或 -352 后，暂停直播 API 请求这么久。',
   'set.userScript': '用户脚本', 'set.userScript.help': '录播姬运行的 JavaScript 钩子（onFetchStreamUrl 等）。',
+  'set.danmakuInstantDetect': '即时开播检测', 'set.danmakuInstantDetect.help': '直播间未开播时也保持弹幕连接，开播几秒内即可发现。关闭时由批量状态查询检查直播间，开播后才连接弹幕。',
+  'set.apiBudgetPerMinute': '每分钟直播 API 请求数', 'set.apiBudgetPerMinute.help': '本进程的所有直播 API 请求（包括批量状态查询）都会被限制在每分钟这么多次以内。',
   'set.maxRooms': '直播间数量上限', 'set.maxRooms.help': '超过此数量的添加会被拒绝；0 表示不限。',
   'set.wpfShowTitleAndArea': '显示标题和分区', 'set.wpfShowTitleAndArea.help': '录播姬桌面版的显示选项。',
   'set.wpfNotifyStreamStart': '开播时通知', 'set.wpfNotifyStreamStart.help': '录播姬桌面版的通知。',
