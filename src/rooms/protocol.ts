@@ -1,5 +1,6 @@
 // The contract between the main thread and room workers: commands (comlink) one way, a typed message union back.
 import type { UnavailableReason } from '../bilibili/room-availability.js';
+import type { BatchRoomStatus } from '../bilibili/batch-status.js';
 import type { PlainError } from '../errors.js';
 import type { RecorderEvent } from '../events/types.js';
 import type { RoomSettings } from '../config/fields.js';
@@ -92,6 +93,16 @@ export interface RoomInit {
   workDir: string;
   /** Test-only faults are honoured only when the recorder was started with them enabled. */
   allowTestFaults?: boolean;
+  /** Live detection is the process's batch detector's (src/detect/): the actor keeps no poll timer of its own. */
+  batchDetect?: boolean;
+  /** The anchor uid, when known (cached): the actor then makes no call until the detector reports the room. */
+  uid?: number;
+}
+
+/** What the batch detector saw of one room. */
+export interface RoomObservation {
+  roomId: number;
+  status: BatchRoomStatus;
 }
 
 export interface StatsEntry {
@@ -123,6 +134,8 @@ export interface RoomHostApi {
   addRoom(init: RoomInit): Promise<void>;
   command(roomId: number, command: RoomCommand): Promise<void>;
   updateConfig(roomId: number, settings: RoomSettings): Promise<void>;
+  /** Batch detector results for rooms on this host (unknown rooms are skipped). */
+  observe(observations: RoomObservation[]): Promise<void>;
   /** Stops every actor, closing files with final metadata. */
   shutdown(): Promise<void>;
 }

@@ -15,6 +15,8 @@ import { emptyIoStats, emptyRecordingStats, type RoomMessage } from './protocol.
 import { roomIdResolver, type ResolveRoomId } from './resolve-room-id.js';
 import { Room } from './room.js';
 import { Supervisor } from './supervisor.js';
+import { RoomDetection } from '../detect/room-detection.js';
+import { getProcessLimiter } from '../bilibili/api-limiter.js';
 
 export interface RecorderOptions {
   workDir: string;
@@ -55,6 +57,8 @@ export class Recorder {
   /** Adds run one at a time, so two ids of one room can never both be inserted. */
   private adding: Promise<unknown> = Promise.resolve();
   private readonly resolveRoomId: ResolveRoomId;
+  /** Batch live detection of every room (src/detect/). */
+  readonly detection: RoomDetection;
 
   constructor(private readonly options: RecorderOptions) {
     this.bus = options.bus ?? new EventBus();
@@ -72,6 +76,11 @@ export class Recorder {
         ids.forEach((id) => this.onRoomLost(id, err));
       },
     });
+    this.detection = new RoomDetection({
+      workDir: options.workDir, config: options.config, rooms: () => this.rooms,
+      observe: (list) => this.supervisor.observe(list),
+      refresh: (roomId) => this.supervisor.command(roomId, 'refresh'),
+    });
   }
 
   /** Starts an actor for every configured room. */
@@ -81,6 +90,7 @@ export class Recorder {
     if (removed.length > 0) logger().info({ removed }, 'removed temp files left by a previous run');
     for (const entry of this.config.rooms) this.rooms.push(new Room(entry, this.supervisor));
     await Promise.all(this.rooms.map((room) => this.launch(room)));
+    this.detection.start();
   }
 
   private launch(room: Room): Promise<void> {
@@ -89,6 +99,8 @@ export class Recorder {
       settings: this.settingsOf(room),
       workDir: this.workDir,
       allowTestFaults: this.options.allowTestFaults,
+      batchDetect: true,
+      uid: this.detection.uidOf(room.roomId, room.state),
     }).catch((err: unknown) => roomLogger(room.roomId).error({ err }, 'room actor failed to start'));
   }
 
@@ -128,6 +140,7 @@ export class Recorder {
     const room = new Room(this.config.commit(() => this.config.addRoom(roomId, autoRecord)), this.supervisor);
     this.rooms.push(room);
     void this.launch(room);
+    this.detection.added(room.roomId);
     return room;
   }
 
@@ -137,6 +150,7 @@ export class Recorder {
     const room = new Room(entry, this.supervisor);
     this.rooms.push(room);
     await this.launch(room);
+    this.detection.added(room.roomId);
     return room;
   }
 
@@ -180,6 +194,7 @@ export class Recorder {
 
   /** Re-sends resolved settings to one room (room config changed) or all rooms (global config changed). */
   pushSettings(room?: Room): void {
+    if (!room) getProcessLimiter().setBudgetPerMinute(this.config.effective('ApiBudgetPerMinute'));
     for (const r of room ? [room] : this.rooms) {
       const settings: RoomSettings = this.settingsOf(r);
       this.supervisor.updateConfig(r.roomId, settings).catch(() => undefined);
@@ -205,6 +220,7 @@ export class Recorder {
 
   /** Graceful stop: every actor closes its files with final metadata; then the config is saved. */
   async close(graceMs?: number): Promise<void> {
+    this.detection.stop();
     await this.supervisor.shutdown(graceMs);
     // Files a thread could not close in time keep their journal entries; the scan is needed only after a crash.
     this.journal.cleanStop();
@@ -224,6 +240,7 @@ export class Recorder {
     switch (m.type) {
       case 'state':
         room?.apply({ state: m.state });
+        if (m.state.uid) this.detection.learned(m.roomId, m.state.uid);
         break;
       case 'event':
         if (m.event.EventType === 'SessionStarted') {

@@ -3,6 +3,7 @@ import { BilibiliApiClient } from '../bilibili/api-client.js';
 import type { UnavailableReason } from '../bilibili/room-availability.js';
 import { DanmakuClient } from '../bilibili/danmaku/client.js';
 import type { DanmakuEvent } from '../bilibili/danmaku/commands.js';
+import type { BatchRoomStatus } from '../bilibili/batch-status.js';
 import type { RoomSettings } from '../config/fields.js';
 import { DanmakuRecorder } from '../danmaku/recorder.js';
 import type { RoomEventSnapshot } from '../events/types.js';
@@ -15,6 +16,9 @@ import { RecordSession } from './record-session.js';
 import { StatsTracker } from './stats-tracker.js';
 import { titleFiltered } from './title-filter.js';
 import type { StatsBatcher } from './stats-batcher.js';
+
+/** How long the danmaku socket stays open after a stream ends (a quick restart is still seen at once). */
+export const DANMAKU_LINGER_MS = 120_000;
 
 export class RoomActor {
   readonly outbox: ActorOutbox;
@@ -31,6 +35,7 @@ export class RoomActor {
   private retryTimer: NodeJS.Timeout | null = null;
   private infoFailures = 0;
   private disposed = false;
+  private lingerTimer: NodeJS.Timeout | null = null;
   private readonly availability: RoomAvailability;
   private readonly danmakuFiles = new DanmakuRecorder({
     settings: () => this.settings,
@@ -56,6 +61,17 @@ export class RoomActor {
 
   begin(): void {
     this.outbox.state({ ...this.state });
+    if (this.init.batchDetect) {
+      // The batch detector watches this room: with its uid known, nothing is called until it reports the room live.
+      if (this.init.uid && !this.settings.DanmakuInstantDetect) {
+        this.state.uid = this.init.uid;
+        this.outbox.state({ uid: this.init.uid });
+        return;
+      }
+      // Otherwise one getInfoByRoom, to learn the uid (cached by the main thread) and the room's facts.
+      void this.refreshSafely().then(() => this.ensureDanmaku());
+      return;
+    }
     this.restartPoll();
     void this.refreshSafely().then(() => this.ensureDanmaku());
   }
@@ -102,11 +118,31 @@ export class RoomActor {
     }
   }
 
+  /** What the process's batch detector saw: facts are taken as they are; a room that turned live gets its full check now. */
+  observe(s: BatchRoomStatus): void {
+    if (this.disposed) return;
+    const facts = {
+      uid: s.uid, shortId: s.shortId, name: s.uname || this.state.name, title: s.title || this.state.title,
+      areaNameParent: s.parentAreaName || this.state.areaNameParent, areaNameChild: s.areaName || this.state.areaNameChild,
+    };
+    Object.assign(this.state, facts);
+    this.outbox.state(facts);
+    const live = s.liveStatus === 1;
+    if (live && !this.state.streaming) void this.refreshSafely().then(() => this.ensureDanmaku());
+    else if (!live && this.state.streaming && !this.session) this.setStreaming(false);
+  }
+
   updateSettings(settings: RoomSettings): void {
     const before = this.settings;
     this.settings = settings;
     this.client = new BilibiliApiClient(clientOptionsFrom(settings));
-    if (before.TimingCheckInterval !== settings.TimingCheckInterval) this.restartPoll();
+    if (before.TimingCheckInterval !== settings.TimingCheckInterval && !this.init.batchDetect) this.restartPoll();
+    if (settings.DanmakuInstantDetect !== before.DanmakuInstantDetect) {
+      if (settings.DanmakuInstantDetect) {
+        if (this.infoFetched) this.ensureDanmaku();
+        else void this.refreshSafely().then(() => this.ensureDanmaku());
+      } else if (!this.state.streaming) this.closeDanmaku();
+    }
     if (settings.AutoRecord) this.maybeStart();
   }
 
@@ -115,6 +151,7 @@ export class RoomActor {
     this.disposed = true;
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.lingerTimer) clearTimeout(this.lingerTimer);
     this.danmaku?.stop();
     this.danmaku = null;
     const running = this.session;
@@ -210,8 +247,14 @@ export class RoomActor {
       if (!live) this.state.autoRecordForThisSession = true;
       this.outbox.state({ streaming: live, autoRecordForThisSession: this.state.autoRecordForThisSession });
       this.outbox.event({ EventType: live ? 'StreamStarted' : 'StreamEnded', EventTimestamp: formatLocal(), EventData: this.snapshot() });
+      if (!live) this.lingerDanmaku();
     }
-    if (live) this.maybeStart();
+    if (live) {
+      if (this.lingerTimer) clearTimeout(this.lingerTimer);
+      this.lingerTimer = null;
+      this.ensureDanmaku();
+      this.maybeStart();
+    }
   }
 
   private maybeStart(): void {
@@ -261,8 +304,30 @@ export class RoomActor {
     this.session = { session, done };
   }
 
+  /** After a stream ends the socket stays a while (PREPARING→LIVE restarts are common), then closes unless instant detect is on. */
+  private lingerDanmaku(): void {
+    if (this.settings.DanmakuInstantDetect || !this.danmaku) return;
+    if (this.lingerTimer) clearTimeout(this.lingerTimer);
+    this.lingerTimer = setTimeout(() => {
+      this.lingerTimer = null;
+      if (!this.state.streaming && !this.settings.DanmakuInstantDetect) this.closeDanmaku();
+    }, DANMAKU_LINGER_MS);
+  }
+
+  private closeDanmaku(): void {
+    if (!this.danmaku) return;
+    this.danmaku.stop();
+    this.danmaku = null;
+    if (this.state.danmakuConnected) {
+      this.state.danmakuConnected = false;
+      this.outbox.state({ danmakuConnected: false });
+    }
+  }
+
+  /** An idle room holds no danmaku socket unless DanmakuInstantDetect asks for one. */
   private ensureDanmaku(): void {
     if (this.danmaku || this.disposed || !this.infoFetched) return;
+    if (!this.state.streaming && !this.settings.DanmakuInstantDetect && !this.lingerTimer) return;
     const client = new DanmakuClient({ roomId: this.roomId, api: this.client, options: clientOptionsFrom(this.settings) });
     client.on('state', () => {
       const connected = client.connected;
