@@ -8,6 +8,7 @@ import { clientOptionsFrom } from '../rooms/client-settings.js';
 import type { RoomObservation, RoomState } from '../rooms/protocol.js';
 import { BatchDetector } from './batch-detector.js';
 import { UidCache } from './uid-cache.js';
+import { ApiUsageSampler } from './api-usage.js';
 
 export interface DetectionDeps {
   workDir: string;
@@ -25,6 +26,8 @@ const FALLBACK_CONCURRENCY = 3;
 export class RoomDetection {
   readonly uids: UidCache;
   readonly detector: BatchDetector;
+  /** The process's budget use, for /metrics and the UI. */
+  readonly usage = new ApiUsageSampler();
   /** Per-room fallback checks made (batch endpoint failing). */
   fallbackChecks = 0;
   private readonly lastFallback = new Map<number, number>();
@@ -52,6 +55,7 @@ export class RoomDetection {
   start(): void {
     if (this.started) return;
     this.started = true;
+    this.usage.start();
     for (const r of this.deps.rooms()) this.detector.watch(r.roomId);
     this.detector.start();
   }
@@ -73,6 +77,7 @@ export class RoomDetection {
 
   stop(): void {
     this.detector.stop();
+    this.usage.stop();
     this.uids.flush();
   }
 

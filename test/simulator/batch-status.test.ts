@@ -5,7 +5,7 @@ import { BilibiliApiClient } from '../../src/bilibili/api-client.js';
 import { ApiLimiter } from '../../src/bilibili/api-limiter.js';
 import { control, startSim, TEST_BUVID3 } from './helpers.js';
 
-const CAPTURE = JSON.parse(readFileSync('test/fixtures/bili-real/api/bac_room_v1_Room_get_status_info_by_uids_uid672328094.json', 'utf8'));
+const CAPTURE: any = JSON.parse(readFileSync('test/fixtures/bili-real/api/bac_room_v1_Room_get_status_info_by_uids_uid672328094.json', 'utf8'));
 const PATH = '/room/v1/Room/get_status_info_by_uids';
 
 let close: (() => Promise<void>) | null = null;
@@ -19,16 +19,16 @@ describe('simulator batch status endpoint', () => {
     const s = await startSim([{ roomId: 5001, uid: 111, live: true, name: 'a' }, { roomId: 5002, uid: 222 }]);
     close = s.close;
     const cookie = { cookie: `buvid3=${TEST_BUVID3}` };
-    const get = await (await fetch(`${s.url}${PATH}?uids[]=111&uids[]=222&uids[]=999`, { headers: cookie })).json();
+    const get: any = await (await fetch(`${s.url}${PATH}?uids[]=111&uids[]=222&uids[]=999`, { headers: cookie })).json();
     expect(Object.keys(get)).toEqual(Object.keys(CAPTURE));
     expect(Object.keys(get.data).sort()).toEqual(['111', '222']);
     expect(Object.keys(get.data['111']).sort()).toEqual(Object.keys(CAPTURE.data['672328094']).sort());
     expect(get.data['111']).toMatchObject({ room_id: 5001, uid: 111, live_status: 1, uname: 'a' });
     expect(get.data['222']).toMatchObject({ room_id: 5002, live_status: 0, live_time: 0 });
-    const post = await (await fetch(`${s.url}${PATH}`, { method: 'POST', headers: { ...cookie, 'content-type': 'application/json' }, body: JSON.stringify({ uids: [222] }) })).json();
+    const post: any = await (await fetch(`${s.url}${PATH}`, { method: 'POST', headers: { ...cookie, 'content-type': 'application/json' }, body: JSON.stringify({ uids: [222] }) })).json();
     expect(Object.keys(post.data)).toEqual(['222']);
     // Without a buvid3 it is refused like every live call.
-    expect((await (await fetch(`${s.url}${PATH}?uids[]=111`)).json()).code).toBe(-352);
+    expect(((await (await fetch(`${s.url}${PATH}?uids[]=111`)).json()) as any).code).toBe(-352);
     const stats = (await control(s.url, '/_sim/stats')).json;
     expect(stats.batchCalls).toBe(2);
     expect(stats.apiCalls).toBe(3);
