@@ -136,7 +136,7 @@ export class RoomActor {
     const before = this.settings;
     this.settings = settings;
     this.client = new BilibiliApiClient(clientOptionsFrom(settings));
-    if (before.TimingCheckInterval !== settings.TimingCheckInterval && !this.init.batchDetect) this.restartPoll();
+    if (before.TimingCheckInterval !== settings.TimingCheckInterval && (!this.init.batchDetect || this.pollTimer)) this.restartPoll();
     if (settings.DanmakuInstantDetect !== before.DanmakuInstantDetect) {
       if (settings.DanmakuInstantDetect) {
         if (this.infoFetched) this.ensureDanmaku();
@@ -177,6 +177,20 @@ export class RoomActor {
   private restartPoll(): void {
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.pollTimer = setInterval(() => void this.poll(), Math.max(1, this.settings.TimingCheckInterval) * 1000);
+  }
+
+  /**
+   * Under batch detection a room has no timer of its own, except one the service will not let us record (paid,
+   * password, not found…): the batch status cannot tell when that ends, so it is checked once per interval as before.
+   */
+  private syncPoll(): void {
+    if (!this.init.batchDetect || this.disposed) return;
+    const want = this.availability.reason !== null;
+    if (want && !this.pollTimer) this.restartPoll();
+    else if (!want && this.pollTimer) {
+      clearInterval(this.pollTimer);
+      this.pollTimer = null;
+    }
   }
 
   private async poll(): Promise<void> {
@@ -228,10 +242,12 @@ export class RoomActor {
   private async refreshSafely(): Promise<void> {
     try {
       await this.refresh();
+      this.syncPoll();
     } catch (err) {
       const code = (err as { code?: string }).code;
       this.outbox.log('warn', `room info: ${(err as Error).message}`, { code });
       this.availability.failed(code);
+      this.syncPoll();
       // An unavailable room is checked again at the normal interval only: one API call per interval.
       if (this.infoFetched || this.disposed || this.availability.reason) return;
       const delay = Math.min(this.settings.TimingCheckInterval * 1000, this.settings.TimingStreamRetry * 2 ** this.infoFailures++);
@@ -288,7 +304,10 @@ export class RoomActor {
         return !this.disposed && this.state.streaming && this.state.autoRecordForThisSession;
       },
       timeline: this.danmakuFiles,
-      unavailable: (reason) => this.availability.set(reason as UnavailableReason),
+      unavailable: (reason) => {
+        this.availability.set(reason as UnavailableReason);
+        this.syncPoll();
+      },
     });
     const done = session.run().then(() => false, (err: unknown) => {
       this.outbox.error(err);
