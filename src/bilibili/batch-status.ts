@@ -44,3 +44,27 @@ export function readBatchStatus(data: Json): Map<number, BatchRoomStatus> {
 export function batchQuery(uids: readonly number[]): string {
   return uids.map((u) => `uids[]=${u}`).join('&');
 }
+
+export const BASE_INFO_PATH = '/xlive/web-room/v1/index/getRoomBaseInfo';
+
+/** One room of getRoomBaseInfo's by_room_ids map: what the detector needs to learn a room's uid. */
+export interface RoomBaseInfo {
+  roomId: number;
+  shortId: number;
+  uid: number;
+  liveStatus: number;
+}
+
+/** getRoomBaseInfo's `data.by_room_ids` (test/fixtures/bili-real/api/bac_xlive_web-room_v1_index_getRoomBaseInfo.json). */
+export function readBaseInfo(data: Json): RoomBaseInfo[] {
+  const d = obj(data, 'data');
+  const rooms = d.by_room_ids;
+  if (rooms === undefined || rooms === null || Array.isArray(rooms)) return [];
+  return Object.entries(obj(rooms, 'data.by_room_ids')).map(([key, value]) => {
+    const r = obj(value, `data.by_room_ids.${key}`);
+    return {
+      roomId: num(r.room_id, `data.by_room_ids.${key}.room_id`), shortId: optNum(r.short_id, `data.by_room_ids.${key}.short_id`, 0),
+      uid: num(r.uid, `data.by_room_ids.${key}.uid`), liveStatus: optNum(r.live_status, `data.by_room_ids.${key}.live_status`, 0),
+    };
+  });
+}

@@ -27,6 +27,8 @@ export interface BatchDetectorOptions {
   intervalMs: () => number;
   spacingMs?: number;
   batchSize?: number;
+  /** Learns the uids of rooms that have none yet (one call for many); true when it made a call this tick. */
+  learn?: () => Promise<boolean>;
 }
 
 export class BatchDetector {
@@ -112,6 +114,13 @@ export class BatchDetector {
 
   private async tick(): Promise<void> {
     this.kicked = false;
+    if (this.options.learn) {
+      this.running = true;
+      const called = await this.options.learn().catch(() => true);
+      this.running = false;
+      // The rooms just learned are checked by the next call, a second later.
+      if (called) return this.schedule(1000);
+    }
     const rooms = this.options.rooms();
     if (rooms.length === 0) return this.schedule(this.options.spacingMs ?? DETECT_SPACING_MS);
     const batch = this.nextBatch(rooms);

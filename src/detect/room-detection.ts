@@ -22,6 +22,8 @@ export interface DetectionDeps {
 
 /** Per-room fallback checks in flight at most: a failing batch endpoint must not queue thousands of calls. */
 const FALLBACK_CONCURRENCY = 3;
+/** Room ids per getRoomBaseInfo call. */
+const LEARN_BATCH = 100;
 
 export class RoomDetection {
   readonly uids: UidCache;
@@ -44,6 +46,7 @@ export class RoomDetection {
       onStatus: (roomId, status) => this.onStatus(roomId, status),
       onBatchFailed: (roomIds, err) => this.fallback(roomIds, err),
       intervalMs: () => Math.max(5, deps.config.effective('TimingCheckInterval')) * 1000,
+      learn: () => this.learnUids(),
     });
   }
 
@@ -86,6 +89,43 @@ export class RoomDetection {
     return new BilibiliApiClient(clientOptionsFrom(settings), getProcessLimiter());
   }
 
+  /**
+   * Rooms without a uid learn it with getRoomBaseInfo, LEARN_BATCH rooms a call (one call per room would burst at
+   * start). A room the answer leaves out (unknown, or the endpoint fails) is checked on its own: its actor's
+   * getInfoByRoom finds the uid or the reason (notFound), at most once per TimingCheckInterval.
+   */
+  private async learnUids(): Promise<boolean> {
+    const now = Date.now();
+    const interval = Math.max(5, this.deps.config.effective('TimingCheckInterval')) * 1000;
+    const todo: number[] = [];
+    for (const r of this.deps.rooms()) {
+      if (todo.length >= LEARN_BATCH) break;
+      // A room with an unavailableReason (e.g. notFound) is checked by its own per-interval timer.
+      if (r.disposed || this.uidOf(r.roomId, r.state) || r.state.unavailableReason) continue;
+      if (now - (this.learnTried.get(r.roomId) ?? 0) < interval) continue;
+      todo.push(r.roomId);
+    }
+    if (todo.length === 0) return false;
+    for (const id of todo) this.learnTried.set(id, now);
+    let found: { roomId: number; shortId: number; uid: number }[] = [];
+    try {
+      found = await this.client().getRoomBaseInfo(todo);
+    } catch (err) {
+      this.fallback(todo, err as Error);
+      return true;
+    }
+    const missed: number[] = [];
+    for (const id of todo) {
+      const info = found.find((f) => f.roomId === id);
+      if (info) this.learned(id, info.uid);
+      else missed.push(id); // unknown, or a short id: the actor's own check resolves it
+    }
+    if (missed.length) this.fallback(missed, new Error('not in the getRoomBaseInfo answer'), 'info');
+    return true;
+  }
+
+  private readonly learnTried = new Map<number, number>();
+
   private watched(): { roomId: number; uid: number }[] {
     const out: { roomId: number; uid: number }[] = [];
     this.index = new Map();
@@ -118,8 +158,8 @@ export class RoomDetection {
   }
 
   /** The batch call failed: the rooms of that batch are checked one by one, each at most once per TimingCheckInterval. */
-  private fallback(roomIds: number[], err: Error): void {
-    logger().warn({ err: err.message, rooms: roomIds.length }, 'batch live check failed; checking these rooms one by one');
+  private fallback(roomIds: number[], err: Error, level: 'warn' | 'info' = 'warn'): void {
+    logger()[level]({ err: err.message, rooms: roomIds.length }, 'batch check failed or left rooms out; checking these rooms one by one');
     const now = Date.now();
     const interval = Math.max(5, this.deps.config.effective('TimingCheckInterval')) * 1000;
     for (const id of roomIds) {

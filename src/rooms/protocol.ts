@@ -126,7 +126,9 @@ export type RoomMessage =
   | { type: 'error'; roomId: number; error: PlainError };
 
 /** Commands to one room (the worker exposes them per room through the host API). */
-export type RoomCommand = 'start' | 'stop' | 'split' | 'refresh' | 'dispose' | 'testCrash' | 'testThrow' | 'testOom';
+export type RoomCommand = 'start' | 'stop' | 'split' | 'refresh' | 'dispose' | 'testCrash' | 'testThrow' | 'testOom'
+  /** The batch detector's per-room fallback: one getInfoByRoom, failures recorded as the room's (never thrown). */
+  | 'check';
 
 /** The API a room host worker exposes over comlink. */
 export interface RoomHostApi {

@@ -79,7 +79,7 @@ export class Recorder {
     this.detection = new RoomDetection({
       workDir: options.workDir, config: options.config, rooms: () => this.rooms,
       observe: (list) => this.supervisor.observe(list),
-      refresh: (roomId) => this.supervisor.command(roomId, 'refresh'),
+      refresh: (roomId) => this.supervisor.command(roomId, 'check'),
     });
   }
 

@@ -62,14 +62,13 @@ export class RoomActor {
   begin(): void {
     this.outbox.state({ ...this.state });
     if (this.init.batchDetect) {
-      // The batch detector watches this room: with its uid known, nothing is called until it reports the room live.
-      if (this.init.uid && !this.settings.DanmakuInstantDetect) {
+      // The batch detector watches this room (it learns the uid in batches too): nothing is called until it reports
+      // the room live, or asks for a check of its own (fallback). A room that keeps its danmaku socket needs its info now.
+      if (this.init.uid) {
         this.state.uid = this.init.uid;
         this.outbox.state({ uid: this.init.uid });
-        return;
       }
-      // Otherwise one getInfoByRoom, to learn the uid (cached by the main thread) and the room's facts.
-      void this.refreshSafely().then(() => this.ensureDanmaku());
+      if (this.settings.DanmakuInstantDetect) void this.refreshSafely().then(() => this.ensureDanmaku());
       return;
     }
     this.restartPoll();
@@ -97,6 +96,10 @@ export class RoomActor {
         return;
       case 'refresh':
         await this.refresh();
+        this.ensureDanmaku();
+        return;
+      case 'check':
+        await this.refreshSafely();
         this.ensureDanmaku();
         return;
       case 'dispose':

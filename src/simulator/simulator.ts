@@ -15,6 +15,7 @@ import type { RequestRecord, SimRoom, SimRoomInit } from './room.js';
 import { sendJson } from './http-util.js';
 import { BATCH_STATUS_PATH, handleBatchStatus } from './batch-status.js';
 import { RiskCounter } from './risk-counter.js';
+import { BASE_INFO_PATH, handleBaseInfo } from './base-info.js';
 import { refuse } from './strict.js';
 import { takeBatchFault, type BatchFaults } from './batch-faults.js';
 import { handleScale, isScalePath } from './scale-routes.js';
@@ -66,6 +67,7 @@ export class Simulator extends RoomOps {
   readonly risk: RiskCounter;
   batchCalls = 0;
   batchUids = 0;
+  baseInfoCalls = 0;
   /** Armed failures of the batch endpoint (`POST /_sim/batch-faults`). */
   readonly batchFaults: BatchFaults = { remaining: 0, kind: 'http-500' };
   private uidIndex = new Map<number, SimRoom>();
@@ -146,7 +148,7 @@ export class Simulator extends RoomOps {
       openDanmaku += r.danmaku.size;
     }
     return {
-      apiCalls: this.risk.apiCalls, batchCalls: this.batchCalls, batchUids: this.batchUids, riskPerMinute: this.risk.perMinute,
+      apiCalls: this.risk.apiCalls, batchCalls: this.batchCalls, batchUids: this.batchUids, baseInfoCalls: this.baseInfoCalls, riskPerMinute: this.risk.perMinute,
       riskHits: this.risk.riskHits, peakApiCallsPerMinute: this.risk.peakPerMinute, apiCallsLastMinute: this.risk.lastMinute(), openDanmaku, rooms: this.rooms.size, openStreams, bytesServed, unknownRoomHits: this.unknownRoomHits, navHits: this.navHits, fingerHits: this.fingerHits, refusedHits: this.refusedHits, lenient: this.lenient, pacerTicks: this.pacer.ticks, pacerBusyMs: Math.round(this.pacer.busyMs) };
   }
 
@@ -159,6 +161,7 @@ export class Simulator extends RoomOps {
     }
     const fault = takeBatchFault(this);
     if (fault) return sendJson(res, fault.status, fault.body);
+    if (url.pathname === BASE_INFO_PATH) return handleBaseInfo(this, req, res, url);
     return handleBatchStatus(this, req, res, url);
   }
 
@@ -166,7 +169,7 @@ export class Simulator extends RoomOps {
     try {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       url.pathname = canonicalPath(url.pathname);
-      const batch = url.pathname === BATCH_STATUS_PATH;
+      const batch = url.pathname === BATCH_STATUS_PATH || url.pathname === BASE_INFO_PATH;
       if ((batch || isApiPath(url.pathname)) && this.risk.count(req)) {
         // The service's IP-level block: HTTP 412 from the gateway, before any signature or room is looked at.
         return sendJson(res, 412, { code: -412, message: '请求被拦截', ttl: 1, data: null }, { Server: 'openresty' });
