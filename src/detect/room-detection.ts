@@ -23,7 +23,7 @@ export interface DetectionDeps {
 /** Per-room fallback checks in flight at most: a failing batch endpoint must not queue thousands of calls. */
 const FALLBACK_CONCURRENCY = 3;
 /** Room ids per getRoomBaseInfo call. */
-const LEARN_BATCH = 100;
+const LEARN_BATCH = 500;
 
 export class RoomDetection {
   readonly uids: UidCache;

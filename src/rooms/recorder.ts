@@ -13,7 +13,7 @@ import { finalizeOrphan, orphanFileClosed, recoverAfterCrash } from './crash-rec
 import { removeStaleTempFiles } from './stale-temp.js';
 import { emptyIoStats, emptyRecordingStats, type RoomMessage } from './protocol.js';
 import { roomIdResolver, type ResolveRoomId } from './resolve-room-id.js';
-import { Room } from './room.js';
+import { Room, type RoomControl } from './room.js';
 import { Supervisor } from './supervisor.js';
 import { RoomDetection } from '../detect/room-detection.js';
 import { getProcessLimiter } from '../bilibili/api-limiter.js';
@@ -59,6 +59,13 @@ export class Recorder {
   private readonly resolveRoomId: ResolveRoomId;
   /** Batch live detection of every room (src/detect/). */
   readonly detection: RoomDetection;
+  /** Commands to a room start its actor first: an idle room has none (see launch). */
+  private readonly control: RoomControl = {
+    command: (roomId, command) => {
+      this.ensureActor(roomId);
+      return this.supervisor.command(roomId, command);
+    },
+  };
 
   constructor(private readonly options: RecorderOptions) {
     this.bus = options.bus ?? new EventBus();
@@ -78,8 +85,18 @@ export class Recorder {
     });
     this.detection = new RoomDetection({
       workDir: options.workDir, config: options.config, rooms: () => this.rooms,
-      observe: (list) => this.supervisor.observe(list),
-      refresh: (roomId) => this.supervisor.command(roomId, 'check'),
+      observe: (list) => {
+        for (const o of list) {
+          const room = this.byId(o.roomId);
+          const s = o.status;
+          // An idle room has no actor: the mirror takes the facts the batch answer carries.
+          room?.apply({ state: { uid: s.uid, shortId: s.shortId, name: s.uname || room.state.name, title: s.title || room.state.title,
+            areaNameParent: s.parentAreaName || room.state.areaNameParent, areaNameChild: s.areaName || room.state.areaNameChild } });
+          if (s.liveStatus === 1) this.ensureActor(o.roomId);
+        }
+        this.supervisor.observe(list);
+      },
+      refresh: (roomId) => this.control.command(roomId, 'check'),
     });
   }
 
@@ -88,12 +105,17 @@ export class Recorder {
     recoverAfterCrash(this.journal, (e) => this.bus.emit(e), (fields, msg) => logger().warn(fields, msg));
     const removed = removeStaleTempFiles(this.workDir);
     if (removed.length > 0) logger().info({ removed }, 'removed temp files left by a previous run');
-    for (const entry of this.config.rooms) this.rooms.push(new Room(entry, this.supervisor));
+    for (const entry of this.config.rooms) this.rooms.push(new Room(entry, this.control));
     await Promise.all(this.rooms.map((room) => this.launch(room)));
     this.detection.start();
   }
 
-  private launch(room: Room): Promise<void> {
+  /**
+   * An idle room gets no actor (no thread state, socket or timer): the batch detector watches it from here, and its
+   * actor starts when it goes live, when a command needs it, or when DanmakuInstantDetect asks for a socket.
+   */
+  private launch(room: Room, now = false): Promise<void> {
+    if (!now && !this.config.resolveRoom(room.entry).DanmakuInstantDetect) return Promise.resolve();
     return this.supervisor.add({
       roomId: room.roomId,
       settings: this.settingsOf(room),
@@ -102,6 +124,12 @@ export class Recorder {
       batchDetect: true,
       uid: this.detection.uidOf(room.roomId, room.state),
     }).catch((err: unknown) => roomLogger(room.roomId).error({ err }, 'room actor failed to start'));
+  }
+
+  /** Starts the room's actor unless it has one. */
+  private ensureActor(roomId: number): void {
+    const room = this.byId(roomId);
+    if (room && !room.disposed && !this.supervisor.has(roomId)) void this.launch(room, true);
   }
 
   /** Numeric ids match room id or short id (first in list order); strings match objectId. */
@@ -137,7 +165,7 @@ export class Recorder {
     if (max > 0 && this.rooms.length >= max) {
       throw new LiverecError('ROOM_LIMIT', `MaxRooms is ${max}: remove a room or raise MaxRooms before adding room ${id}`);
     }
-    const room = new Room(this.config.commit(() => this.config.addRoom(roomId, autoRecord)), this.supervisor);
+    const room = new Room(this.config.commit(() => this.config.addRoom(roomId, autoRecord)), this.control);
     this.rooms.push(room);
     void this.launch(room);
     this.detection.added(room.roomId);
@@ -147,7 +175,7 @@ export class Recorder {
   /** Cluster: runs a room whose settings are kept elsewhere (the database), so nothing is saved here. */
   async adoptRoom(entry: RoomConfigEntry): Promise<Room> {
     this.config.rooms.push(entry);
-    const room = new Room(entry, this.supervisor);
+    const room = new Room(entry, this.control);
     this.rooms.push(room);
     await this.launch(room);
     this.detection.added(room.roomId);
@@ -197,6 +225,7 @@ export class Recorder {
     if (!room) getProcessLimiter().setBudgetPerMinute(this.config.effective('ApiBudgetPerMinute'));
     for (const r of room ? [room] : this.rooms) {
       const settings: RoomSettings = this.settingsOf(r);
+      if (settings.DanmakuInstantDetect) this.ensureActor(r.roomId);
       this.supervisor.updateConfig(r.roomId, settings).catch(() => undefined);
     }
   }

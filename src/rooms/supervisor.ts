@@ -127,6 +127,11 @@ export class Supervisor implements RoomControl {
     return slot.call((api) => api.updateConfig(roomId, settings));
   }
 
+  /** Whether the room has an actor placed on a host. */
+  has(roomId: number): boolean {
+    return this.placement.has(roomId);
+  }
+
   /** Hands batch detector results to the hosts of their rooms, one message per host. */
   observe(observations: RoomObservation[]): void {
     const bySlot = new Map<HostSlot, RoomObservation[]>();

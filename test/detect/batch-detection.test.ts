@@ -100,19 +100,22 @@ describe('batch live detection', () => {
     expect((sim.stats() as { riskHits: number }).riskHits).toBe(0);
   }, 90_000);
 
-  it('starts 500 new rooms with a few batch calls (uids learned 100 a call), not a burst of per-room calls', async () => {
+  it('starts 500 new rooms with a few batch calls (uids learned 500 a call), not a burst of per-room calls', async () => {
     const rooms = roomsFrom(630_001, 500);
     h = await startHarness({ rooms, sim: { riskPerMinute: RISK } });
     await until('the first status batch call', () => h!.sim.batchCalls >= 1);
     await sleep(4000);
     const stats = h.sim.stats() as { apiCalls: number; batchCalls: number; baseInfoCalls: number; riskHits: number; peakApiCallsPerMinute: number };
     expect(perRoomCalls(h)).toBe(0);
-    expect(stats.baseInfoCalls).toBe(5);
+    expect(stats.baseInfoCalls).toBe(1);
     expect(stats.batchCalls).toBeLessThanOrEqual(2);
-    expect(stats.apiCalls).toBeLessThanOrEqual(10); // 5 base info, status batches, finger/spi
+    expect(stats.apiCalls).toBeLessThanOrEqual(5); // base info, status batches, finger/spi
     await until('every uid learned', () => h!.service.recorder.rooms.every((r) => r.state.uid === r.roomId * 10 + 7));
+    // Idle rooms hold no actor: no room thread runs yet.
+    expect(h.service.recorder.workerCount).toBe(0);
     h.sim.setLive(630_250, true);
     await h.waitEvent('FileOpening', (e) => roomOf(e) === 630_250, 40_000);
+    expect(h.service.recorder.workerCount).toBe(1);
     expect(stats.riskHits).toBe(0);
     expect(stats.peakApiCallsPerMinute).toBeLessThan(RISK);
   }, 90_000);
