@@ -53,6 +53,10 @@ export interface RoomBaseInfo {
   shortId: number;
   uid: number;
   liveStatus: number;
+  title: string;
+  uname: string;
+  areaName: string;
+  parentAreaName: string;
 }
 
 /** getRoomBaseInfo's `data.by_room_ids` (test/fixtures/bili-real/api/bac_xlive_web-room_v1_index_getRoomBaseInfo.json). */
@@ -65,6 +69,8 @@ export function readBaseInfo(data: Json): RoomBaseInfo[] {
     return {
       roomId: num(r.room_id, `data.by_room_ids.${key}.room_id`), shortId: optNum(r.short_id, `data.by_room_ids.${key}.short_id`, 0),
       uid: num(r.uid, `data.by_room_ids.${key}.uid`), liveStatus: optNum(r.live_status, `data.by_room_ids.${key}.live_status`, 0),
+      title: optStr(r.title, `data.by_room_ids.${key}.title`, ''), uname: optStr(r.uname, `data.by_room_ids.${key}.uname`, ''),
+      areaName: optStr(r.area_name, `data.by_room_ids.${key}.area_name`, ''), parentAreaName: optStr(r.parent_area_name, `data.by_room_ids.${key}.parent_area_name`, ''),
     };
   });
 }

@@ -1,7 +1,7 @@
 // The recorder's side of batch detection: which rooms to watch (uid known), what to tell their actors, the fallback.
 import { BilibiliApiClient } from '../bilibili/api-client.js';
 import { getProcessLimiter } from '../bilibili/api-limiter.js';
-import type { BatchRoomStatus } from '../bilibili/batch-status.js';
+import type { BatchRoomStatus, RoomBaseInfo } from '../bilibili/batch-status.js';
 import type { ConfigStore } from '../config/store.js';
 import { logger } from '../log/logger.js';
 import { clientOptionsFrom } from '../rooms/client-settings.js';
@@ -66,11 +66,11 @@ export class RoomDetection {
   private started = false;
 
   /** A room was added, or an actor reported facts: learn its uid; a new room is checked with the next batch. */
-  learned(roomId: number, uid: number | undefined): void {
+  learned(roomId: number, uid: number | undefined, checked = false): void {
     if (!uid) return;
     const known = this.uids.get(roomId) === uid;
     this.uids.set(roomId, uid);
-    if (!known) this.detector.watch(roomId);
+    if (!known && !checked) this.detector.watch(roomId);
   }
 
   added(roomId: number): void {
@@ -107,7 +107,7 @@ export class RoomDetection {
     }
     if (todo.length === 0) return false;
     for (const id of todo) this.learnTried.set(id, now);
-    let found: { roomId: number; shortId: number; uid: number }[] = [];
+    let found: RoomBaseInfo[] = [];
     try {
       found = await this.client().getRoomBaseInfo(todo);
     } catch (err) {
@@ -115,10 +115,19 @@ export class RoomDetection {
       return true;
     }
     const missed: number[] = [];
+    const byId = new Map(this.deps.rooms().map((r) => [r.roomId, r]));
     for (const id of todo) {
       const info = found.find((f) => f.roomId === id);
-      if (info) this.learned(id, info.uid);
-      else missed.push(id); // unknown, or a short id: the actor's own check resolves it
+      if (info) {
+        // The answer carries the live flag too: it counts as the room's first check (no extra status call).
+        this.learned(id, info.uid, true);
+        const room = byId.get(id);
+        if (!room) continue;
+        this.detector.seen(id);
+        this.index.set(id, room);
+        this.onStatus(id, { uid: info.uid, roomId: info.roomId, shortId: info.shortId, liveStatus: info.liveStatus, liveTime: 0,
+          title: info.title, uname: info.uname, areaName: info.areaName, parentAreaName: info.parentAreaName });
+      } else missed.push(id); // unknown, or a short id: the actor's own check resolves it
     }
     if (missed.length) this.fallback(missed, new Error('not in the getRoomBaseInfo answer'), 'info');
     return true;
