@@ -8,6 +8,12 @@ import { logger } from './log/logger.js';
 import { attachRoomEventLog } from './log/room-events.js';
 import { Recorder } from './rooms/recorder.js';
 import { WebhookOutbox } from './webhook/outbox.js';
+import { PostQueue } from './post/queue.js';
+import { closePostPool } from './post/pool.js';
+import { createServiceRunner } from './post/runners.js';
+import { parseGB, type RetentionPlan } from './retention/plan.js';
+import { Retention } from './retention/retention.js';
+import { Notifier } from './notify/notifier.js';
 import type { GetWebhookSettings } from './webhook/settings.js';
 
 /** How long a stop waits for pending webhook deliveries before journaling the rest (documented in docs/security.md). */
@@ -17,7 +23,7 @@ export interface ServiceOptions {
   workDir: string;
   config: ConfigStore;
   /** The HTTP API; omitted = no web server (brec starts none without --bind). */
-  api?: Omit<ApiServerOptions, 'recorder' | 'deliveries' | 'replayDelivery'>;
+  api?: Omit<ApiServerOptions, 'recorder' | 'deliveries' | 'replayDelivery' | 'jobs' | 'retention' | 'notifyTest'>;
   roomsPerWorker?: number;
   allowTestFaults?: boolean;
   /** Pass a bus to subscribe before the first room starts (no early event is missed). */
@@ -32,6 +38,12 @@ export type ServiceOutbox = Pick<WebhookOutbox, 'start' | 'attach' | 'drain' | '
 export interface Service {
   recorder: Recorder;
   outbox: ServiceOutbox;
+  /** Post-file jobs (src/post/). */
+  jobs: PostQueue;
+  /** Notifications (src/notify/). */
+  notifier: Notifier;
+  /** Deletes the oldest closed recordings past the Retention* limits (src/retention/). */
+  retention: Retention;
   api: ApiServer | null;
   /** Graceful stop: files closed with final metadata, SessionEnded journaled, config saved. */
   close(): Promise<void>;
@@ -54,7 +66,16 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   // The HTTP API binds first: a port in use (the likeliest failed start) then leaves the work directory as it was,
   // with no config.json, journal or lock written. Nothing has started yet, so there is nothing to close.
   let api: ApiServer | null = null;
-  if (options.api) api = await startApiServer({ ...options.api, recorder, deliveries: () => outbox.recentDeliveries(), replayDelivery: (id, url) => outbox.replay(id, url) });
+  // Jobs, retention and notifications start after the bind; the routes reach them once they exist.
+  const late: { jobs?: PostQueue; retention?: Retention; notifier?: Notifier } = {};
+  if (options.api) {
+    api = await startApiServer({
+      ...options.api, recorder, deliveries: () => outbox.recentDeliveries(), replayDelivery: (id, url) => outbox.replay(id, url),
+      jobs: () => late.jobs?.list() ?? [],
+      retention: (): RetentionPlan => late.retention?.preview() ?? { totalBytes: 0, freeBytes: null, deletions: [], protected: [] },
+      notifyTest: async () => (late.notifier ? late.notifier.test() : []),
+    });
+  }
   try {
     await outbox.start();
   } catch (err) {
@@ -63,6 +84,40 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   }
   outbox.attach(recorder.bus);
   attachRoomEventLog(recorder.bus);
+  // After the outbox: a file's FileClosed is journaled for webhooks before its jobs are, and PostProcessed follows both.
+  const jobs = new PostQueue({
+    workDir,
+    settings: (roomId) => {
+      const room = config.findRoom(roomId);
+      return {
+        PostRemuxToMp4: config.effective('PostRemuxToMp4', room), PostDanmakuToAss: config.effective('PostDanmakuToAss', room),
+        PostCommand: config.effective('PostCommand', room), PostCommandTimeout: config.effective('PostCommandTimeout', room),
+        PostJobConcurrency: config.effective('PostJobConcurrency'), SaveStreamCover: config.effective('SaveStreamCover', room),
+        StorageS3Url: config.effective('StorageS3Url'),
+      };
+    },
+    runner: createServiceRunner((roomId) => {
+      const room = config.findRoom(roomId);
+      return room ? config.resolveRoom(room) : config.resolveRoom({ roomId, autoRecord: false, overrides: {}, extra: {} });
+    }, () => ({ url: config.effective('StorageS3Url'), deleteLocal: config.effective('StorageDeleteLocal') })),
+    emit: (event) => recorder.bus.emit(event),
+  });
+  jobs.attach(recorder.bus);
+  jobs.start();
+  const notifier = new Notifier({ config, recorder });
+  notifier.attach(recorder.bus);
+  const retention = new Retention({
+    workDir,
+    limits: () => ({
+      maxAgeDays: config.effective('RetentionMaxAgeDays'),
+      maxTotalGB: parseGB(config.effective('RetentionMaxTotalGB')),
+      minFreeGB: parseGB(config.effective('RetentionMinFreeGB')),
+    }),
+    protectedPaths: () => [...recorder.openPaths(), ...jobs.busyPaths()],
+    emit: (event) => recorder.bus.emit(event),
+    snapshot: (roomId) => recorder.roomSnapshot(roomId),
+  });
+  Object.assign(late, { jobs, retention, notifier });
   // brec rewrites the config at every start; liverec only writes a missing one, so config.backup.json keeps
   // the user's own file after the first save.
   if (config.path && !existsSync(config.path)) {
@@ -75,18 +130,26 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   }
   try {
     await recorder.start();
+    retention.start(recorder.bus);
   } catch (err) {
     await api?.close();
     await recorder.close(1000);
+    await jobs.close();
+    await closePostPool();
     await outbox.close();
     throw err;
   }
   let closing: Promise<void> | null = null;
   return {
-    recorder, outbox, api,
+    recorder, outbox, jobs, retention, notifier, api,
     close: () => (closing ??= (async () => {
+      retention.close();
+      notifier.close();
       await recorder.close(3000);
       await api?.close();
+      // Running jobs are cut; the journal still says running, so the next start runs them again.
+      await jobs.close();
+      await closePostPool();
       // The stop's own FileClosed/SessionEnded were just published: give a healthy receiver the chance to get them.
       await outbox.drain(WEBHOOK_STOP_GRACE_MS);
       await outbox.close();

@@ -1,6 +1,7 @@
 // Thread entry of a room host worker: wires the host API (comlink) and the one-way message port.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { expose } from 'comlink';
+import { type ApiLimiterShared, setProcessLimiter } from '../src/bilibili/api-limiter.js';
 import { nodeEndpoint } from '../src/rooms/node-endpoint.js';
 import { RoomHost } from '../src/rooms/room-host.js';
 import type { RoomHostData } from '../src/rooms/protocol.js';
@@ -10,6 +11,8 @@ import { lowerThreadPriority } from '../src/rooms/thread-priority.js';
 lowerThreadPriority(Number(process.env.LIVEREC_ROOM_THREAD_NICE ?? 5) || 0);
 
 const data = workerData as RoomHostData & { port: MessagePort };
+// One API limiter per process: a pause (412 / -352) or the budget seen by any thread holds for every thread.
+if (data.limiter) setProcessLimiter(data.limiter as ApiLimiterShared);
 const host = new RoomHost(data.port);
 expose(host.api(), nodeEndpoint(parentPort!));
 

@@ -22,8 +22,11 @@ export function normalizeOrigin(text: string): string | null {
   }
 }
 
-/** Responses that carry settings (the Bilibili cookie among them): never given to an untrusted origin. */
-const SETTINGS_PATH = /^\/+(?:api\/+config\/+global|api\/+room\/+[^/]+\/+config|file\/+config[^/]*)\/*$/i;
+/**
+ * Responses that carry settings (the Bilibili cookie among them) or may echo them (webhook deliveries and tests,
+ * logs, the log files): never given to an untrusted origin.
+ */
+const SETTINGS_PATH = /^\/+(?:api\/+config\/+global|api\/+room\/+[^/]+\/+config|file\/+config[^/]*|api\/+webhook\/+(?:deliveries|test|replay)|api\/+log\/+[^/]+|file\/+logs(?:\/.*)?)\/*$/i;
 
 function decodedPath(path: string): string {
   try {

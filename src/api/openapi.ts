@@ -2,7 +2,7 @@
 import { VERSION } from '../version.js';
 import type { ApiApp } from './context.js';
 import { JSON_CONTENT_TYPE } from './json.js';
-import { brecShape } from './openapi-brec-shape.js';
+import { brecShape, sdkView } from './openapi-brec-shape.js';
 
 const DESCRIPTION = [
   '录播姬 (BililiveRecorder) 兼容的 REST API，由 liverec 实现。objectId 每次启动时重新生成，不会保存到设置文件。',
@@ -18,6 +18,8 @@ export interface OpenApiDocument {
   json(): string;
   /** Loads the YAML writer on first use: most processes never serve this, and it costs the main thread ~1 MB of heap. */
   yaml(): Promise<string>;
+  /** The operations brec's SDK generator knows, for its SWAGGER_URL (see sdkView). */
+  sdkJson(): string;
 }
 
 /** Generated lazily on first use (after every route is registered) and kept: the document never changes at runtime. */
@@ -28,6 +30,7 @@ export function openApiDocument(app: ApiApp): OpenApiDocument {
   let doc: Record<string, unknown> | null = null;
   let json: string | null = null;
   let yaml: Promise<string> | null = null;
+  let sdk: string | null = null;
   const object = (): Record<string, unknown> => {
     doc ??= brecShape(app.getOpenAPIDocument({
       openapi: '3.0.3',
@@ -39,6 +42,7 @@ export function openApiDocument(app: ApiApp): OpenApiDocument {
   return {
     object,
     json: () => (json ??= JSON.stringify(object())),
+    sdkJson: () => (sdk ??= JSON.stringify(sdkView(object()))),
     // YAML 1.1 output so 1.1 readers do not take strings such as "yes" for booleans.
     yaml: () => (yaml ??= import('yaml').then(({ default: YAML }) => YAML.stringify(object(), { version: '1.1' }))),
   };
@@ -46,5 +50,6 @@ export function openApiDocument(app: ApiApp): OpenApiDocument {
 
 export function registerOpenApiRoutes(app: ApiApp, doc: OpenApiDocument): void {
   app.get('/swagger/brec/swagger.json', (c) => c.body(doc.json(), 200, { 'content-type': JSON_CONTENT_TYPE }));
+  app.get('/swagger/brec-sdk/swagger.json', (c) => c.body(doc.sdkJson(), 200, { 'content-type': JSON_CONTENT_TYPE }));
   app.get('/swagger/brec/swagger.yaml', async (c) => c.body(await doc.yaml(), 200, { 'content-type': 'application/yaml; charset=utf-8' }));
 }

@@ -5,6 +5,7 @@ import type { Room } from '../rooms/room.js';
 import type { IoStats, RecordingStats } from '../rooms/protocol.js';
 import { formatUtc, UNSET_DATE } from '../time.js';
 import { wireDouble } from './json.js';
+import { FileGapSchema } from './gap-schemas.js';
 import { DateTimeOffsetSchema, GuidSchema, Int32Schema, Int64Schema, wireDoubleSchema as ms } from './schemas.js';
 
 export const RecordingStatsSchema = z
@@ -47,6 +48,19 @@ export const IoStatsSchema = z
   })
   .openapi('RoomIOStatsDto');
 
+/** liverec: the provenance of what a room records (src/bilibili/provenance.ts). */
+export const RecordingSourceSchema = z
+  .object({
+    kind: z.enum(['origin', 'reencode', 'transcode', 'unknown']).openapi({ description: 'origin: the streamer\'s own stream; reencode: the CDN\'s copy sold as 原画 (_bluray); transcode: a lower or other-codec rendition; unknown: the signs are missing or disagree' }),
+    qn: z.number().int(),
+    codec: z.string().openapi({ description: 'avc, hevc, av1 or empty' }),
+    bitrate: z.number().int().openapi({ description: 'bit/s of the variant (master playlist BANDWIDTH), 0 when unknown' }),
+    originBitrate: z.number().int().openapi({ description: 'bit/s of the streamer\'s source (origin_bitrate), 0 when unknown' }),
+    streamName: z.string(),
+    evidence: z.array(z.string()).openapi({ description: 'each fact the verdict rests on: name suffix, suffix=, sid_l, qn, BILI-QN, CODECS …' }),
+  })
+  .openapi('RecordingSource');
+
 export const RoomSchema = z
   .object({
     objectId: GuidSchema.openapi({ description: 'Regenerated on every start, never saved' }),
@@ -73,6 +87,8 @@ export const RoomSchema = z
         + 'null = nothing stands in the way. No stream retries are made while it is set.',
       example: 'paid',
     }),
+    recordingSource: RecordingSourceSchema.nullable().openapi({ description: 'liverec addition: what the session records (origin, reencode, transcode, unknown) with qn, codec and the evidence; null when not recording (docs/origin.md)' }),
+    gaps: z.array(FileGapSchema.extend({ RelativePath: z.string() }).openapi('SessionGapDto')).openapi({ description: 'liverec addition: intervals of stream the current session\'s files lack (docs/gaps.md); empty when not recording' }),
   })
   .openapi('RoomDto');
 
@@ -144,5 +160,7 @@ export function roomDto(room: Room): RoomDto {
     recordingCodec: s.recordingCodec,
     waitingForDiskSpace: s.waitingForDiskSpace,
     unavailableReason: s.unavailableReason,
+    recordingSource: s.recordingSource ?? null,
+    gaps: s.sessionGaps ?? [],
   };
 }

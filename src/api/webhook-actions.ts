@@ -1,4 +1,5 @@
 // POST /api/webhook/test and /api/webhook/replay (liverec): the web UI's "send test event" and "replay" buttons.
+import { redactUrl, unredactUrl } from '../webhook/redact-url.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { sendTestEvent } from '../webhook/test-event.js';
 import type { ApiApp, ApiDeps } from './context.js';
@@ -30,12 +31,13 @@ const replayRoute = createRoute({
 
 export function registerWebhookActionRoutes(app: ApiApp, deps: ApiDeps): void {
   const config = deps.recorder.config;
-  app.openapi(testRoute, async (c) => sendJson(c, await sendTestEvent({
+  app.openapi(testRoute, async (c) => sendJson(c, (await sendTestEvent({
     webHookUrls: config.effective('WebHookUrls'), webHookUrlsV2: config.effective('WebHookUrlsV2'), timeoutMs: config.effective('TimingWebhookTimeout'),
-  }), 200));
+  })).map((r) => ({ ...r, url: redactUrl(r.url) })), 200));
   app.openapi(replayRoute, async (c) => {
     const { eventId, url } = c.req.valid('json');
-    const outcome = (await deps.replayDelivery?.(eventId, url)) ?? null;
+    const real = unredactUrl(url, (deps.deliveries?.() ?? []).map((d) => d.url));
+    const outcome = (await deps.replayDelivery?.(eventId, real)) ?? null;
     if (!outcome) return sendJson(c, { code: ApiErrorCode.NotFound, message: 'no such recent webhook delivery' }, 404);
     return sendJson(c, { url, ok: outcome.ok, status: outcome.status ?? null, error: outcome.ok ? null : outcome.error ?? 'failed' }, 200);
   });

@@ -1,4 +1,5 @@
 // GET /api/webhook/deliveries (liverec addition): recent webhook deliveries from the outbox, newest first.
+import { redactUrl } from '../webhook/redact-url.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { WebhookDeliveriesSchema, WebhookDeliverySchema } from '../webhook/deliveries-schema.js';
 import type { ApiApp, ApiDeps } from './context.js';
@@ -19,5 +20,6 @@ const route = createRoute({
 });
 
 export function registerWebhookRoutes(app: ApiApp, deps: ApiDeps): void {
-  app.openapi(route, (c) => sendJson(c, deps.deliveries?.() ?? [], 200));
+  // The URLs carry their receivers' secrets: shown redacted to every caller (replay accepts the redacted form).
+  app.openapi(route, (c) => sendJson(c, (deps.deliveries?.() ?? []).map((d) => ({ ...d, url: redactUrl(d.url) })), 200));
 }

@@ -10,6 +10,7 @@ import { httpGetText } from './http-get.js';
 import { type Json, num, obj, optStr, str } from './json-read.js';
 import { cookieHasBuvid3, type GuestIdentity, guestIdentityCache, mergeCookie, parseCookie } from './identity.js';
 import { BASE_INFO_PATH, BATCH_STATUS_PATH, type BatchRoomStatus, batchQuery, readBaseInfo, readBatchStatus, type RoomBaseInfo } from './batch-status.js';
+import { fetchShared, markSharedStale } from './shared-credentials.js';
 import { playInfoUnavailable, type UnavailableReason } from './room-availability.js';
 import { keyFromUrl, signQuery, WbiKeyCache, type WbiKeys } from './wbi.js';
 
@@ -25,7 +26,10 @@ type Params = Record<string, string | number>;
 const WEB_LOCATION = '444.8';
 const RISK_CODES: ReadonlySet<string> = new Set([BiliErrorCode.ApiRisk352, BiliErrorCode.ApiRisk412, BiliErrorCode.ApiHttp412]);
 
-/** WBI keys per main-API host, shared by all clients of this thread. */
+/** The WBI keys rotate daily; a thread takes another thread's keys while they are younger than this. */
+const WBI_MAX_AGE_MS = 6 * 3600_000;
+
+/** WBI keys per main-API host, shared by all clients of this thread (and through shared-credentials.ts by every thread). */
 const wbiCaches = new Map<string, WbiKeyCache>();
 
 export class BilibiliApiClient {
@@ -124,7 +128,8 @@ export class BilibiliApiClient {
 
   private async guestIdentity(signal?: AbortSignal): Promise<GuestIdentity | null> {
     if (!this.options.guestIdentity || cookieHasBuvid3(this.options.cookie)) return null;
-    return guestIdentityCache(this.options.mainApiHost).get(() => this.fetchGuestIdentity(signal));
+    const host = this.options.mainApiHost;
+    return guestIdentityCache(host).get(() => fetchShared(`guest ${host}`, Infinity, () => this.fetchGuestIdentity(signal)));
   }
 
   /** `/x/frontend/finger/spi`: `data.b_3` is the buvid3, `data.b_4` the buvid4. */
@@ -138,7 +143,8 @@ export class BilibiliApiClient {
     this.limiter.checkPaused();
     let query: string;
     if (sign && this.options.wbiSign) {
-      const keys = await this.wbiCache().get(() => this.fetchWbiKeys(signal));
+      const host = this.options.mainApiHost;
+      const keys = await this.wbiCache().get(() => fetchShared(`wbi ${host}`, WBI_MAX_AGE_MS, () => this.fetchWbiKeys(signal)));
       query = signQuery({ ...params, web_location: WEB_LOCATION }, keys);
     } else {
       query = Object.entries(params).map(([k, v]) => `${k}=${v}`).join('&');
@@ -151,6 +157,8 @@ export class BilibiliApiClient {
         // The pause is already set; the first call after it signs with fresh keys and a fresh guest identity.
         this.wbiCache().markStale();
         guestIdentityCache(this.options.mainApiHost).markStale();
+        markSharedStale(`wbi ${this.options.mainApiHost}`);
+        markSharedStale(`guest ${this.options.mainApiHost}`);
       }
       throw err;
     }

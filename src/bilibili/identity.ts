@@ -1,4 +1,4 @@
-// Guest identity (buvid3/buvid4 from /x/frontend/finger/spi), cached per main-API host like the WBI keys, and cookie merging.
+// Guest identity (buvid3/buvid4 from /x/frontend/finger/spi): the thread's cache per main-API host, and cookie merging.
 
 /** The device ids the service expects as cookies; a guest gets them from finger/spi (data.b_3, data.b_4). */
 export interface GuestIdentity {
@@ -34,8 +34,8 @@ export function mergeCookie(userCookie: string, guest: GuestIdentity | null): st
 }
 
 /**
- * One guest identity per main-API host in this thread, fetched once and kept (the service keeps honouring a
- * buvid3 for months); after a -352/412 it is marked stale and fetched again at most once a minute.
+ * The thread's copy of the guest identity of one main-API host, kept until a -352/412 marks it stale (a failed
+ * fetch is retried after a minute). Its fetch goes through shared-credentials.ts, so the process fetches it once.
  */
 export class GuestIdentityCache {
   private identity: GuestIdentity | null = null;
@@ -77,7 +77,7 @@ export class GuestIdentityCache {
   }
 }
 
-/** Per main-API host, shared by every client of this thread (the same sharing as the WBI keys). */
+/** Per main-API host, shared by every client of this thread (the same sharing as the WBI keys); threads share through shared-credentials.ts. */
 const caches = new Map<string, GuestIdentityCache>();
 
 export function guestIdentityCache(mainApiHost: string): GuestIdentityCache {

@@ -108,8 +108,13 @@ export async function resolveStreamUrl(
     if (!again) throw new BilibiliError(BiliErrorCode.NoStream, `The ${choice.codec} stream went away at qn ${choice.qn} (room ${roomId})`);
     entry = again;
   }
+  return streamUrlOf(entry, choice.codec, choice.qn, format);
+}
+
+/** The StreamUrl of one codec entry: a random non-mcdn host first, then the others (`.mcdn.` last). */
+export function streamUrlOf(entry: CodecEntry, codec: StreamCodec, qn: number, format: StreamFormat): StreamUrl {
   const host = pickHost(entry.urlInfo);
   const rest = entry.urlInfo.filter((u) => u !== host).sort((a, b) => Number(a.host.includes('.mcdn.')) - Number(b.host.includes('.mcdn.')));
   const urls = [host, ...rest].map((u) => u.host + entry.baseUrl + u.extra);
-  return { url: urls[0]!, qn: choice.qn, currentQn: entry.currentQn, codec: choice.codec, host: host.host, format, urls };
+  return { url: urls[0]!, qn, currentQn: entry.currentQn, codec, host: host.host, format, urls };
 }

@@ -40,6 +40,8 @@ function describe(e: RecorderEvent): string {
     case 'FileOpening': return `${room} opens ${e.EventData.RelativePath}`;
     case 'FileClosed': return `${room} closed ${e.EventData.RelativePath}: ${(e.EventData.FileSize / 1e6).toFixed(2)} MB, ${e.EventData.Duration.toFixed(1)} s`;
     case 'SessionStarted': case 'SessionEnded': return `${room} session ${e.EventData.SessionId.slice(0, 8)}`;
+    case 'FileDeleted': return `${room} retention deleted ${e.EventData.RelativePath} (${e.EventData.Reason})`;
+    case 'PostProcessed': return `${room} post-processed ${e.EventData.OutputPath}${e.EventData.Succeeded ? '' : ' (a job failed)'}`;
     default: return `${room} ${e.EventType === 'StreamStarted' ? 'went live' : 'went offline'}`;
   }
 }

@@ -1,6 +1,6 @@
 // Cluster mode's API: every node lists every room with its owner, and commands for a room reach the node that records it.
 import type { Context, Next } from 'hono';
-import type { ApiApp, ApiDeps } from '../api/context.js';
+import type { ApiApp, ApiDeps, ClusterRoomOps } from '../api/context.js';
 import { ApiErrorCode, roomIdOutOfRange } from '../api/errors.js';
 import { jsonResponse, sendJson } from '../api/json.js';
 import { roomDto } from '../api/room-dto.js';
@@ -12,17 +12,40 @@ import { readNodes } from './leases.js';
 import { addSharedRoom, removeSharedRoom } from './shared-config.js';
 import { readSharedRooms, type SharedRoomRow } from './status.js';
 import { forwardTo, FORWARDED_HEADER } from './forward.js';
+import { graphqlMutationTarget } from './graphql-relay.js';
 
 const idle = { command: () => Promise.resolve() };
 
-/** A room no node has picked up yet, in the room resource's shape, from its settings alone. */
+/** A room no node has picked up yet, from its settings alone. */
+function placeholderRoom(config: unknown, roomId: number): Room {
+  const entry = ConfigStore.fromText(JSON.stringify({ version: 3, rooms: [config] }), `cluster room ${roomId}`).rooms[0]!;
+  return new Room(entry, idle);
+}
+
+/** The same, in the room resource's shape. */
 function placeholderDto(row: SharedRoomRow): Record<string, unknown> {
-  const entry = ConfigStore.fromText(JSON.stringify({ version: 3, rooms: [row.config] }), `cluster room ${row.roomId}`).rooms[0]!;
-  return roomDto(new Room(entry, idle)) as unknown as Record<string, unknown>;
+  return roomDto(placeholderRoom(row.config, row.roomId)) as unknown as Record<string, unknown>;
 }
 
 export class ClusterApi {
-  constructor(private readonly node: ClusterNode) {}
+  /** GraphQL's addRoom/removeRoom act on the shared rows, as REST's POST and DELETE do. */
+  readonly rooms: ClusterRoomOps;
+
+  constructor(private readonly node: ClusterNode) {
+    this.rooms = {
+      add: async (roomId, autoRecord) => {
+        if (!(await addSharedRoom(node.db, roomId, autoRecord))) return null;
+        const row = (await readSharedRooms(node.db)).find((r) => r.roomId === roomId);
+        return row ? placeholderRoom(row.config, roomId) : null;
+      },
+      remove: async (roomId) => {
+        const row = (await readSharedRooms(node.db)).find((r) => r.roomId === roomId);
+        if (!row) return null;
+        await removeSharedRoom(node.db, roomId);
+        return placeholderRoom(row.config, roomId);
+      },
+    };
+  }
 
   register(app: ApiApp, deps: ApiDeps): void {
     const { recorder } = deps;
@@ -59,6 +82,17 @@ export class ClusterApi {
       if (!existing) await addSharedRoom(node.db, roomId, autoRecord);
       const row = existing ?? (await readSharedRooms(node.db)).find((r) => r.roomId === roomId)!;
       return sendJson(c, view(row), 200);
+    });
+
+    app.use('/graphql', async (c: Context, next: Next) => {
+      if (c.req.method !== 'POST' || c.req.header(FORWARDED_HEADER)) return next();
+      const target = await graphqlMutationTarget(c);
+      if (target === null) return next();
+      const local = recorder.findRoom(parseRoomRef(target)?.id ?? -1);
+      if (local && node.owns(local.roomId)) return next();
+      const row = find(await readSharedRooms(node.db), target);
+      if (row?.owner && row.owner !== node.identity.nodeId && row.ownerAdvertise) return forwardTo(c, row.ownerAdvertise, node.identity.nodeId);
+      return next();
     });
 
     app.use('/api/room/*', async (c: Context, next: Next) => {

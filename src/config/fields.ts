@@ -74,6 +74,44 @@ export const FIELDS = {
   DanmakuInstantDetect: { kind: 'bool', scope: 'RG', default: false, liverec: true },
   /** Live-API calls per minute the whole process may make (every call of every room, batch checks included). */
   ApiBudgetPerMinute: { kind: 'uint', scope: 'G', default: 50, liverec: true },
+  /** Ask for the streamer's origin first (qn 25000) and switch back to it when a re-encode is recorded (docs/origin.md). */
+  RecordingPreferOrigin: { kind: 'bool', scope: 'RG', default: true, liverec: true },
+  /** Seconds between looks for the origin while a re-encode or transcode is recorded (one play-info call each). */
+  TimingOriginCheckInterval: { kind: 'uint', scope: 'G', default: 60, liverec: true },
+  /** When an FLV connection drops while the room is live, the missed frames are fetched from the HLS window (docs/gaps.md). */
+  RecordFillGapsFromHls: { kind: 'bool', scope: 'RG', default: true, liverec: true },
+  /** How far back (seconds) a fill or a late start reaches into segments that already left the HLS playlist. */
+  RecordGapFillMaxSeconds: { kind: 'uint', scope: 'RG', default: 120, liverec: true },
+  // Post-file jobs (src/post/, docs/post-processing.md).
+  /** none | mp4 | mp4-delete-source: remux each closed file to a faststart MP4 in-process. */
+  PostRemuxToMp4: { kind: 'string', scope: 'RG', default: 'none', nullable: true, liverec: true },
+  /** Render the file's danmaku XML as ASS subtitles beside the video. */
+  PostDanmakuToAss: { kind: 'bool', scope: 'RG', default: false, liverec: true },
+  /** A program run after each file's other jobs: the program on the first line, one argument per line (no shell). */
+  PostCommand: { kind: 'string', scope: 'G', default: '', nullable: true, liverec: true },
+  /** Seconds PostCommand may run before it is killed. */
+  PostCommandTimeout: { kind: 'uint', scope: 'G', default: 600, liverec: true },
+  /** Post-file jobs run at once (each remux takes one thread). */
+  PostJobConcurrency: { kind: 'uint', scope: 'G', default: 1, liverec: true },
+  // Notifications (src/notify/).
+  /** Where notifications go, one URL per line: ntfy://, tgram://BOT/CHAT, bark://, mailto://user:pass@host:port/to, json://. */
+  NotifyUrls: { kind: 'string', scope: 'G', default: '', nullable: true, liverec: true },
+  /** A room's notifications on or off (a room with AutoRecord off and this on is notify-only). */
+  NotifyEnabled: { kind: 'bool', scope: 'RG', default: true, liverec: true },
+  /** Liquid template of a notification's text: message, kind, title, roomId, name, roomTitle, time. */
+  NotifyTemplate: { kind: 'string', scope: 'G', default: '{{ message }}', nullable: true, liverec: true },
+  // Object storage (src/storage/).
+  /** Upload each finished file to S3: s3://KEY:SECRET@host:port/bucket/prefix?region=…&pathStyle=true&tls=false; empty = off. */
+  StorageS3Url: { kind: 'string', scope: 'G', default: '', nullable: true, liverec: true },
+  /** Delete the local copies once the upload is verified. */
+  StorageDeleteLocal: { kind: 'bool', scope: 'G', default: false, liverec: true },
+  // Retention (src/retention/): all off by default; the oldest closed recordings go first.
+  /** Days a closed recording is kept; 0 = no limit. */
+  RetentionMaxAgeDays: { kind: 'uint', scope: 'G', default: 0, liverec: true },
+  /** GiB all recordings in the work directory may take (a decimal such as "0.5"); "0" = no limit. */
+  RetentionMaxTotalGB: { kind: 'string', scope: 'G', default: '0', nullable: true, liverec: true },
+  /** GiB that must stay free on the work directory's disk (a decimal); "0" = no limit. */
+  RetentionMinFreeGB: { kind: 'string', scope: 'G', default: '0', nullable: true, liverec: true },
 } as const satisfies Record<string, FieldDef>;
 
 export type FieldName = keyof typeof FIELDS;

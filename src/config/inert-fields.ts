@@ -3,7 +3,6 @@ import type { FieldName } from './fields.js';
 
 /** Why each accepted field has no effect in liverec; a field leaves this list when liverec starts acting on it. */
 export const INERT_FIELDS: Partial<Record<FieldName, 'desktop-only' | 'not-implemented'>> = {
-  SaveStreamCover: 'not-implemented',
   FlvProcessorDisableSplitOnH264AnnexB: 'not-implemented',
   WpfShowTitleAndArea: 'desktop-only',
   WpfNotifyStreamStart: 'desktop-only',

@@ -2,7 +2,7 @@
 import type { FieldName, RoomSettings } from './fields.js';
 
 /**
- * Floors in the unit of each field (ms, or s for TimingCheckInterval / TimingStreamRetryNoQn). A stored value
+ * Floors in the unit of each field (ms, or s for TimingCheckInterval / TimingStreamRetryNoQn / TimingOriginCheckInterval). A stored value
  * below its floor is kept in config.json as written (brec reads the same file) but used as the floor.
  */
 export const TIMING_FLOORS = {
@@ -13,6 +13,7 @@ export const TIMING_FLOORS = {
   TimingApiTimeout: 1000,
   TimingDanmakuRetry: 1000,
   TimingCheckInterval: 5,
+  TimingOriginCheckInterval: 2,
 } as const satisfies Partial<Record<FieldName, number>>;
 
 /** The settings with every timing raised to its floor, and the names of the fields that were raised. */

@@ -1,6 +1,8 @@
+import type { EventSource } from './source.js';
+
 // Recorder lifecycle events, shaped like brec's webhook v2 EventData (PascalCase) so the outbox sends them as-is.
 
-export const EVENT_TYPES = ['SessionStarted', 'SessionEnded', 'FileOpening', 'FileClosed', 'StreamStarted', 'StreamEnded'] as const;
+export const EVENT_TYPES = ['SessionStarted', 'SessionEnded', 'FileOpening', 'FileClosed', 'StreamStarted', 'StreamEnded', 'PostProcessed', 'FileDeleted'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The room snapshot every event carries, taken when the event is built. */
@@ -26,6 +28,10 @@ export interface FileOpeningData extends SessionData {
   FileOpenTime: string;
   /** Cluster mode only: the node whose disk holds the file. */
   NodeId?: string;
+  /** liverec extension: what the file's stream is (origin, re-encode, transcode) and the evidence. */
+  Source?: EventSource;
+  /** liverec extension: a late start reached this many ms before the live position (older HLS segments). */
+  BackfillMs?: number;
 }
 
 export interface FileClosedData extends FileOpeningData {
@@ -34,6 +40,41 @@ export interface FileClosedData extends FileOpeningData {
   /** Seconds (0 in RawData mode). */
   Duration: number;
   FileCloseTime: string;
+  /** liverec extension: intervals of media time the source produced but this file lacks (absent or empty: none). */
+  Gaps?: FileGap[];
+}
+
+/** Why a file lacks an interval of the stream (see docs/gaps.md). */
+export const GAP_REASONS = ['reconnect', 'hls-segment', 'timestamp-jump'] as const;
+export type GapReason = (typeof GAP_REASONS)[number];
+
+/** One interval the file lacks: where it sits on the file's timeline and how much media is missing there. */
+export interface FileGap {
+  /** Milliseconds from the file's start where the missing media would have been. */
+  StartMs: number;
+  DurationMs: number;
+  Reason: GapReason;
+}
+
+/** liverec extension (v2 webhooks only): a closed file's post-file jobs have all ended. */
+export interface PostProcessedData extends FileClosedData {
+  /** Every job done. */
+  Succeeded: boolean;
+  /** The file the chain left (the MP4 after a remux), relative to the work directory. */
+  OutputPath: string;
+  Jobs: { Kind: string; State: 'done' | 'failed'; Attempts: number; Error: string | null; Output: string | null }[];
+}
+
+/** liverec extension (v2 webhooks only): retention deleted a closed recording and its sidecars. */
+export interface FileDeletedData extends RoomEventSnapshot {
+  /** RoomId: from the recording's folder or file name (`<roomId>-…`), 0 when neither starts with one; the rest of the snapshot when the room is known. */
+  /** The recording's media file (the first one), relative to the work directory. */
+  RelativePath: string;
+  /** Every file deleted with it (video, danmaku XML, ASS, cover, MP4), relative. */
+  Files: string[];
+  /** Bytes freed. */
+  FileSize: number;
+  Reason: 'max-age' | 'max-total' | 'min-free';
 }
 
 interface EventBase<T extends EventType, D> {
@@ -49,4 +90,6 @@ export type RecorderEvent =
   | EventBase<'FileOpening', FileOpeningData>
   | EventBase<'FileClosed', FileClosedData>
   | EventBase<'StreamStarted', RoomEventSnapshot>
-  | EventBase<'StreamEnded', RoomEventSnapshot>;
+  | EventBase<'StreamEnded', RoomEventSnapshot>
+  | EventBase<'PostProcessed', PostProcessedData>
+  | EventBase<'FileDeleted', FileDeletedData>;

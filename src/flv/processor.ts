@@ -1,4 +1,5 @@
 // The session-scoped repair pipeline: one processed group in, actions + comments + stats out.
+import { DropRepeatedTagsRule } from './rules/drop-repeated-tags.js';
 import { LiverecError } from '../errors.js';
 import type { PipelineAction, ProcessingComment } from './pipeline/actions.js';
 import { ProcessingContext, type ProcessingRule, SessionItems, composeRules } from './pipeline/context.js';
@@ -49,6 +50,7 @@ export function defaultRules(splitOnScriptTag = false): ProcessingRule[] {
     new HandleNewScriptRule(splitOnScriptTag),
     new HandleNewHeaderRule(),
     new RemoveDuplicatedChunkRule(),
+    new DropRepeatedTagsRule(),
   ];
 }
 

@@ -1,7 +1,9 @@
 // fMP4 segments → one fragmented MP4 per file: the init section once, then moof+mdat pairs written to disk as they arrive.
 import type { PlaylistSegment } from './playlist.js';
 import { type Mp4Init, boxes, parseInit, parseMoof, setDecodeTime, type TrackRun } from './mp4-boxes.js';
-import { REPEAT_WINDOW_MS, SegmentWriter } from './segment-writer.js';
+import { REPEAT_WINDOW_MS, SegmentWriter, type WriterHooks } from './segment-writer.js';
+import { boxDepth, MAX_BOX_DEPTH, moofProblem } from './box-guard.js';
+import { LiverecError } from '../errors.js';
 
 /** Boxes held in memory until whole (moof and friends are small); mdat payloads pass straight to the file. */
 const MAX_HELD_BOX = 16 * 1024 * 1024;
@@ -39,8 +41,14 @@ export class Fmp4Writer extends SegmentWriter {
   private moofs: { position: number; box: Buffer }[] = [];
   private media = { videoFrames: 0, audioFrames: 0, videoBytes: 0, audioBytes: 0, ends: new Map<number, number>() };
 
+  /** `maxHeldBox`: the largest box held whole (RecordMemoryBudgetMB / 8, see hls-limits.ts). */
+  constructor(hooks: WriterHooks, private readonly maxHeldBox = MAX_HELD_BOX) {
+    super(hooks);
+  }
+
   init(bytes: Buffer): void {
-    const info = parseInit(bytes);
+    const deep = boxes(bytes).find((b) => boxDepth(bytes, b) > MAX_BOX_DEPTH);
+    const info = deep ? null : parseInit(bytes);
     if (!info) {
       this.anomalies++;
       this.hooks.log('warn', 'init section has no playable track; keeping the previous one');
@@ -111,7 +119,7 @@ export class Fmp4Writer extends SegmentWriter {
       this.passLeft = size - h.length;
       return;
     }
-    if (size > MAX_HELD_BOX) throw new Error(`box ${JSON.stringify(type)} of ${size} bytes is too large`);
+    if (size > this.maxHeldBox) throw new Error(`box ${JSON.stringify(type)} of ${size} bytes is too large`);
     this.heldType = type;
     this.held = [h];
     this.heldLeft = size - h.length;
@@ -121,7 +129,14 @@ export class Fmp4Writer extends SegmentWriter {
   private onBox(type: string, box: Buffer): void {
     this.held = [];
     if (type !== 'moof') return; // styp, sidx, prft, emsg, free: not part of the recording
-    const runs = parseMoof(box, { type, start: 0, body: box.length > 8 && box.readUInt32BE(0) === 1 ? 16 : 8, end: box.length }, this.info);
+    const ref = { type, start: 0, body: box.length > 8 && box.readUInt32BE(0) === 1 ? 16 : 8, end: box.length };
+    const problem = moofProblem(box, ref);
+    if (problem) {
+      // What cannot be written validly is not written: the segment is dropped (and fetched again, then a gap).
+      this.anomalies++;
+      throw new LiverecError('HLS_BAD_FRAGMENT', problem);
+    }
+    const runs = parseMoof(box, ref, this.info);
     if (!this.started && !this.skip) this.decide(runs);
     if (this.skip) return;
     for (const r of runs) {
@@ -160,7 +175,8 @@ export class Fmp4Writer extends SegmentWriter {
       this.hooks.log('warn', 'decode times went back: the stream restarted its timeline; starting a new file');
       this.written.clear();
     }
-    if (this.startSegment(newInit || restarted, this.initBytes)) {
+    const extra = this.hooks.fileHead?.();
+    if (this.startSegment(newInit || restarted, extra ? Buffer.concat([this.initBytes, extra]) : this.initBytes)) {
       if (this.fileKey !== '' && newInit) this.hooks.log('info', 'init section changed (codec, resolution or timescale): new file');
       this.fileKey = this.info.key;
       this.fileOffset = Math.min(...runs.map((r) => r.baseDecodeTime / scale(r.trackId)));

@@ -4,6 +4,7 @@ import { fetchText, type HlsHttpOptions } from './http-fetch.js';
 import { type MediaPlaylist, type PlaylistSegment, parsePlaylist } from './playlist.js';
 import { guessMissing } from './gap-backfill.js';
 import { type FetchContext, fetchInitSection, fetchSegmentInto, HlsErrorCode } from './segment-fetch.js';
+import { clampTargetMs, type HlsLimits, hlsLimits, maxSegmentBytes } from './hls-limits.js';
 
 /** Where the segments go (the file writers). Chunks are views valid during the call only. */
 export interface HlsSink {
@@ -33,8 +34,17 @@ export interface HlsClientOptions {
   /** Bytes received (playlists and segments), for ioStats. */
   onNetwork(bytes: number): void;
   log(level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>): void;
+  /** `count` segments of about `durationMs` in all were not obtained (gap accounting). */
+  onGap?(count: number, durationMs: number): void;
+  /**
+   * A late start: the segments before the first playlist's window that the CDN still has, oldest first (see
+   * backfill/reach-back.ts); they are written before the listed ones, and the whole window is taken.
+   */
+  reachBack?(first: PlaylistSegment, base: string, listed: readonly PlaylistSegment[]): Promise<{ seg: PlaylistSegment; bytes: Buffer }[]>;
   /** Attempts per segment before it is counted as a gap (default 3). */
   segmentAttempts?: number;
+  /** Size caps from RecordMemoryBudgetMB (default: those of 64 MiB). */
+  limits?: HlsLimits;
 }
 
 export interface HlsEnd {
@@ -47,6 +57,8 @@ export { HlsErrorCode } from './segment-fetch.js';
 /** RFC 8216 §6.3.3: start no closer than three target durations from the end. */
 const START_SEGMENTS = 3;
 const STALL_TARGETS = 3;
+/** Segments in a row that could not be fetched while the playlist went on: then the stream is resolved again (new URLs). */
+const FAILED_RUN = 3;
 
 export class HlsLiveClient {
   /** Segments written, segments missed (gaps), and playlist anomalies. */
@@ -60,10 +72,23 @@ export class HlsLiveClient {
   private wake: (() => void) | null = null;
   private readonly abort = new AbortController();
   private mapUri = '';
-  private targetMs = 1000;
+  /** The playlist's target duration, clamped to 0.5–30 s. */
+  targetMs = 1000;
+  /** Segments in a row that became gaps. */
+  private failedRun = 0;
+  /** Why the connection was cut from outside (the capture's progress watchdog). */
+  private failure: unknown = null;
+  private readonly limits: HlsLimits;
 
   constructor(private readonly o: HlsClientOptions) {
     if (o.playlistUrls.length === 0) throw new LiverecError('NO_STREAM', 'No HLS playlist URL');
+    this.limits = o.limits ?? hlsLimits(64);
+  }
+
+  /** Ends the connection with `error` (the in-flight request is cancelled); run() returns it. */
+  fail(error: unknown): void {
+    this.failure ??= error;
+    this.stop();
   }
 
   /** The host currently read from. */
@@ -113,7 +138,7 @@ export class HlsLiveClient {
     } catch (err) {
       if (!this.stopped) return { reason: 'error', error: err };
     }
-    return { reason: 'stopped' };
+    return this.failure ? { reason: 'error', error: this.failure } : { reason: 'stopped' };
   }
 
   private async fetchPlaylist(): Promise<{ list: MediaPlaylist; base: string }> {
@@ -130,7 +155,12 @@ export class HlsLiveClient {
       if (parsed.kind !== 'media') throw new LiverecError(HlsErrorCode.Playlist, 'Variant is not a media playlist');
     }
     this.anomalies += parsed.anomalies;
-    if (parsed.targetDuration > 0) this.targetMs = parsed.targetDuration * 1000;
+    const target = clampTargetMs(parsed.targetDuration, this.targetMs);
+    if (parsed.targetDuration > 0 && target !== parsed.targetDuration * 1000 && target !== this.targetMs) {
+      this.anomalies++;
+      this.o.log('warn', `target duration ${parsed.targetDuration} s is outside 0.5–30 s; using ${target / 1000} s`);
+    }
+    this.targetMs = target;
     return { list: parsed, base: url };
   }
 
@@ -146,6 +176,7 @@ export class HlsLiveClient {
       r.lastSeq = null;
       this.anomalies++;
     }
+    if (r.lastSeq === null && this.o.reachBack) await this.writeOlder(segs, base);
     let from = r.lastSeq === null ? Math.max(0, segs.length - START_SEGMENTS) : segs.findIndex((s) => s.seq > r.lastSeq!);
     if (from < 0) return false;
     if (r.lastSeq !== null && segs[from]!.seq > r.lastSeq + 1) await this.backfill(segs[from]!, base);
@@ -155,8 +186,12 @@ export class HlsLiveClient {
       if (this.stopped) break; // cut short by stop(): neither taken nor a gap
       if (!ok) {
         this.gaps++;
+        this.o.onGap?.(1, seg.duration * 1000);
         this.o.log('warn', `gap: segment ${seg.seq} could not be fetched; going on with the next`, { seq: seg.seq });
-      }
+        if (++this.failedRun >= FAILED_RUN) {
+          throw new LiverecError(HlsErrorCode.SegmentsFailing, `${this.failedRun} segments in a row could not be fetched; resolving the stream again`);
+        }
+      } else this.failedRun = 0;
     }
     return true;
   }
@@ -190,9 +225,28 @@ export class HlsLiveClient {
     r.lastSeq = next.seq - 1;
     this.backfilled += got;
     this.gaps += missing - got;
+    if (missing > got) this.o.onGap?.(missing - got, (missing - got) * next.duration * 1000);
     const fields = { after, next: next.seq, fetched: got };
     if (got === missing) this.o.log('info', `${missing} segment(s) had left the playlist; fetched them by their numbered URIs`, fields);
     else this.o.log('warn', `gap: ${missing - got} segment(s) left the playlist before they were fetched`, fields);
+  }
+
+  /** Writes what `reachBack` found; the listed segments then follow from the first one. */
+  private async writeOlder(listed: readonly PlaylistSegment[], base: string): Promise<void> {
+    const first = listed[0]!;
+    const older = await this.o.reachBack!(first, base, listed);
+    if (older.length === 0 || this.stopped) return;
+    if (first.map && first.map !== this.mapUri) await this.fetchInit(first.map, base);
+    for (const { seg, bytes } of older) {
+      this.o.sink.begin(seg);
+      this.o.sink.data(bytes);
+      if (this.o.sink.end()) this.segments++;
+      else this.o.sink.abort();
+    }
+    this.backfilled += older.length;
+    this.o.resume.lastSeq = first.seq - 1;
+    this.o.resume.lastMap = first.map;
+    this.o.log('info', `late start: ${older.length} segment(s) before the live window fetched by their numbered URIs`, { from: older[0]!.seg.seq });
   }
 
   private async fetchInit(uri: string, base: string): Promise<void> {
@@ -209,6 +263,8 @@ export class HlsLiveClient {
       log: (msg, fields) => this.o.log('warn', msg, fields),
       stopped: () => this.stopped,
       pause: (attempt) => this.sleep(Math.min(500 * attempt, this.targetMs / 2)),
+      maxInitBytes: this.limits.maxInitBytes,
+      maxSegmentBytes: maxSegmentBytes(this.limits, this.targetMs),
     };
   }
 

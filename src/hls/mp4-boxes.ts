@@ -121,6 +121,29 @@ export interface TrackRun {
 const TFHD_DURATION = 0x08;
 const TFHD_SIZE = 0x10;
 
+/** A track fragment header: its track, explicit base data offset (null: none) and sample defaults (ISO 14496-12 §8.8.7). */
+export interface Tfhd {
+  trackId: number;
+  baseDataOffset: number | null;
+  defDuration: number;
+  defSize: number;
+  defFlags: number;
+}
+
+export function readTfhd(view: DataView, tfhd: BoxRef, init: Mp4Init | null): Tfhd {
+  const flags = view.getUint32(tfhd.body) & 0xffffff;
+  const trackId = view.getUint32(tfhd.body + 4);
+  let p = tfhd.body + 8;
+  let baseDataOffset: number | null = null;
+  if (flags & 0x01) { baseDataOffset = Number(view.getBigUint64(p)); p += 8; }
+  if (flags & 0x02) p += 4;
+  const out: Tfhd = { trackId, baseDataOffset, defDuration: init?.tracks.find((t) => t.trackId === trackId)?.defaultSampleDuration ?? 0, defSize: 0, defFlags: 0 };
+  if (flags & TFHD_DURATION) { out.defDuration = view.getUint32(p); p += 4; }
+  if (flags & TFHD_SIZE) { out.defSize = view.getUint32(p); p += 4; }
+  if (flags & 0x20) out.defFlags = view.getUint32(p);
+  return out;
+}
+
 /** Reads every traf of one moof box (`buf` holds the moof); tracks without tfdt/trun still report what they have. */
 export function parseMoof(buf: Uint8Array, moof: BoxRef, init: Mp4Init | null): TrackRun[] {
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -128,15 +151,7 @@ export function parseMoof(buf: Uint8Array, moof: BoxRef, init: Mp4Init | null): 
   for (const traf of boxes(buf, moof.body, moof.end).filter((b) => b.type === 'traf')) {
     const tfhd = child(buf, traf, 'tfhd');
     if (!tfhd) continue;
-    const flags = view.getUint32(tfhd.body) & 0xffffff;
-    const trackId = view.getUint32(tfhd.body + 4);
-    let p = tfhd.body + 8;
-    if (flags & 0x01) p += 8;
-    if (flags & 0x02) p += 4;
-    let defDuration = init?.tracks.find((t) => t.trackId === trackId)?.defaultSampleDuration ?? 0;
-    let defSize = 0;
-    if (flags & TFHD_DURATION) { defDuration = view.getUint32(p); p += 4; }
-    if (flags & TFHD_SIZE) { defSize = view.getUint32(p); p += 4; }
+    const { trackId, defDuration, defSize } = readTfhd(view, tfhd, init);
     const run: TrackRun = { trackId, baseDecodeTime: 0, tfdtOffset: -1, tfdtWidth: 4, samples: 0, duration: 0, bytes: 0 };
     const tfdt = child(buf, traf, 'tfdt');
     if (tfdt) {
@@ -150,6 +165,13 @@ export function parseMoof(buf: Uint8Array, moof: BoxRef, init: Mp4Init | null): 
       let q = trun.body + 8 + (tf & 0x01 ? 4 : 0) + (tf & 0x04 ? 4 : 0);
       const per = ((tf & 0x100 ? 1 : 0) + (tf & 0x200 ? 1 : 0) + (tf & 0x400 ? 1 : 0) + (tf & 0x800 ? 1 : 0)) * 4;
       if (q + per * count > trun.end) continue; // a torn trun: counted as nothing
+      if (!(tf & 0x100) && !(tf & 0x200)) {
+        // No per-sample duration or size: the defaults apply to every sample (no loop, so a junk count cannot spin).
+        run.duration += defDuration * count;
+        run.bytes += defSize * count;
+        run.samples += count;
+        continue;
+      }
       for (let i = 0; i < count; i++) {
         let r = q;
         if (tf & 0x100) { run.duration += view.getUint32(r); r += 4; } else run.duration += defDuration;

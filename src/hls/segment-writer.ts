@@ -1,5 +1,5 @@
 // The file side shared by the fMP4 and TS writers: segments appended to one file, torn segments cut off, splits, stats.
-import fs, { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import fs, { closeSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
 import { writePartsAt } from '../flv/writer/gathered-write.js';
 import type { RecordingStatsDelta } from '../flv/rules/stats.js';
 import type { FileClosedInfo } from '../flv/writer/output.js';
@@ -15,6 +15,8 @@ export interface WriterHooks {
   segment(delta: RecordingStatsDelta): void;
   disk(bytes: number, ms: number): void;
   log(level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>): void;
+  /** fMP4: extra top-level boxes written after ftyp+moov of each new file (liverec's source box). */
+  fileHead?(): Buffer | null;
 }
 
 export interface SegmentMedia {
@@ -52,6 +54,8 @@ export abstract class SegmentWriter implements HlsSink {
   private splitRequested = false;
   protected fileMaxMs = 0;
   private closedMaxMs = 0;
+  /** Segments committed into the open file. */
+  private committedInFile = 0;
   private totals = { inV: 0, inA: 0, vFrames: 0, aFrames: 0, vBytes: 0, aBytes: 0 };
 
   constructor(protected readonly hooks: WriterHooks) {}
@@ -64,6 +68,11 @@ export abstract class SegmentWriter implements HlsSink {
   /** The next segment starts a new file (manual split, cutting rules, title change). */
   requestSplit(): void {
     this.splitRequested = true;
+  }
+
+  /** The open file's media end (ms on its timeline). */
+  get mediaEndMs(): number {
+    return this.fileMaxMs;
   }
 
   get isOpen(): boolean {
@@ -98,6 +107,12 @@ export abstract class SegmentWriter implements HlsSink {
       this.staged = 0;
       closeSync(fd);
     }
+    if (this.committedInFile === 0) {
+      // Its only segment was cut off (it never ended, or was too large): no media, so no file (a 0-byte .ts is no file).
+      rmSync(this.path, { force: true });
+      this.hooks.log('info', `removed ${this.path}: no whole segment reached it`);
+      this.size = 0;
+    }
     this.closedMaxMs += this.fileMaxMs;
     this.hooks.closed({ path: this.path, size: this.size, duration: this.fileMaxMs / 1000 });
     this.fileMaxMs = 0;
@@ -112,6 +127,7 @@ export abstract class SegmentWriter implements HlsSink {
       this.path = this.hooks.nextPath();
       this.fd = openSync(this.path, 'wx');
       this.size = this.flushed = this.staged = 0;
+      this.committedInFile = 0;
       this.hooks.opened(this.path);
       if (head) this.write(head);
     }
@@ -160,6 +176,7 @@ export abstract class SegmentWriter implements HlsSink {
   /** The segment is on disk: it becomes part of the file for good, and its stats are published. */
   protected commit(m: SegmentMedia): void {
     this.flush();
+    this.committedInFile++;
     this.segStart = this.size;
     const added = Math.max(0, m.fileMaxMs - this.fileMaxMs);
     this.fileMaxMs = Math.max(this.fileMaxMs, m.fileMaxMs);

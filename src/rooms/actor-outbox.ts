@@ -1,4 +1,5 @@
 // What an actor sends to the main thread: state, events and logs at once; stats through the worker's batcher.
+import type { EventSource } from '../events/source.js';
 import type { RecorderEvent } from '../events/types.js';
 import { toPlainError } from '../errors.js';
 import type { IoStats, RecordingStats, RoomMessage, RoomState } from './protocol.js';
@@ -31,8 +32,8 @@ export class ActorOutbox {
     this.postMessage(path === undefined ? { type: 'event', roomId: this.roomId, event } : { type: 'event', roomId: this.roomId, event, path });
   }
 
-  file(action: 'opened' | 'closed', path: string, sessionId: string, openTime: string): void {
-    this.postMessage({ type: 'file', roomId: this.roomId, action, path, sessionId, openTime });
+  file(action: 'opened' | 'closed', path: string, sessionId: string, openTime: string, source?: EventSource): void {
+    this.postMessage({ type: 'file', roomId: this.roomId, action, path, sessionId, openTime, ...(source ? { source } : {}) });
   }
 
   log(level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void {

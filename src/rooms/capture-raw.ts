@@ -1,6 +1,6 @@
 // One connection in RawData mode: the bytes exactly as received, one file, no parsing (Duration reported as 0).
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { StreamDownload } from '../bilibili/stream-download.js';
+import type { CaptureInput } from './origin-switch.js';
 import { FlvClock } from '../danmaku/flv-clock.js';
 import { Capture, type CaptureEnd } from './capture-standard.js';
 
@@ -21,7 +21,7 @@ export class RawCapture extends Capture {
     this.deps.files.closed({ path: this.path, size: this.size, duration: 0 });
   }
 
-  protected async consume(download: StreamDownload): Promise<CaptureEnd> {
+  protected async consume(download: CaptureInput): Promise<CaptureEnd> {
     const { files, stats } = this.deps;
     await download.consume((chunk) => {
       if (this.aborted) return;

@@ -1,13 +1,14 @@
 // One connection in Standard mode: bytes → parser → repair pipeline → FLV files, with stats and cutting.
 import { BiliErrorCode, BilibiliError } from '../bilibili/errors.js';
-import type { StreamDownload } from '../bilibili/stream-download.js';
+import type { CaptureInput } from './origin-switch.js';
 import type { RoomSettings } from '../config/fields.js';
 import { LiverecError } from '../errors.js';
 import { captureLimits, type CaptureLimits } from '../flv/group-limits.js';
 import type { RecordingStatsDelta } from '../flv/rules/stats.js';
-import { projectTimestamp } from '../flv/rules/update-timestamp-jump.js';
-import { FlvStream } from '../flv/stream.js';
+import { projectTimestamp, takeClosedJumps } from '../flv/rules/update-timestamp-jump.js';
+import { FlvStream, type StreamStep } from '../flv/stream.js';
 import { TagArena } from '../flv/tag-arena.js';
+import { recentGroups, seedGroups } from '../flv/rules/remove-duplicated-chunk.js';
 import { type FlvTag, isData } from '../flv/tag.js';
 import { FlvContextWriter } from '../flv/writer/context-writer.js';
 import { FlvFileOutput } from '../flv/writer/file-output.js';
@@ -17,7 +18,8 @@ import type { StatsTracker } from './stats-tracker.js';
 import { outputOnDisk } from './stats-on-disk.js';
 
 export interface CaptureEnd {
-  reason: 'eof' | 'stopped' | 'error' | 'disconnect';
+  /** handoff: ended at a GOP boundary because another connection of the session takes over (origin switch). */
+  reason: 'eof' | 'stopped' | 'error' | 'disconnect' | 'handoff';
   error?: unknown;
   /** Stream bytes received on this connection. */
   bytes: number;
@@ -35,7 +37,7 @@ const IO_TICK_MS = 2000;
 
 /** The shared frame of both modes: IO ticks, stop handling, and a coded end reason. */
 export abstract class Capture {
-  protected download: StreamDownload | null = null;
+  protected download: CaptureInput | null = null;
   private stopped = false;
   /** Last time the capture made progress: a complete tag (Standard) or body bytes (RawData). Not just any byte. */
   protected progressAt = Date.now();
@@ -45,7 +47,7 @@ export abstract class Capture {
   constructor(protected readonly deps: CaptureDeps) {}
 
   /** Reads the stream until it ends, fails or `stop()` is called; always leaves every file closed. */
-  async run(download: StreamDownload): Promise<CaptureEnd> {
+  async run(download: CaptureInput): Promise<CaptureEnd> {
     this.download = download;
     const { stats, outbox } = this.deps;
     stats.startIo(new URL(download.url).host);
@@ -65,8 +67,10 @@ export abstract class Capture {
     } finally {
       clearInterval(tick);
       clearInterval(watchdog);
-      this.closeFiles();
-      this.finished();
+      if (!this.holdsFiles()) {
+        this.closeFiles();
+        this.finished();
+      }
       stats.stopIo();
       outbox.stats(undefined, stats.io);
     }
@@ -92,7 +96,11 @@ export abstract class Capture {
   /** The connection is over and every file is closed: release what the capture held. */
   protected finished(): void {}
   abstract split(): void;
-  protected abstract consume(download: StreamDownload): Promise<CaptureEnd>;
+  protected abstract consume(download: CaptureInput): Promise<CaptureEnd>;
+  /** True while the capture keeps its file open for the next connection (see gaps/filling-capture.ts). */
+  protected holdsFiles(): boolean {
+    return false;
+  }
 }
 
 /** The file output, also remembering where the open file's timeline starts: its first written media timestamp. */
@@ -112,11 +120,13 @@ class TimelineFileOutput extends FlvFileOutput {
 
 export class StandardCapture extends Capture {
   private readonly writer: FlvContextWriter;
-  private readonly stream: FlvStream;
+  protected readonly stream: FlvStream;
   private readonly output: TimelineFileOutput;
-  private readonly limits: CaptureLimits;
+  protected readonly limits: CaptureLimits;
   /** Held tags are copied here (slabs shared by the thread's rooms), not into an allocation each. */
-  private readonly arena = new TagArena();
+  protected readonly arena = new TagArena();
+  /** Set by handOff(): stop at the last whole GOP, dropping the open one (the next connection carries it). */
+  private handedOff = false;
 
   constructor(deps: CaptureDeps) {
     super(deps);
@@ -141,6 +151,26 @@ export class StandardCapture extends Capture {
     this.stream.processor.requestSplit();
   }
 
+  /** The fingerprints of the last GOPs this capture kept (written), oldest first. */
+  keptGroups(): Array<[number, number]> {
+    return recentGroups(this.stream.processor.session);
+  }
+
+  /** GOPs with these fingerprints count as already written: they are dropped when they arrive on this connection. */
+  seedKeptGroups(groups: ReadonlyArray<readonly [number, number]>): void {
+    seedGroups(this.stream.processor.session, groups);
+  }
+
+  /**
+   * Ends this connection at its last whole GOP: nothing more is read or written, the open GOP is dropped (the
+   * connection taking over carries it), and run() resolves with reason 'handoff' after closing the file.
+   */
+  handOff(): Array<[number, number]> {
+    this.handedOff = true;
+    this.download?.stop();
+    return this.keptGroups();
+  }
+
   closeFiles(): void {
     this.writer.close();
   }
@@ -149,37 +179,65 @@ export class StandardCapture extends Capture {
     this.arena.dispose();
   }
 
-  protected async consume(download: StreamDownload): Promise<CaptureEnd> {
+  protected async consume(download: CaptureInput): Promise<CaptureEnd> {
     const { stats } = this.deps;
     let end: CaptureEnd | null = null;
     let consumed = 0;
     await download.consume((chunk) => {
-      if (end || this.aborted) return;
+      if (end || this.aborted || this.handedOff) return;
       stats.network(chunk.length);
       const t0 = performance.now();
-      const step = this.stream.push(chunk);
-      if (step.bytesWritten > 0) stats.disk(step.bytesWritten, performance.now() - t0);
-      // The chunk lives in the connection's reused read buffer: copy out what the parser still holds.
-      this.stream.detach(chunk.buffer);
-      this.stream.release();
-      if (this.stream.parser.bytesConsumed !== consumed) {
-        consumed = this.stream.parser.bytesConsumed;
+      const step = this.pushChunk(chunk);
+      if (this.bytesConsumed !== consumed) {
+        consumed = this.bytesConsumed;
         this.progressAt = Date.now();
       }
-      step.groups.forEach((g, i) => g.stats && this.onStats(outputOnDisk(g.stats, step.written[i] ?? 0)));
-      this.reportPosition();
-      const held = this.stream.heldBytes;
-      if (held > this.limits.budgetBytes) {
-        this.abort(new LiverecError('ROOM_MEMORY_BUDGET', `The capture holds ${held} bytes, over RecordMemoryBudgetMB (${this.limits.budgetBytes} bytes)`));
-      }
-      if (step.error) end = { reason: 'error', error: step.error, bytes: download.bytesReceived };
-      else if (step.disconnect) end = { reason: 'disconnect', error: step.disconnect, bytes: download.bytesReceived };
+      end = this.afterStep(step, t0, download);
       if (end) download.stop();
     });
     if (end) return end;
-    const last = this.stream.end();
+    if (this.handedOff) return { reason: 'handoff', bytes: download.bytesReceived };
+    const last = this.endInput();
     last.groups.forEach((g, i) => g.stats && this.onStats(outputOnDisk(g.stats, last.written[i] ?? 0)));
     return { reason: last.error ? 'error' : 'eof', error: last.error ?? undefined, bytes: download.bytesReceived };
+  }
+
+  /** Parses and processes one chunk; the chunk lives in the connection's reused read buffer, so held bytes are copied out. */
+  protected pushChunk(chunk: Uint8Array): StreamStep {
+    const step = this.stream.push(chunk);
+    this.stream.detach(chunk.buffer);
+    this.stream.release();
+    return step;
+  }
+
+  /** Stream bytes parsed so far on this connection (progress for the watchdog). */
+  protected get bytesConsumed(): number {
+    return this.stream.parser.bytesConsumed;
+  }
+
+  /** The connection ended cleanly: the last group is processed. */
+  protected endInput(): StreamStep {
+    return this.stream.end();
+  }
+
+  /** Stats, gaps, the memory budget and how the step ends the connection (null: it goes on). */
+  protected afterStep(step: StreamStep, t0: number, download: CaptureInput): CaptureEnd | null {
+    if (step.bytesWritten > 0) this.deps.stats.disk(step.bytesWritten, performance.now() - t0);
+    step.groups.forEach((g, i) => g.stats && this.onStats(outputOnDisk(g.stats, step.written[i] ?? 0)));
+    this.reportJumps();
+    this.reportPosition();
+    const held = this.stream.heldBytes;
+    if (held > this.limits.budgetBytes) {
+      this.abort(new LiverecError('ROOM_MEMORY_BUDGET', `The capture holds ${held} bytes, over RecordMemoryBudgetMB (${this.limits.budgetBytes} bytes)`));
+    }
+    if (step.error) return { reason: 'error', error: step.error, bytes: download.bytesReceived };
+    if (step.disconnect) return { reason: 'disconnect', error: step.disconnect, bytes: download.bytesReceived };
+    return null;
+  }
+
+  /** Forward timestamp jumps the repair closed are media the file lacks: reported as gaps. */
+  protected reportJumps(): void {
+    for (const j of takeClosedJumps(this.stream.processor.session)) this.deps.files.gap(j.atMs, j.durationMs, 'timestamp-jump');
   }
 
   /**

@@ -1,4 +1,5 @@
 // At start: closes what a run killed mid-write left open (journaled files, then unjournaled recent ones), each FileClosed once.
+import type { EventSource } from '../events/source.js';
 import { rmSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { RecorderEvent, RoomEventSnapshot } from '../events/types.js';
@@ -34,11 +35,11 @@ export function finalizeOrphan(path: string): FinalizedFile | null {
 const ended = (s: RoomEventSnapshot): RoomEventSnapshot => ({ ...s, Recording: false, DanmakuConnected: false });
 
 /** The FileClosed of a file closed on another thread's behalf. */
-export function orphanFileClosed(workDir: string, path: string, done: FinalizedFile, f: { sessionId: string; openTime: string; snapshot: RoomEventSnapshot }): RecorderEvent {
+export function orphanFileClosed(workDir: string, path: string, done: FinalizedFile, f: { sessionId: string; openTime: string; snapshot: RoomEventSnapshot; source?: EventSource }): RecorderEvent {
   const now = formatLocal();
   return { EventType: 'FileClosed', EventTimestamp: now, EventData: {
     ...ended(f.snapshot), SessionId: f.sessionId, RelativePath: relative(workDir, path).split('\\').join('/'),
-    FileOpenTime: f.openTime, FileCloseTime: now, FileSize: done.size, Duration: done.duration } };
+    FileOpenTime: f.openTime, FileCloseTime: now, FileSize: done.size, Duration: done.duration, ...(f.source ? { Source: f.source } : {}) } };
 }
 
 /**

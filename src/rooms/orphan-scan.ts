@@ -5,6 +5,7 @@ import { decodeAmf } from '../flv/amf.js';
 import { getNumber, getString, onMetaDataMap } from '../flv/metadata.js';
 import type { RoomEventSnapshot } from '../events/types.js';
 import { withOpenFile } from './orphan-file.js';
+import { readMp4Summary } from '../post/remux/mp4-summary.js';
 
 const MEDIA = /\.(flv|mp4|ts)$/i;
 /** Folders never holding recordings: liverec's own state and other hidden folders. */
@@ -25,6 +26,8 @@ export function recentMediaFiles(workDir: string, sinceMs: number): string[] {
       if (d.isDirectory()) {
         if (!SKIP(d.name) && depth < 8) walk(path, depth + 1);
       } else if (d.isFile() && MEDIA.test(d.name)) {
+        // A faststart MP4 is a finished remux output (src/post), never a recording left open: HLS writes fragmented MP4.
+        if (/\.mp4$/i.test(d.name) && readMp4Summary(path)?.faststart) continue;
         try {
           const mtime = statSync(path).mtimeMs;
           if (mtime > sinceMs) found.push({ path, mtime });

@@ -2,8 +2,9 @@
 import type { UnavailableReason } from '../bilibili/room-availability.js';
 import type { BatchRoomStatus } from '../bilibili/batch-status.js';
 import type { PlainError } from '../errors.js';
-import type { RecorderEvent } from '../events/types.js';
+import type { FileGap, RecorderEvent } from '../events/types.js';
 import type { RoomSettings } from '../config/fields.js';
+import type { EventSource, RecordingSource } from '../events/source.js';
 
 /** brec's RoomRecordingStatsDto values (milliseconds, bytes, frames). Reset = zeros with durationRatio NaN. */
 export interface RecordingStats {
@@ -65,6 +66,15 @@ export interface RoomState extends RoomInfo {
   waitingForDiskSpace: boolean;
   /** liverec: why the service will not let us record this room (paid, password, …); null when nothing stands in the way. */
   unavailableReason: UnavailableReason | null;
+  /** liverec: what the session records (origin, re-encode, transcode) with its evidence; null when not recording. */
+  recordingSource: RecordingSource | null;
+  /** liverec: the gaps of the current session's files so far, each with its file (empty when not recording). */
+  sessionGaps: SessionGap[];
+}
+
+/** A gap of one of the session's files (see FileGap). */
+export interface SessionGap extends FileGap {
+  RelativePath: string;
 }
 
 export const emptyRecordingStats = (): RecordingStats => ({
@@ -83,7 +93,7 @@ export const emptyIoStats = (): IoStats => ({
 export const initialRoomState = (): RoomState => ({
   shortId: 0, name: '', uid: 0, title: '', areaNameParent: '', areaNameChild: '',
   recording: false, streaming: false, danmakuConnected: false, autoRecordForThisSession: true, recordingCodec: '',
-  waitingForDiskSpace: false, unavailableReason: null,
+  waitingForDiskSpace: false, unavailableReason: null, recordingSource: null, sessionGaps: [],
 });
 
 /** What a room actor needs to run; `settings` is the resolved room → global → default config. */
@@ -119,7 +129,7 @@ export type RoomMessage =
   /** `path`: with a FileClosed, the file's full path (the main thread then records it as closed in the journal). */
   | { type: 'event'; roomId: number; event: RecorderEvent; path?: string }
   /** A file was opened/closed, so the supervisor can finalise it if the worker dies. */
-  | { type: 'file'; roomId: number; action: 'opened' | 'closed'; path: string; sessionId: string; openTime: string }
+  | { type: 'file'; roomId: number; action: 'opened' | 'closed'; path: string; sessionId: string; openTime: string; source?: EventSource }
   /** The actor learned its real room id (the configured id was a short id). */
   | { type: 'roomId'; roomId: number; realRoomId: number }
   | { type: 'log'; roomId: number; level: 'debug' | 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> }

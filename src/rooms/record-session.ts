@@ -3,7 +3,12 @@ import { randomUUID } from 'node:crypto';
 import type { BilibiliApiClient } from '../bilibili/api-client.js';
 import { BiliErrorCode } from '../bilibili/errors.js';
 import { openStream } from '../bilibili/stream-download.js';
-import { resolveStreamUrl, type StreamUrl } from '../bilibili/stream-url.js';
+import type { StreamUrl } from '../bilibili/stream-url.js';
+import type { StreamProvenance } from '../bilibili/provenance.js';
+import { resolveClassifiedStream } from '../bilibili/origin-offer.js';
+import { resolveStreamUrl } from '../bilibili/stream-url.js';
+import type { CaptureInput } from './origin-switch.js';
+import { SessionOrigin } from './session-origin.js';
 import type { RoomSettings } from '../config/fields.js';
 import { errorCode } from '../errors.js';
 import type { MediaTimeline } from '../danmaku/media-clock.js';
@@ -16,6 +21,7 @@ import { HlsCapture } from './captures/hls-capture.js';
 import { ProtocolChoice } from './captures/protocol-choice.js';
 import { DiskGuard, freeBytes, isDiskFull } from './disk-guard.js';
 import { RecordingFiles } from './recording-files.js';
+import { FillingCapture, LATE_START_MIN_AGE_MS } from './gaps/filling-capture.js';
 import type { StatsTracker } from './stats-tracker.js';
 
 /** What a session needs from its room actor. */
@@ -55,19 +61,32 @@ export class RecordSession {
   private rawFallback = false;
   /** The current connection was ended by reconnect(): not a failure, not the end of the session. */
   private reconnecting = false;
+  /** Labels, origin checks and switches (RecordingPreferOrigin). */
+  readonly origin: SessionOrigin;
+  /** A capture whose connection dropped and whose file waits for the next one (RecordFillGapsFromHls). */
+  private held: FillingCapture | null = null;
+  /** The same for HLS: the writer whose file the next connection of that format continues. */
+  private heldHls: { writer: HlsCapture['writer']; format: string } | null = null;
 
   constructor(private readonly room: SessionHost) {
     this.protocol = new ProtocolChoice(room.outbox);
+    this.origin = new SessionOrigin(room);
+  }
+
+  /** PLAYURL_RELOAD / master_qn_strategy_chg: the offer may have changed; look for the origin soon. */
+  originHint(reason: string): void {
+    this.origin.hint(reason);
   }
 
   stop(): void {
     this.stopped = true;
+    this.origin.stop();
     this.capture?.stop();
     this.wake?.();
   }
 
   split(): void {
-    this.capture?.split();
+    (this.capture ?? this.held)?.split();
   }
 
   /** Ends the current connection and opens a new one at once, with a freshly resolved stream URL (PLAYURL_RELOAD). */
@@ -80,6 +99,8 @@ export class RecordSession {
   /** Synchronously closes the open file (the worker is going down). */
   emergencyClose(): void {
     this.capture?.closeFiles();
+    this.held?.closeFiles();
+    this.heldHls?.writer.close();
   }
 
   async run(): Promise<void> {
@@ -100,15 +121,25 @@ export class RecordSession {
           continue;
         }
         const settings = this.room.settings();
-        let download = null;
+        let download: CaptureInput | null = null;
         let url: StreamUrl | null = null;
+        let provenance: StreamProvenance | null = null;
+        const handedOver = this.origin.take();
         try {
-          url = await resolveStreamUrl(this.room.api(), this.room.snapshot().RoomId, undefined, this.protocol.formats(settings.RecordingProtocol));
+          if (handedOver) {
+            ({ url, provenance } = handedOver);
+            download = handedOver.input;
+          } else {
+            ({ url, provenance } = await resolveClassifiedStream(
+              this.room.api(), this.room.snapshot().RoomId, this.protocol.formats(settings.RecordingProtocol), settings.RecordingPreferOrigin,
+            ));
+          }
           if (url.currentQn !== url.qn) outbox.log('warn', 'service serves another quality than requested', { qn: url.qn, currentQn: url.currentQn });
           this.qn = url.qn;
+          this.origin.label(files, provenance);
           files.setCodec(url.codec, 'url');
           this.protocol.using(url.format);
-          if (url.format === 'flv') download = await openStream(url.url, { ...this.room.api().options });
+          if (url.format === 'flv' && !download) download = await openStream(url.url, { ...this.room.api().options });
         } catch (err) {
           if (this.stopped) break;
           const code = errorCode(err);
@@ -127,34 +158,54 @@ export class RecordSession {
           started = true;
           stats.reset();
           this.room.setRecording(true);
+          outbox.state({ sessionGaps: [] });
           outbox.event({ EventType: 'SessionStarted', EventTimestamp: formatLocal(), EventData: { ...this.room.snapshot(), SessionId: this.id } });
         } else {
           stats.newConnection();
         }
         this.host = new URL(download?.url ?? url.url).host;
         const deps = { settings: () => this.room.settings(), files, stats, outbox };
-        const hls = url.format === 'flv' ? null : new HlsCapture({ ...deps, stream: url, http: this.room.api().options, resume: this.protocol.resumeOf(url.format) });
+        const hlsWriter = this.heldHls?.format === url.format ? this.heldHls.writer : undefined;
+        if (!hlsWriter) this.releaseHeldHls();
+        this.heldHls = null;
+        const hls = url.format === 'flv' ? null : new HlsCapture({
+          ...deps, stream: url, http: this.room.api().options, resume: this.protocol.resumeOf(url.format), writer: hlsWriter, holdOnFailure: settings.RecordFillGapsFromHls,
+          reachBackSeconds: settings.RecordFillGapsFromHls && this.protocol.resumeOf(url.format).lastSeq === null && (this.streamAgeMs() ?? Infinity) > LATE_START_MIN_AGE_MS
+            ? settings.RecordGapFillMaxSeconds : 0,
+        });
         // AV1 over FLV (Enhanced FLV `av01`) is kept as received: the repair pipeline reads AVC and HEVC only.
         const raw = settings.RecordMode === 1 || this.rawFallback || url.codec === 'av1';
-        const capture = hls ?? (raw ? new RawCapture(deps) : new StandardCapture(deps));
+        const capture = hls ?? (raw ? new RawCapture(deps)
+          : this.held ?? (settings.RecordFillGapsFromHls ? this.fillingCapture(deps) : new StandardCapture(deps)));
+        if (this.held && capture !== this.held) this.releaseHeld();
+        this.held = null;
         this.capture = capture;
         if (this.stopped) capture.stop();
+        if (capture instanceof StandardCapture) this.origin.started(capture, url, provenance, handedOver);
         const openedAt = download?.openedAt ?? Date.now();
         const end = hls ? await hls.run() : await (capture as Capture).run(download!);
         this.capture = null;
+        if (this.origin.ended(end, this.stopped)) continue;
+        if (capture instanceof FillingCapture && capture.holdingFiles) this.held = capture;
+        if (hls?.holding) this.heldHls = { writer: hls.writer, format: url.format };
         const lasted = Date.now() - openedAt;
         if (this.reconnecting && !this.stopped) {
           this.reconnecting = false;
           outbox.log('info', 'stream connection ended for a reconnect', { bytes: end.bytes, lastedMs: lasted });
           continue;
         }
-        if (lasted < HEALTHY_CONNECTION_MS || end.reason === 'error') this.protocol.failed(url.format);
+        // A healthy connection that dropped while its file waits for the next one is not a failing protocol: the
+        // reconnect continues the file, where a switch of protocol would start another.
+        const continues = this.held !== null || this.heldHls !== null;
+        if (lasted < HEALTHY_CONNECTION_MS || (end.reason === 'error' && !continues)) this.protocol.failed(url.format);
         else this.protocol.succeeded(url.format);
         outbox.log(end.reason === 'error' ? 'warn' : 'info', `stream connection ended: ${end.reason}`, {
           code: end.error ? errorCode(end.error) : undefined, error: end.error ? String((end.error as Error).message ?? end.error) : undefined, bytes: end.bytes, lastedMs: lasted,
         });
         if (this.stopped || end.reason === 'stopped') break;
         if (isDiskFull(end.error)) {
+          this.releaseHeld();
+          this.releaseHeldHls();
           if (errorCode(end.error) !== 'DISK_FULL') disk.noteFull(); // ENOSPC: wait for more space than now
           continue;
         }
@@ -168,14 +219,47 @@ export class RecordSession {
         if (lasted < HEALTHY_CONNECTION_MS) await this.sleep(settings.TimingStreamRetry);
       }
     } finally {
+      this.releaseHeld();
+      this.releaseHeldHls();
       if (started) {
         this.room.setRecording(false);
-        outbox.state({ recordingCodec: '' });
+        this.origin.stop();
+        outbox.state({ recordingCodec: '', recordingSource: null, sessionGaps: [] });
         stats.reset();
         outbox.stats(stats.recording, stats.io); // flushed ahead of the event: readers see the reset first
         outbox.event({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.room.snapshot(), SessionId: this.id } });
       }
     }
+  }
+
+  /** The capture the fill machinery kept: one for this session's FLV connections, with the room's HLS as the fill source. */
+  private fillingCapture(deps: ConstructorParameters<typeof StandardCapture>[0]): FillingCapture {
+    const api = this.room.api();
+    return new FillingCapture({
+      ...deps,
+      hlsUrls: async () => (await resolveStreamUrl(this.room.api(), this.room.snapshot().RoomId, undefined, ['fmp4'])).urls,
+      streamAgeMs: () => this.streamAgeMs(),
+      http: { streamConnectTimeoutMs: api.options.streamConnectTimeoutMs, watchdogTimeoutMs: api.options.watchdogTimeoutMs, userAgent: api.options.userAgent, maxRedirects: api.options.maxRedirects },
+    });
+  }
+
+  private releaseHeldHls(): void {
+    const held = this.heldHls;
+    this.heldHls = null;
+    held?.writer.close();
+  }
+
+  /** How long the room has been live (its live_start_time); null when unknown. */
+  private streamAgeMs(): number | null {
+    const start = (this.room.roomInfoJson() as { room_info?: { live_start_time?: unknown } } | null)?.room_info?.live_start_time;
+    return typeof start === 'number' && start > 0 ? Date.now() - start * 1000 : null;
+  }
+
+  /** No next connection for the held file: it is closed. */
+  private releaseHeld(): void {
+    const held = this.held;
+    this.held = null;
+    held?.release();
   }
 
   /**

@@ -1,4 +1,5 @@
 // The recorder: rooms from config, one actor each (via the supervisor), the main-thread mirror, and events.
+import { resolve } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import type { ConfigStore, RoomConfigEntry } from '../config/store.js';
 import type { RoomSettings } from '../config/fields.js';
@@ -6,6 +7,7 @@ import { withTimingFloors } from '../config/timing-floors.js';
 import { LiverecError } from '../errors.js';
 import { EventBus } from '../events/bus.js';
 import type { RoomEventSnapshot } from '../events/types.js';
+import type { EventSource } from '../events/source.js';
 import { logger, roomLogger } from '../log/logger.js';
 import { formatLocal } from '../time.js';
 import { OpenJournal } from './open-journal.js';
@@ -36,6 +38,15 @@ interface OpenFile {
   path: string;
   sessionId: string;
   openTime: string;
+  source?: EventSource;
+}
+
+/** Something about a room worth telling a person (src/notify), besides the lifecycle events. */
+export interface RoomNotice {
+  roomId: number;
+  kind: 'unavailable' | 'recording-error' | 'low-disk';
+  /** The new unavailableReason (null = available again), or the message. */
+  detail: string | null;
 }
 
 export class Recorder {
@@ -50,6 +61,8 @@ export class Recorder {
   private readonly sessions = new Map<number, string>();
   /** Files closed here for a dead worker: a FileClosed of theirs that was still on its way is not sent again. */
   private readonly closedForDeadWorker = new Set<string>();
+  /** Listeners of room notices (src/notify): unavailableReason changes, recording errors, low disk. */
+  readonly notices = new Set<(n: RoomNotice) => void>();
   /** Room host workers that died (each is restarted with backoff); read by the metrics. */
   workerRestarts = 0;
   /** The open files and sessions on disk, so a start after a crash can close and report them. */
@@ -243,6 +256,14 @@ export class Recorder {
     return this.supervisor.command(room.roomId, kind);
   }
 
+  /** Absolute paths of the files rooms have open now, journaled ones included (retention never touches them). */
+  openPaths(): Set<string> {
+    const out = new Set<string>();
+    for (const files of this.openFiles.values()) for (const f of files.values()) out.add(resolve(f.path));
+    for (const e of this.journal.entries().files) out.add(resolve(e.path));
+    return out;
+  }
+
   get workerCount(): number {
     return this.supervisor.workerCount;
   }
@@ -268,6 +289,9 @@ export class Recorder {
     const room = this.byId(m.roomId);
     switch (m.type) {
       case 'state':
+        if (room && 'unavailableReason' in m.state && (m.state.unavailableReason ?? null) !== (room.state.unavailableReason ?? null)) {
+          this.notice({ roomId: m.roomId, kind: 'unavailable', detail: m.state.unavailableReason ?? null });
+        }
         room?.apply({ state: m.state });
         if (m.state.uid) this.detection.learned(m.roomId, m.state.uid);
         break;
@@ -293,7 +317,7 @@ export class Recorder {
       case 'file': {
         const files = this.openFiles.get(m.roomId) ?? new Map<string, OpenFile>();
         // The journal entry was written by the room thread before the file existed; this is the in-memory mirror.
-        if (m.action === 'opened') files.set(m.path, { path: m.path, sessionId: m.sessionId, openTime: m.openTime });
+        if (m.action === 'opened') files.set(m.path, { path: m.path, sessionId: m.sessionId, openTime: m.openTime, source: m.source });
         else files.delete(m.path);
         this.openFiles.set(m.roomId, files);
         break;
@@ -311,9 +335,11 @@ export class Recorder {
         break;
       case 'log':
         roomLogger(m.roomId)[m.level](m.fields ?? {}, m.msg);
+        if ((m.fields as { code?: unknown } | undefined)?.code === 'DISK_SPACE_LOW') this.notice({ roomId: m.roomId, kind: 'low-disk', detail: m.msg });
         break;
       case 'error':
         roomLogger(m.roomId).error({ err: m.error }, m.error.message);
+        this.notice({ roomId: m.roomId, kind: 'recording-error', detail: m.error.message });
         break;
     }
   }
@@ -339,13 +365,29 @@ export class Recorder {
     }
     files?.clear();
     if (!room) return;
-    Object.assign(room.state, { recording: false, danmakuConnected: false, recordingCodec: '' });
+    Object.assign(room.state, { recording: false, danmakuConnected: false, recordingCodec: '', recordingSource: null, sessionGaps: [] });
     room.recordingStats = emptyRecordingStats();
     room.ioStats = emptyIoStats();
     const sessionId = this.sessions.get(roomId);
     this.sessions.delete(roomId);
     if (sessionId) this.journal.sessionEnded(sessionId);
     if (sessionId) this.bus.emit({ EventType: 'SessionEnded', EventTimestamp: formatLocal(), EventData: { ...this.snapshot(room), SessionId: sessionId } });
+  }
+
+  private notice(n: RoomNotice): void {
+    for (const l of this.notices) {
+      try {
+        l(n);
+      } catch {
+        // A notifier owns its errors.
+      }
+    }
+  }
+
+  /** The event snapshot of a room this recorder has, or null. */
+  roomSnapshot(roomId: number): RoomEventSnapshot | null {
+    const room = this.rooms.find((r) => r.roomId === roomId);
+    return room ? this.snapshot(room) : null;
   }
 
   private snapshot(room: Room): RoomEventSnapshot {

@@ -2,7 +2,7 @@
 import { BilibiliApiClient } from '../bilibili/api-client.js';
 import type { UnavailableReason } from '../bilibili/room-availability.js';
 import { DanmakuClient } from '../bilibili/danmaku/client.js';
-import type { DanmakuEvent } from '../bilibili/danmaku/commands.js';
+import { type DanmakuEvent, MAX_FIELD_CHARS } from '../bilibili/danmaku/commands.js';
 import type { BatchRoomStatus } from '../bilibili/batch-status.js';
 import type { RoomSettings } from '../config/fields.js';
 import { DanmakuRecorder } from '../danmaku/recorder.js';
@@ -219,8 +219,9 @@ export class RoomActor {
       this.danmaku = null;
     }
     Object.assign(this.state, {
-      shortId: info.shortId, name: info.anchorName, uid: info.uid, title: info.title,
-      areaNameParent: info.parentAreaName, areaNameChild: info.areaName,
+      // Cut as danmaku titles are: a hostile API's 4 MB title must not travel to the main thread on every change.
+      shortId: info.shortId, name: info.anchorName.slice(0, MAX_FIELD_CHARS), uid: info.uid, title: info.title.slice(0, MAX_FIELD_CHARS),
+      areaNameParent: info.parentAreaName.slice(0, MAX_FIELD_CHARS), areaNameChild: info.areaName.slice(0, MAX_FIELD_CHARS),
     });
     this.roomInfo = info.raw;
     this.infoFetched = true;
@@ -390,6 +391,9 @@ export class RoomActor {
       case 'PLAYURL_RELOAD':
         this.outbox.log('info', 'the service pushed a new playurl (PLAYURL_RELOAD); reconnecting the stream now');
         this.session?.session.reconnect();
+        break;
+      case 'PLAYURL_CHANGE':
+        this.session?.session.originHint(ev.cmd);
         break;
       default:
         break;

@@ -1,7 +1,9 @@
 // The `data` objects of the live API endpoints, in the real layout (a realistic superset of what clients read).
+import { coverPath } from './cover.js';
 import { randomBytes } from 'node:crypto';
 import type { SimRoom } from './room.js';
 import { opaqueStem } from './stream-names.js';
+import { type Variant, variantQuery } from './origin-variants.js';
 
 /** Where the simulator can be reached: the hosts it hands out for streams and danmaku. */
 export interface SimAddress {
@@ -21,16 +23,21 @@ export function roomInitData(room: SimRoom): Record<string, unknown> {
   };
 }
 
-export function roomInfoData(room: SimRoom): Record<string, unknown> {
+export function roomInfoData(room: SimRoom, addr?: SimAddress): Record<string, unknown> {
   return {
     room_info: {
       uid: room.uid, room_id: room.roomId, short_id: room.shortId, title: room.title,
-      cover: `http://i0.hdslb.com/bfs/live/new_room_cover/sim-${room.roomId}.jpg`, tags: 'simulated,liverec',
+      // Served by the simulator itself (src/simulator/cover.ts), as stream hosts are.
+      cover: addr ? `http://127.0.0.1:${addr.port}${coverPath(room.roomId)}` : `http://i0.hdslb.com${coverPath(room.roomId)}`, tags: 'simulated,liverec',
       background: '', description: '<p>A simulated room</p>', live_status: room.liveStatus, live_start_time: room.live ? room.liveStartTime : 0,
       live_screen_type: 0, lock_status: 0, lock_time: 0, hidden_status: 0, hidden_time: 0, area_id: 371, area_name: room.areaNameChild,
       parent_area_id: 9, parent_area_name: room.areaNameParent, keyframe: '', special_type: 0, up_session: room.live ? String(room.session) : '',
       pk_status: 0, is_studio: false, pendants: { frame: { name: '', value: '', desc: '' } }, on_voice_join: 0, online: room.popularity,
       room_type: { '3-21': 0 },
+      // 2025 fields (rustsrec_getInfoByRoom_room22908869_2025-07.json)
+      sub_session_key: room.live ? `${room.roomId}${room.session}sub_time:${room.liveStartTime}` : '', live_id: room.live ? room.roomId * 1000 + room.session : 0,
+      live_id_str: room.live ? String(room.roomId * 1000 + room.session) : '0', official_room_id: 0, official_room_info: null, voice_background: '',
+      live_model: 0, live_platform: room.live ? 'pc_link' : '', radio_background_type: 0,
     },
     anchor_info: {
       base_info: { uname: room.name, face: 'http://i0.hdslb.com/bfs/face/member/noface.jpg', gender: '保密', official_info: { role: 0, title: '', desc: '', is_nft: 0, nft_dmark: '' } },
@@ -54,20 +61,21 @@ export function roomInfoData(room: SimRoom): Record<string, unknown> {
   };
 }
 
-/** The path of a room's stream; `codec` tags hevc entries like the real `_prohevc` suffix, av1 ones `_av1`. */
-export function streamPath(room: SimRoom, ext: 'flv' | 'm3u8' | 'index.m3u8', codec: boolean | 'avc' | 'hevc' | 'av1' = false): string {
+/** The path of a room's stream; `codec` tags hevc entries like the real `_prohevc` suffix, av1 ones `_av1`; `suffix` names a variant (`_bluray`). */
+export function streamPath(room: SimRoom, ext: 'flv' | 'm3u8' | 'index.m3u8', codec: boolean | 'avc' | 'hevc' | 'av1' = false, suffix = ''): string {
   const c = codec === true ? 'hevc' : codec === false ? 'avc' : codec;
   const stem = room.opaqueNames ? opaqueStem(room.roomId, room.session, c)
-    : `live_${room.roomId}_${room.session}${c === 'hevc' ? '_prohevc' : c === 'av1' ? '_av1' : ''}`;
+    : `live_${room.roomId}_${room.session}${c === 'hevc' ? '_prohevc' : c === 'av1' ? '_av1' : suffix}`;
   return ext === 'index.m3u8' ? `/live-bvc/${room.session}/${stem}/index.m3u8?` : `/live-bvc/${room.session}/${stem}.${ext}?`;
 }
 
-function urlInfo(room: SimRoom, addr: SimAddress, qn: number): Record<string, unknown>[] {
+function urlInfo(room: SimRoom, addr: SimAddress, qn: number, variant?: Variant): Record<string, unknown>[] {
+  const named = variant && room.variants ? variantQuery(variant, room.variants, `live_${room.roomId}_${room.session}`) : '';
   const expires = Math.floor(Date.now() / 1000) + 3600;
   const hosts = room.streamHost ? [room.streamHost] : [...addr.streamHosts, `https://xy127x0x0x1xy.mcdn.bilivideo.cn:486`];
   return hosts.map((host, i) => ({
     host,
-    extra: `expires=${expires}&len=0&oi=0&pt=web&qn=${qn}&trid=${randomBytes(8).toString('hex')}&sigparams=cdn,expires,len,oi,pt,qn,trid&cdn=cn-gotcha0${i + 1}&sign=${randomBytes(16).toString('hex')}&p2p_type=0&src=puv3&sl=1&order=${i + 1}`,
+    extra: `expires=${expires}&len=0&oi=0&pt=web&qn=${qn}&trid=${randomBytes(8).toString('hex')}&sigparams=cdn,expires,len,oi,pt,qn,trid&cdn=cn-gotcha0${i + 1}&sign=${randomBytes(16).toString('hex')}&p2p_type=0${named}&src=puv3&sl=1&order=${i + 1}`,
     stream_ttl: 3600,
   }));
 }
@@ -76,11 +84,12 @@ function urlInfo(room: SimRoom, addr: SimAddress, qn: number): Record<string, un
 export const SIM_VIDEO_CODECS = { avc: 'avc1.64001e', hevc: 'hvc1.1.6.L90', av1: 'av01.0.01M.08' } as const;
 
 /** One codec entry in the 2025+ shape (PLAYURL_RELOAD capture: drm, drm_key_systems, video_codecs, audio_codecs, hdr_type). */
-function codecEntry(room: SimRoom, addr: SimAddress, codec: 'avc' | 'hevc' | 'av1', format: 'flv' | 'ts' | 'fmp4', qn: number): Record<string, unknown> {
+function codecEntry(room: SimRoom, addr: SimAddress, codec: 'avc' | 'hevc' | 'av1', format: 'flv' | 'ts' | 'fmp4', qn: number, variant?: Variant): Record<string, unknown> {
   const ext = format === 'flv' ? 'flv' : format === 'ts' ? 'm3u8' : 'index.m3u8';
+  const served = variant?.currentQn ?? qn;
   return {
-    codec_name: codec, current_qn: qn, accept_qn: room.acceptQn, base_url: streamPath(room, ext, codec),
-    url_info: urlInfo(room, addr, qn), hdr_qn: null, dolby_type: 0, attr_name: '', hdr_type: 0, drm: false, drm_key_systems: null,
+    codec_name: codec, current_qn: served, accept_qn: room.acceptQn, base_url: streamPath(room, ext, codec, variant?.suffix),
+    url_info: urlInfo(room, addr, served, variant), hdr_qn: null, dolby_type: 0, attr_name: '', hdr_type: 0, drm: false, drm_key_systems: null,
     video_codecs: { base: SIM_VIDEO_CODECS[codec] }, audio_codecs: { base: 'mp4a.40.2' },
   };
 }
@@ -99,12 +108,13 @@ export function playInfoData(room: SimRoom, addr: SimAddress, q: URLSearchParams
   const av1Offered = room.av1;
   const asked = Number(q.get('qn') ?? 150);
   const qn = room.acceptQn.includes(asked) ? asked : room.acceptQn.includes(10000) ? 10000 : room.acceptQn[0] ?? 10000;
+  const variant = room.variants?.offer(asked, room.acceptQn);
   const codecList = (format: 'flv' | 'ts' | 'fmp4'): Record<string, unknown>[] => {
     const out = [];
-    if (codecs.has('0') && !room.hevcOnly && !room.av1Only) out.push(codecEntry(room, addr, 'avc', format, qn));
-    if (codecs.has('1') && room.hevc && !room.av1Only) out.push(codecEntry(room, addr, 'hevc', format, qn));
+    if (codecs.has('0') && !room.hevcOnly && !room.av1Only) out.push(codecEntry(room, addr, 'avc', format, qn, variant));
+    if (codecs.has('1') && room.hevc && !room.av1Only) out.push(codecEntry(room, addr, 'hevc', format, qn, variant));
     // AV1 (codec 2) over FLV and fMP4; no TS entry (none has been seen).
-    if (codecs.has('2') && av1Offered && format !== 'ts') out.push(codecEntry(room, addr, 'av1', format, qn));
+    if (codecs.has('2') && av1Offered && format !== 'ts') out.push(codecEntry(room, addr, 'av1', format, qn, variant));
     return out;
   };
   const offered = new Set(room.formats);
@@ -145,6 +155,8 @@ export function danmuInfoData(room: SimRoom, addr: SimAddress): Record<string, u
   return {
     group: 'live', business_id: 0, refresh_row_factor: 0.125, refresh_rate: 100, max_delay: 5000, token,
     // No raw-TCP or TLS listener in the simulator: port and wss_port are 0, ws_port is the simulator's own.
-    host_list: [{ host: addr.danmakuHost, port: 0, wss_port: 0, ws_port: addr.port }],
+    host_list: [room.danmakuServer
+      ? { host: room.danmakuServer.host, port: 0, wss_port: 0, ws_port: room.danmakuServer.wsPort }
+      : { host: addr.danmakuHost, port: 0, wss_port: 0, ws_port: addr.port }],
   };
 }

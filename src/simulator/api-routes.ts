@@ -2,13 +2,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { danmuInfoData, playInfoData, roomInfoData, roomInitData, type SimAddress } from './api-responses.js';
 import { type ApiFault, takeFault } from './faults.js';
-import { handleMaster } from './hls/master-route.js';
 import { clientGone, envelope, sendJson, sendText } from './http-util.js';
 import { capturedAnswer, type CapturedEndpoint } from './captured.js';
 import { pushLog, type RequestRecord, type RoomCounters, type SimRoom } from './room.js';
 import { specialPlayInfo, specialRoomInit } from './special-rooms.js';
 import { fingerSpiBody } from './guest-identity.js';
 import { refuse, RISK_352_COMPACT, risk352WithVoucher } from './strict.js';
+import { handleMaster, MASTER_PATH } from './hls/master-route.js';
 
 type Data = (room: SimRoom, q: URLSearchParams, addr: SimAddress) => Record<string, unknown>;
 
@@ -26,7 +26,7 @@ interface Endpoint {
 
 const ENDPOINTS: Record<string, Endpoint> = {
   '/room/v1/Room/room_init': { param: 'id', counter: 'roomInit', acceptsShortId: true, legacy: true, notFound: [60004, '直播间不存在'], data: (r) => specialRoomInit(r, roomInitData(r)), captured: 'roomInit' },
-  '/xlive/web-room/v1/index/getInfoByRoom': { param: 'room_id', counter: 'getInfoByRoom', acceptsShortId: true, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: roomInfoData, captured: 'getInfoByRoom' },
+  '/xlive/web-room/v1/index/getInfoByRoom': { param: 'room_id', counter: 'getInfoByRoom', acceptsShortId: true, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: (r, _q, a) => roomInfoData(r, a), captured: 'getInfoByRoom' },
   '/xlive/web-room/v2/index/getRoomPlayInfo': { param: 'room_id', counter: 'getRoomPlayInfo', acceptsShortId: false, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: (r, q, a) => specialPlayInfo(r, playInfoData(r, a, q)), captured: 'getRoomPlayInfo' },
   '/xlive/web-room/v1/index/getDanmuInfo': { param: 'id', counter: 'getDanmuInfo', acceptsShortId: false, legacy: false, notFound: [1, '房间不存在'], data: (r, _q, a) => danmuInfoData(r, a), captured: 'getDanmuInfo' },
 };
@@ -52,8 +52,7 @@ export function isApiPath(path: string): boolean {
   return path in ENDPOINTS || path === NAV_PATH || path === FINGER_PATH || path === MASTER_PATH;
 }
 
-/** The play-gateway master playlist; answered here when a room has a captured one armed (`cid` names the room). */
-const MASTER_PATH = '/xlive/play-gateway/master/url';
+
 
 const FINGER_PATH = '/x/frontend/finger/spi';
 
@@ -80,11 +79,14 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
     return sendJson(res, 200, refusal.body);
   }
   if (url.pathname === MASTER_PATH) {
+    // A captured playlist armed for the room wins; otherwise the generated one (hls/master-route.ts).
     const room = ctx.findRoom(Number(url.searchParams.get('cid') ?? NaN), false);
     const text = room && capturedAnswer(room, 'masterPlaylist', ctx.address());
     // Without a captured one, the room's own master playlist (hls/master-route.ts).
     if (typeof text !== 'string') return handleMaster((id) => ctx.findRoom(id, false), ctx.address(), req, res, url);
     room!.counters.apiHits.total++;
+    room!.counters.apiHits.masterPlaylist++;
+    pushLog(room!.apiLog, { at: Date.now(), path: url.pathname, query: url.search, headers: req.headers });
     return sendText(res, 200, text, 'application/vnd.apple.mpegurl');
   }
   const ep = ENDPOINTS[url.pathname]!;

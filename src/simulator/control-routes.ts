@@ -20,6 +20,8 @@ const CreateRoom = z.object({
   av1Only: z.boolean().optional(),
   hlsOnlyInMaster: z.boolean().optional(),
   opaqueNames: z.boolean().optional(),
+  variants: z.object({ bluray: z.boolean().optional(), originReturnDelayMs: z.number().int().min(0).optional(), originBitrate: z.number().int().positive().optional(), originAvailable: z.boolean().optional() }).optional(),
+  liveStream: z.object({ hlsRetentionSec: z.number().min(0).max(86_400).optional(), streamAgeSec: z.number().min(0).max(86_400).optional() }).optional(),
 });
 const Captured = z.object({ endpoint: z.enum(CAPTURED_ENDPOINTS), body: z.unknown().refine((b) => b !== undefined, 'body is required') });
 const Live = z.object({ live: z.boolean(), round: z.boolean().optional() });
@@ -33,6 +35,7 @@ const SuperChat = z.object({ message: z.string(), price: z.number().optional(), 
 const Guard = z.object({ uid: z.number().int().optional(), username: z.string().optional(), guardLevel: z.number().int().min(1).max(3).optional(), num: z.number().int().optional(), price: z.number().optional() });
 const Mix = z.object({ DANMU_MSG: z.number().min(0), SUPER_CHAT_MESSAGE: z.number().min(0), SEND_GIFT: z.number().min(0), GUARD_BUY: z.number().min(0) }).partial();
 const DanmakuRate = z.object({ rate: z.number().min(0).max(10_000), mix: Mix.optional() });
+const OriginOutage = z.object({ returnAfterMs: z.number().int().min(0).max(86_400_000).optional() });
 const CutOff = z.object({ msg: z.string().default('违反直播规范') });
 /** Raw danmaku input: `base64` = one WebSocket message as is, or `command` = any JSON object sent as a command. */
 const Raw = z.object({ base64: z.string().optional(), command: z.record(z.string(), z.unknown()).optional() }).refine((r) => r.base64 !== undefined || r.command !== undefined, 'base64 or command is required');
@@ -56,8 +59,11 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
  * POST   /_sim/rooms/{id}/superchat       {message, price?, uid?, uname?, time?}
  * POST   /_sim/rooms/{id}/guard           {uid?, username?, guardLevel?, num?, price?}
  * POST   /_sim/rooms/{id}/danmaku-rate    {rate, mix?: {DANMU_MSG?, SUPER_CHAT_MESSAGE?, SEND_GIFT?, GUARD_BUY?}}  generated danmaku
+ * GET    /_sim/rooms/{id}/frames-sent     → live-stream rooms: {startedAt, flvSent: [{connection, firstVideoTs, lastVideoTs, videoFrames}], hlsServed}
  * GET    /_sim/rooms/{id}/danmaku-sent    → {rate, counts, messages: [{seq, cmd, connection, positionMs, at}]}
  * POST   /_sim/rooms/{id}/cut-off         {msg?}
+ * POST   /_sim/rooms/{id}/origin-outage   {returnAfterMs?}  origin gone, back later with master_qn_strategy_chg
+ * POST   /_sim/rooms/{id}/origin-return   the origin is offered again now
  * POST   /_sim/rooms/{id}/danmaku-raw     {base64} | {command}
  * POST   /_sim/rooms/{id}/faults          see faults.ts      DELETE /_sim/rooms/{id}/faults clears them
  * POST   /_sim/rooms/{id}/captured        {endpoint: getInfoByRoom|getRoomPlayInfo|roomInit|getDanmuInfo|masterPlaylist, body}  replay a capture
@@ -91,6 +97,7 @@ export async function handleControl(sim: RoomOps & { stats(): unknown }, req: In
       return;
     }
     if (action === 'danmaku-sent' && method === 'GET') return sendJson(res, 200, sim.danmakuSent(roomId));
+    if (action === 'frames-sent' && method === 'GET') return sendJson(res, 200, sim.room(roomId).liveStream ?? { error: 'not a live-stream room' });
     if (method !== 'POST') throw new SimError(405, `${method} not allowed`);
     const body = await readJson(req);
     sendJson(res, 200, runAction(sim, roomId, action, body));
@@ -137,6 +144,10 @@ function runAction(sim: RoomOps, roomId: number, action: string, body: unknown):
       }
       return { endpoint: b.endpoint, captured: [...sim.room(roomId).captured.keys()] };
     }
+    case 'origin-outage':
+      return sim.originOutage(roomId, parse(OriginOutage, body).returnAfterMs);
+    case 'origin-return':
+      return sim.originReturn(roomId);
     default:
       throw new SimError(404, `Unknown room action ${action}`);
   }

@@ -80,6 +80,14 @@ export const FaultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('header-change'), midStream: z.boolean().default(false), afterMs: ms.default(0) }),
   z.object({ kind: z.literal('codec-switch'), midStream: z.boolean().default(false), afterMs: ms.default(0) }),
   z.object({ kind: z.literal('danmaku-drop'), mode: z.enum(['terminate', 'close']).default('terminate') }),
+  // Live-stream rooms only (see live-stream/): the FLV endpoint drops open responses (mode 'stall': they go
+  // silent, as a dead TCP path, and never resume) and refuses new ones for `seconds` while HLS keeps serving; hls-foreign: the HLS window carries the other clip; hls-retention: how long
+  // the CDN keeps a segment after it left the playlist.
+  z.object({ kind: z.literal('flv-outage'), seconds: z.number().positive().max(3600), mode: z.enum(['drop', 'stall']).default('drop') }),
+  z.object({ kind: z.literal('hls-foreign'), on: z.boolean().default(true) }),
+  z.object({ kind: z.literal('hls-retention'), seconds: z.number().min(0).max(86_400) }),
+  // Live-stream rooms: every playlist request answers the same (stale) list for `seconds`, whatever its URL.
+  z.object({ kind: z.literal('playlist-stall'), seconds: z.number().positive().max(3600) }),
 ]);
 
 export type Fault = z.infer<typeof FaultSchema>;
@@ -99,6 +107,9 @@ export interface Armed<F> {
 
 export type HlsFault = Extract<Fault, { kind: 'segment-404' | 'playlist-stale' | 'init-change' | 'sequence-reset' | 'slow-segment' | 'playlist-404' | 'segment-corrupt' }>;
 export const HLS_FAULTS = new Set<FaultKind>(['segment-404', 'playlist-stale', 'init-change', 'sequence-reset', 'slow-segment', 'playlist-404', 'segment-corrupt']);
+
+export type LiveFault = Extract<Fault, { kind: 'flv-outage' | 'hls-foreign' | 'hls-retention' | 'playlist-stall' }>;
+export const LIVE_FAULTS = new Set<FaultKind>(['flv-outage', 'hls-foreign', 'hls-retention', 'playlist-stall']);
 
 export const API_FAULTS = new Set<FaultKind>(['api412', 'api352', 'api-malformed', 'api-delay']);
 export const REQUEST_FAULTS = new Set<FaultKind>(['stream-404', 'stream-403', 'stream-delay', 'redirect']);

@@ -6,6 +6,7 @@ import { type Clip, roomClip } from './clips.js';
 import type { ConnectionFault } from './faults.js';
 import { fillerFor, headerTags, tagWireSize, writeTag } from './flv-out.js';
 import type { SimRoom } from './room.js';
+import { liveStart } from './origin-variants.js';
 
 /** Sent at once on connect, like a CDN's GOP cache, so a client has data immediately. */
 const LEAD_MS = 1000;
@@ -47,7 +48,8 @@ export class MediaConnection {
   /** An `_av1` URL: the Enhanced FLV AV1 clip, whatever the room's codec faults. */
   private readonly av1: boolean;
 
-  constructor(readonly room: SimRoom, private readonly res: ServerResponse, now: number, hevcUrl = false, av1Url = false) {
+  /** `variant`: the variant suffix of the URL ('' = the origin or an unnamed stream). */
+  constructor(readonly room: SimRoom, private readonly res: ServerResponse, now: number, hevcUrl = false, av1Url = false, readonly variant = '') {
     this.connectedAt = now;
     this.lastPump = now;
     this.serial = room.counters.streamConnections + 1;
@@ -55,7 +57,22 @@ export class MediaConnection {
     this.av1 = av1Url;
     this.clip = av1Url ? av1FlvClip() : roomClip(room, this.hevc);
     this.filler = this.fillerOf(this.clip);
+    if (room.variants) {
+      // Every response of a variant room joins one live clock at its last keyframe, so two of them carry the same frames at the same timestamps.
+      const position = room.variants.livePosition(now);
+      const start = liveStart(this.clip.tags, this.clip.periodMs, position);
+      this.idx = start.idx;
+      this.loopBase = start.loopBase;
+      this.virtualNow = position - LEAD_MS;
+    }
     this.write(Buffer.concat([FLV_FILE_HEADER, headerTags(this.clip, 0)]));
+    if (room.liveStream) {
+      // A live-stream room: start at the live GOP (a CDN's GOP cache), with the stream's own timestamps, no lead.
+      const at = room.liveStream.gopStart(this.clip);
+      this.idx = at.idx;
+      this.loopBase = at.loopBase;
+      this.virtualNow = at.position - LEAD_MS;
+    }
   }
 
   readonly connectedAt: number;
@@ -127,6 +144,13 @@ export class MediaConnection {
     return Math.round(this.sentPosition + (this.pace === 1 ? Math.min(Math.max(0, now - this.sentAt), POSITION_SLACK_MS) : 0));
   }
 
+  /** Drops the connection as a failing CDN does: the socket is destroyed, whatever was in flight is lost. */
+  drop(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.res.socket?.destroy();
+  }
+
   /** Ends the response cleanly at a tag boundary (room went offline, room deleted, simulator closing). */
   end(): void {
     if (this.closed) return;
@@ -157,6 +181,7 @@ export class MediaConnection {
       const ts = (this.loopBase + t.ts + this.tsOffset) | 0;
       pos = writeTag(out, pos, t.type, ts, t.body, t.video ? this.filler : 0, t.video);
       if (this.lastSentTs !== null && ts > this.lastSentTs) this.room.counters.mediaMsServed += ts - this.lastSentTs;
+      if (t.video) this.room.liveStream?.sentVideo(this.serial, ts);
       this.lastSentTs = ts;
       this.sentPosition = this.loopBase + t.ts;
       if (++this.idx === tags.length) {

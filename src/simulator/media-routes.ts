@@ -6,9 +6,10 @@ import { clientGone, sendText } from './http-util.js';
 import { handleHls, isHlsPath } from './hls/hls-routes.js';
 import { MediaConnection } from './media-connection.js';
 import type { Pacer } from './pacer.js';
+import { refuseFlv } from './live-stream/live-routes.js';
 import { pushLog, type SimRoom } from './room.js';
 
-const FLV_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(_prohevc|_av1)?\.flv$/;
+const FLV_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(_prohevc|_av1|_bluray|_\d{4})?\.flv$/;
 
 export interface MediaContext {
   findRoom(id: number, acceptsShortId: boolean): SimRoom | undefined;
@@ -24,7 +25,10 @@ export async function handleMedia(ctx: MediaContext, req: IncomingMessage, res: 
   const flv = FLV_PATH.exec(url.pathname);
   if (!flv) return handleHls((id) => ctx.findRoom(id, false), req, res, url);
   const room = ctx.findRoom(Number(flv[1]), false);
+  const suffix = flv[2] === '_prohevc' || flv[2] === '_av1' ? undefined : flv[2] ?? '';
   if (!room || !room.formats.includes('flv') || (flv[2] === '_av1' && !room.av1)) return sendText(res, 404, 'Not Found');
+  // A variant name only exists on rooms that offer variants, and only while the variant is offered.
+  if (suffix && !room.variants) return sendText(res, 404, 'Not Found');
   room.counters.streamRequests++;
   pushLog(room.streamLog, { at: Date.now(), path: url.pathname, query: url.search, headers: req.headers });
   const fault = takeFault(room.requestFaults, Date.now());
@@ -42,7 +46,8 @@ export async function handleMedia(ctx: MediaContext, req: IncomingMessage, res: 
     res.writeHead(fault.status, { Location: `http://${other}:${ctx.port}${url.pathname}${url.search}`, 'Content-Length': 0 });
     return void res.end();
   }
-  if (!room.live) return sendText(res, 404, 'Not Found');
+  if (!room.live || (room.variants && suffix !== undefined && !room.variants.serves(suffix))) return sendText(res, 404, 'Not Found');
+  if (refuseFlv(room, req)) return;
   res.writeHead(200, {
     'Content-Type': 'video/x-flv',
     'Cache-Control': 'no-cache',
@@ -52,7 +57,7 @@ export async function handleMedia(ctx: MediaContext, req: IncomingMessage, res: 
   });
   res.flushHeaders();
   const now = performance.now();
-  const conn = new MediaConnection(room, res, now, flv[2] === '_prohevc', flv[2] === '_av1');
+  const conn = new MediaConnection(room, res, now, flv[2] === '_prohevc', flv[2] === '_av1', suffix ?? flv[2] ?? '');
   room.counters.streamConnections++;
   for (let i = 0; i < room.connectionFaults.length; i++) {
     const armed = room.connectionFaults[i]!;

@@ -4,8 +4,11 @@ import { DanmakuGenerator, type GeneratorConfig } from './danmaku-generator.js';
 import { cutOffCommand, liveCommands, preparingCommand, roomChangeCommand } from './danmaku-messages.js';
 import { API_FAULTS, type ApiFault, CONNECTION_FAULTS, type ConnectionFault, type Fault, FaultSchema, HLS_FAULTS, type HlsFault, REQUEST_FAULTS, type RequestFault } from './faults.js';
 import { applyHlsFault } from './hls/hls-faults.js';
+import { LIVE_FAULTS, type LiveFault } from './faults.js';
+import { applyLiveFault } from './live-stream/live-faults.js';
 import { performance } from 'node:perf_hooks';
 import { SimRoom, type SimRoomInit } from './room.js';
+import { masterQnStrategyChg } from './origin-variants.js';
 
 /** A control-API failure with the HTTP status to answer. */
 export class SimError extends Error {
@@ -56,6 +59,7 @@ export abstract class RoomOps {
     this.generators.get(room)?.stop();
     this.generators.delete(room);
     this.hub.drop(room, 'close');
+    room.variants?.stop();
     this.rooms.delete(id);
     if (room.shortId) this.shortIds.delete(room.shortId);
   }
@@ -71,6 +75,7 @@ export abstract class RoomOps {
         room.session++;
         room.liveStartTime = Math.floor(Date.now() / 1000);
         room.endedAt = null;
+        room.liveStream?.restart();
       }
       room.liveStatus = 1;
       this.hub.push(room, liveCommands(room));
@@ -156,6 +161,8 @@ export abstract class RoomOps {
       }
       result.pending = f.count - result.appliedToOpen;
       if (result.pending > 0) room.connectionFaults.push({ fault: f, remaining: result.pending });
+    } else if (LIVE_FAULTS.has(fault.kind)) {
+      result.appliedToOpen = applyLiveFault(room, fault as LiveFault);
     } else if (HLS_FAULTS.has(fault.kind)) {
       result.appliedToOpen = applyHlsFault(room, fault as HlsFault);
     } else if (fault.kind === 'header-change') {
@@ -176,6 +183,32 @@ export abstract class RoomOps {
       result.appliedToOpen = this.hub.drop(room, fault.mode);
     }
     return result;
+  }
+
+  /**
+   * The origin goes away: its open responses end (the recorder reconnects and is handed `_bluray`), and it comes back
+   * after `returnAfterMs` (default the room's originReturnDelayMs) with a `master_qn_strategy_chg` on danmaku.
+   */
+  originOutage(id: number, returnAfterMs?: number): SimRoom {
+    const room = this.room(id);
+    const v = room.variants;
+    if (!v) throw new SimError(400, `Room ${id} offers no variants`);
+    v.stop();
+    v.originAvailable = false;
+    v.outages++;
+    for (const c of room.media) if (c.variant === '') c.end();
+    v.timer = setTimeout(() => this.originReturn(id), returnAfterMs ?? v.returnDelayMs);
+    return room;
+  }
+
+  /** The origin is offered again, announced by `master_qn_strategy_chg`. */
+  originReturn(id: number): SimRoom {
+    const room = this.room(id);
+    if (!room.variants) throw new SimError(400, `Room ${id} offers no variants`);
+    room.variants.stop();
+    room.variants.originAvailable = true;
+    this.hub.push(room, [masterQnStrategyChg()]);
+    return room;
   }
 
   clearFaults(id: number): void {

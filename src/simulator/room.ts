@@ -6,6 +6,8 @@ import type { DanmakuPeer } from './danmaku-hub.js';
 import type { HlsTimeline } from './hls/hls-timeline.js';
 import type { CapturedEndpoint } from './captured.js';
 import type { SimSpecial } from './special-rooms.js';
+import { OriginVariants, type OriginVariantsInit } from './origin-variants.js';
+import { LiveStream, type LiveStreamInit } from './live-stream/live-stream.js';
 
 /** Stream formats a room can offer: http_stream/flv, http_hls/ts, http_hls/fmp4. */
 export const SIM_FORMATS = ['flv', 'ts', 'fmp4'] as const;
@@ -42,10 +44,19 @@ export interface SimRoomInit {
   hlsOnlyInMaster?: boolean;
   /** Opaque stream names (`live_b<…>av<…>_2500`) as the service hands out since 2025, instead of `live_<room>_<n>`. */
   opaqueNames?: boolean;
+  /** Hands out this danmaku server (ws host and port) instead of the simulator's own (tests: a hostile danmaku socket). */
+  danmakuServer?: { host: string; wsPort: number };
   /** Formats offered in play info and served (default all three: an FLV + HLS room). */
   formats?: SimFormat[];
   /** A room a guest cannot record: paid (203 + DRM), DRM-only, password or guard-only (see special-rooms.ts). */
   special?: SimSpecial | null;
+  /** Offer the origin and re-encode variants with the real naming (see origin-variants.ts); FLV responses follow one live clock. */
+  variants?: OriginVariantsInit;
+  /**
+   * A live stream on one clock (live-stream/): FLV responses start at the live GOP with the stream's timestamps and
+   * the fMP4 HLS carries the same frames; enables flv-outage, hls-foreign and hls-retention.
+   */
+  liveStream?: LiveStreamInit;
 }
 
 export interface RoomCounters {
@@ -107,6 +118,7 @@ export class SimRoom {
   acceptQn: number[];
   hevc: boolean;
   streamHost: string | null;
+  danmakuServer: { host: string; wsPort: number } | null;
   padWithFiller: boolean;
   hevcOnly: boolean;
   av1: boolean;
@@ -145,7 +157,11 @@ export class SimRoom {
   readonly requestFaults: Armed<RequestFault>[] = [];
   readonly connectionFaults: Armed<ConnectionFault>[] = [];
   readonly media = new Set<MediaConnection>();
+  /** Origin/re-encode variants, null for a room with one unnamed stream. */
+  readonly variants: OriginVariants | null;
   readonly danmaku = new Set<DanmakuPeer>();
+  /** Set for live-stream rooms (see SimRoomInit.liveStream). */
+  readonly liveStream: LiveStream | null;
 
   constructor(init: SimRoomInit) {
     this.roomId = init.roomId;
@@ -165,10 +181,14 @@ export class SimRoom {
     this.hlsOnlyInMaster = init.hlsOnlyInMaster ?? false;
     this.opaqueNames = init.opaqueNames ?? false;
     this.streamHost = init.streamHost ?? null;
+    this.danmakuServer = init.danmakuServer ?? null;
     this.formats = init.formats ?? ['flv', 'ts', 'fmp4'];
     this.special = init.special ?? null;
+    this.variants = init.variants ? new OriginVariants(init.variants) : null;
     this.liveStatus = init.live ? 1 : 0;
     this.liveStartTime = init.live ? Math.floor(Date.now() / 1000) : 0;
+    this.liveStream = init.liveStream ? new LiveStream(init.liveStream) : null;
+    if (this.liveStream && init.live) this.liveStartTime = Math.floor(this.liveStream.startedAt / 1000);
   }
 
   get live(): boolean {
@@ -182,6 +202,7 @@ export class SimRoom {
       areaNameParent: this.areaNameParent, areaNameChild: this.areaNameChild, live: this.live, liveStatus: this.liveStatus,
       liveStartTime: this.liveStartTime, bitrateKbps: this.bitrateKbps, acceptQn: this.acceptQn, hevc: this.hevc, formats: this.formats,
       padWithFiller: this.padWithFiller, content: this.content ? { name: this.content.name, kbps: Math.round(this.content.kbps) } : null,
+      variants: this.variants ? { originAvailable: this.variants.originAvailable, bluray: this.variants.bluray, outages: this.variants.outages, originReturnDelayMs: this.variants.returnDelayMs } : null,
       hevcOnly: this.hevcOnly, special: this.special, captured: [...this.captured.keys()], av1: this.av1, av1Only: this.av1Only, hlsOnlyInMaster: this.hlsOnlyInMaster,
       opaqueNames: this.opaqueNames, codecSwapped: this.codecSwapped, clip: this.clipIndex, counters: this.counters,
       openStreams: this.media.size, openDanmaku: this.danmaku.size,

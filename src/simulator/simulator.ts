@@ -1,4 +1,5 @@
 // The simulator: ONE HTTP server (+ WebSocket /sub) impersonating the live API, CDN and danmaku for many rooms.
+import { COVER_PREFIX, handleCover } from './cover.js';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -127,7 +128,10 @@ export class Simulator extends RoomOps {
     const server = this.server;
     if (!server) return;
     this.server = null;
-    for (const room of this.rooms.values()) for (const c of room.media) c.end();
+    for (const room of this.rooms.values()) {
+      room.variants?.stop();
+      for (const c of room.media) c.end();
+    }
     this.stopGenerators();
     this.pacer.stop();
     this.hub.close();
@@ -179,6 +183,7 @@ export class Simulator extends RoomOps {
       if (isMediaPath(url.pathname)) return await handleMedia(this, req, res, url);
       if (isScalePath(url.pathname, req.method ?? 'GET')) return await handleScale(this, req, res, url);
       if (url.pathname.startsWith('/_sim/')) return await handleControl(this, req, res, url);
+      if (url.pathname.startsWith(COVER_PREFIX)) return handleCover(req, res, url, (id) => this.findRoom(id, false) !== undefined);
       sendJson(res, 404, { code: -404, message: '啥都木有', ttl: 1, data: null });
     } catch (err) {
       if (!res.headersSent) sendJson(res, 500, { error: (err as Error).message });

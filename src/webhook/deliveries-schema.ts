@@ -12,7 +12,7 @@ export const WebhookDeliverySchema = z
     eventId: z.uuid().meta({ description: 'EventId (v2) or EventRandomId (v1) exactly as the receiver sees it' }),
     eventType: z.enum(EVENT_TYPES),
     version: z.union([z.literal(1), z.literal(2)]).meta({ description: 'Webhook version: 1 = WebHookUrls, 2 = WebHookUrlsV2' }),
-    url: z.string(),
+    url: z.string().meta({ description: 'The receiver, redacted in API answers: origin, /…, and #tag (see docs/security.md); /api/webhook/replay accepts this form' }),
     attempts: z.number().int().min(0).max(3).meta({ description: 'Attempts started so far (at most 3)' }),
     state: z.enum(DELIVERY_STATES).meta({
       description: 'queued: waiting on disk or for a slot; sending: attempt in flight; retrying: waiting 1 s/2 s; delivered; given-up after 3 attempts',

@@ -1,4 +1,5 @@
 // One lane per receiver URL: a bounded window of deliveries in memory, bounded attempts in flight, the rest on disk.
+import { redactUrl } from './redact-url.js';
 import type { Logger } from '../log/logger.js';
 import { deliveryKey, type Delivery } from './delivery.js';
 import type { JournalFile } from './journal-file.js';
@@ -87,7 +88,7 @@ export class Lane {
       added += mine.length;
     });
     this.cursor = stop >= this.ctx.journal.size ? null : stop;
-    if (added) this.ctx.log.debug({ url: this.url, loaded: added, spilled: this.cursor !== null }, 'webhook deliveries read back from journal');
+    if (added) this.ctx.log.debug({ url: redactUrl(this.url), loaded: added, spilled: this.cursor !== null }, 'webhook deliveries read back from journal');
   }
 
   private fromRecord(rec: MsgRecord, i: number): Delivery {
@@ -135,10 +136,10 @@ export class Lane {
     try {
       this.ctx.journal.append({ r: 'try', m: d.m, i: d.i, n: d.attempts, at: now });
     } catch (err) {
-      this.ctx.log.error({ err, eventId: d.m, url: d.url }, 'webhook journal write failed; sending anyway');
+      this.ctx.log.error({ err, eventId: d.m, url: redactUrl(d.url) }, 'webhook journal write failed; sending anyway');
     }
     this.ctx.recent.update(deliveryInfo(d), { attempts: d.attempts, state: 'sending', nextAttemptAt: null }, now);
-    this.ctx.log.debug({ eventId: d.m, eventType: d.t, version: d.v, url: d.url, attempt: d.attempts }, 'webhook attempt');
+    this.ctx.log.debug({ eventId: d.m, eventType: d.t, version: d.v, url: redactUrl(d.url), attempt: d.attempts }, 'webhook attempt');
     const p = sendOnce(d.url, d.body, this.ctx.timeoutMs(), this.ctx.signal()).then((outcome) => this.settle(d, outcome));
     this.running.add(p);
     void p.finally(() => this.running.delete(p));
@@ -156,9 +157,9 @@ export class Lane {
     try {
       this.ctx.journal.append({ r: 'res', m: d.m, i: d.i, n: d.attempts, ok: outcome.ok, at: now, st: outcome.status, err, fin });
     } catch (e) {
-      this.ctx.log.error({ err: e, eventId: d.m, url: d.url }, 'webhook journal write failed');
+      this.ctx.log.error({ err: e, eventId: d.m, url: redactUrl(d.url) }, 'webhook journal write failed');
     }
-    const fields = { eventId: d.m, eventType: d.t, version: d.v, url: d.url, attempts: d.attempts, status: outcome.status };
+    const fields = { eventId: d.m, eventType: d.t, version: d.v, url: redactUrl(d.url), attempts: d.attempts, status: outcome.status };
     const base = { attempts: d.attempts, lastStatus: outcome.status ?? null, lastError: err ?? null, lastErrorCode: outcome.ok ? null : outcome.code };
     if (fin) {
       this.remove(d);

@@ -1,4 +1,5 @@
 // The webhook outbox: journals every event, then delivers it to every configured URL with brec's retry rule, surviving restarts.
+import { redactUrl } from './redact-url.js';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { EventBus } from '../events/bus.js';
@@ -108,7 +109,7 @@ export class WebhookOutbox {
     }
     this.bodies.set(m, body);
     if (this.bodies.size > (this.options.recentLimit ?? 200)) this.bodies.delete(this.bodies.keys().next().value as string);
-    this.log.debug({ eventId: m, eventType: t, version: v, urls, body }, 'webhook event queued');
+    this.log.debug({ eventId: m, eventType: t, version: v, urls: urls.map(redactUrl), body }, 'webhook event queued');
     if (stopped) return;
     urls.forEach((url, i) => {
       const d: Delivery = { key: deliveryKey(m, i), m, v, t, i, url, body, createdAt: at, attempts: 0, dueAt: 0, state: 'ready' };
@@ -233,7 +234,7 @@ export class WebhookOutbox {
     const body = this.bodies.get(eventId);
     if (body === undefined || !this.recent.list().some((d) => d.eventId === eventId && d.url === url)) return null;
     const outcome = await sendOnce(url, body, this.settings.read().timeoutMs, this.abort.signal);
-    this.log.info({ eventId, url, ok: outcome.ok, status: outcome.status }, 'webhook delivery replayed by hand');
+    this.log.info({ eventId, url: redactUrl(url), ok: outcome.ok, status: outcome.status }, 'webhook delivery replayed by hand');
     return outcome;
   }
 

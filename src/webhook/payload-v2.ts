@@ -1,6 +1,6 @@
 // Webhook v2 envelope {EventType, EventTimestamp, EventId, EventData}, fields picked in brec's order.
 import { formatLocal } from '../time.js';
-import type { FileClosedData, FileOpeningData, RecorderEvent, RoomEventSnapshot, SessionData } from '../events/types.js';
+import type { FileClosedData, FileOpeningData, PostProcessedData, RecorderEvent, RoomEventSnapshot, SessionData } from '../events/types.js';
 
 export interface WebhookV2Payload {
   EventType: RecorderEvent['EventType'];
@@ -32,8 +32,14 @@ function session(d: SessionData): Record<string, unknown> {
 /** Cluster mode only, after brec's fields: the node whose disk holds the file. */
 const node = (d: FileOpeningData): Record<string, unknown> => (d.NodeId === undefined ? {} : { NodeId: d.NodeId });
 
+/** liverec extension, last: the file's stream provenance (see src/events/source.ts). */
+const source = (d: FileOpeningData): Record<string, unknown> => (d.Source === undefined ? {} : { Source: d.Source });
+
 function fileOpening(d: FileOpeningData): Record<string, unknown> {
-  return { SessionId: d.SessionId, RelativePath: d.RelativePath, FileOpenTime: d.FileOpenTime, ...room(d), ...node(d) };
+  return {
+    SessionId: d.SessionId, RelativePath: d.RelativePath, FileOpenTime: d.FileOpenTime, ...room(d), ...node(d), ...source(d),
+    ...(d.BackfillMs !== undefined ? { BackfillMs: d.BackfillMs } : {}), // liverec extension (docs/gaps.md)
+  };
 }
 
 function fileClosed(d: FileClosedData): Record<string, unknown> {
@@ -46,7 +52,15 @@ function fileClosed(d: FileClosedData): Record<string, unknown> {
     FileCloseTime: d.FileCloseTime,
     ...room(d),
     ...node(d),
+    ...source(d),
+    // liverec extension, after brec's fields and only when the file lacks media (docs/gaps.md).
+    ...(d.Gaps && d.Gaps.length > 0 ? { Gaps: d.Gaps.map((g) => ({ StartMs: g.StartMs, DurationMs: g.DurationMs, Reason: g.Reason })) } : {}),
   };
+}
+
+/** liverec's PostProcessed: FileClosed's fields, then the outcome of the file's jobs. */
+function postProcessed(d: PostProcessedData): Record<string, unknown> {
+  return { ...fileClosed(d), Succeeded: d.Succeeded, OutputPath: d.OutputPath, Jobs: d.Jobs };
 }
 
 function eventData(event: RecorderEvent): Record<string, unknown> {
@@ -61,6 +75,12 @@ function eventData(event: RecorderEvent): Record<string, unknown> {
     case 'StreamStarted':
     case 'StreamEnded':
       return room(event.EventData);
+    case 'PostProcessed':
+      return postProcessed(event.EventData);
+    case 'FileDeleted': {
+      const d = event.EventData;
+      return { RelativePath: d.RelativePath, Files: d.Files, FileSize: d.FileSize, Reason: d.Reason, ...room(d) };
+    }
   }
 }
 

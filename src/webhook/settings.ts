@@ -1,4 +1,5 @@
 // Webhook settings read at send time: brec's WebHookUrls (v1) and WebHookUrlsV2 (v2), one URL per line.
+import { redactUrl } from './redact-url.js';
 import type { Logger } from '../log/logger.js';
 import { rejectReason } from './blocked-hosts.js';
 
@@ -71,7 +72,7 @@ export class WebhookSettingsReader {
     if (hit && hit.raw === text) return hit.urls;
     const parsed = parseWebhookUrls(text);
     for (const r of parsed.rejected) {
-      this.log.warn({ url: r.url, reason: r.reason, setting: kind === 'v1' ? 'WebHookUrls' : 'WebHookUrlsV2' }, 'webhook URL skipped');
+      this.log.warn({ url: redactUrl(r.url), reason: r.reason, setting: kind === 'v1' ? 'WebHookUrls' : 'WebHookUrlsV2' }, 'webhook URL skipped');
     }
     this.cache.set(kind, { raw: text, urls: parsed.urls });
     return parsed.urls;

@@ -62,6 +62,8 @@ describe('the OpenAPI document', () => {
       'GET /api/events', 'POST /api/webhook/replay', 'POST /api/webhook/test',
       // liverec addition: the rooms' last hour for the UI's charts.
       'GET /api/history',
+      // liverec addition: post-file jobs (docs/post-processing.md).
+      'GET /api/jobs', 'GET /api/retention', 'POST /api/notify/test',
     ].sort());
   });
 });
@@ -135,6 +137,10 @@ describe('every route answers as documented', () => {
 
     const deliveries = await hit('GET', '/api/webhook/deliveries', '/api/webhook/deliveries', undefined, 200);
     expect(deliveries.map((d: any) => d.eventType)).toEqual(['SessionStarted', 'FileClosed']);
+
+    expect(await hit('GET', '/api/jobs', '/api/jobs', undefined, 200)).toEqual([]);
+    expect(await hit('GET', '/api/retention', '/api/retention', undefined, 200)).toMatchObject({ enabled: false, deletions: [] });
+    expect(await hit('POST', '/api/notify/test', '/api/notify/test', undefined, 200)).toEqual([]);
   });
 
   it('event stream and webhook actions (liverec)', async () => {
@@ -182,10 +188,10 @@ describe('the room resource, field by field', () => {
     const room = JSON.parse(text);
     expect(Object.keys(room)).toEqual(['objectId', 'roomId', 'autoRecord', 'shortId', 'name', 'uid', 'title', 'areaNameParent',
       'areaNameChild', 'recording', 'streaming', 'danmakuConnected', 'autoRecordForThisSession', 'recordingStats', 'ioStats',
-      'recordingCodec', 'waitingForDiskSpace']); // brec's members in brec's order; liverec's additions last
+      'recordingCodec', 'waitingForDiskSpace', 'unavailableReason', 'recordingSource', 'gaps']); // brec's members in brec's order; liverec's additions last
     expect(room.objectId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(room).toMatchObject({ roomId: 1002, autoRecord: false, shortId: 0, name: '', uid: 0, title: '', areaNameParent: '', areaNameChild: '',
-      recording: false, streaming: false, danmakuConnected: false, autoRecordForThisSession: true, recordingCodec: '', waitingForDiskSpace: false });
+      recording: false, streaming: false, danmakuConnected: false, autoRecordForThisSession: true, recordingCodec: '', waitingForDiskSpace: false, unavailableReason: null, recordingSource: null, gaps: [] });
     expect(room.recordingStats).toEqual({
       sessionDuration: 0, totalInputBytes: 0, totalOutputBytes: 0, currentFileSize: 0, sessionMaxTimestamp: 0, fileMaxTimestamp: 0,
       addedDuration: 0, passedTime: 0, durationRatio: 'NaN', inputVideoBytes: 0, inputAudioBytes: 0, outputVideoFrames: 0,

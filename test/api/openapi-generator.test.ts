@@ -90,6 +90,20 @@ describe("the OpenAPI document under brec's SDK generator", () => {
     }
   });
 
+  it("serves the operations the SDK generator knows at /swagger/brec-sdk/swagger.json, every one of them and no other", async () => {
+    const sdk = (await (await fetch(`${fx.url}/swagger/brec-sdk/swagger.json`)).json()) as Json;
+    const keys = Object.entries(sdk.paths as Json).flatMap(([path, item]) => Object.keys(item as Json).map((m) => `${path}.${m}`));
+    // The generator throws on any path.method outside its list, and takes at most one parameter per operation.
+    expect(keys.sort()).toEqual(Object.keys(BREC_OPERATIONS).sort());
+    for (const [path, item] of Object.entries(sdk.paths as Json)) {
+      for (const [m, op] of Object.entries(item as Json)) {
+        expect((op as Json).operationId).toBe(BREC_OPERATIONS[`${path}.${m}`]);
+        expect(((op as Json).parameters ?? []).length).toBeLessThanOrEqual(1);
+      }
+    }
+    expect(sdk.components).toEqual(doc.components);
+  });
+
   it("documents brec's two room path families: {roomId} int32 and {objectId} uuid", () => {
     for (const [path, , op] of operations().filter(([p]) => p.startsWith('/api/room/{'))) {
       const param = op.parameters.find((p: Json) => p.in === 'path');

@@ -29,6 +29,8 @@ export class SchemaChecker {
     if (schema.anyOf && !(schema.anyOf as Schema[]).some((s) => this.check(s, value, at).length === 0)) errors.push(`${at}: matches none of anyOf`);
     if (schema.oneOf && (schema.oneOf as Schema[]).filter((s) => this.check(s, value, at).length === 0).length !== 1) errors.push(`${at}: does not match exactly one of oneOf`);
     if (schema.enum && !(schema.enum as unknown[]).some((e) => e === value)) errors.push(`${at}: ${JSON.stringify(value)} not in enum ${JSON.stringify(schema.enum)}`);
+    // A double on the wire may be one of Newtonsoft's strings, as the document's descriptions say.
+    if (schema.type === 'number' && schema.format === 'double' && (value === 'NaN' || value === 'Infinity' || value === '-Infinity')) return errors;
     switch (schema.type) {
       case undefined: break;
       case 'string':
@@ -40,8 +42,6 @@ export class SchemaChecker {
         break;
       case 'number':
       case 'integer':
-        // A double on the wire may be one of Newtonsoft's strings, as the document's descriptions say.
-        if (schema.format === 'double' && (value === 'NaN' || value === 'Infinity' || value === '-Infinity')) return errors;
         if (typeof value !== 'number' || !Number.isFinite(value)) return [...errors, `${at}: expected ${schema.type}, got ${JSON.stringify(value)}`];
         if (schema.type === 'integer' && !Number.isInteger(value)) errors.push(`${at}: ${value} is not an integer`);
         if (schema.format === 'int32' && (value < -2147483648 || value > 2147483647)) errors.push(`${at}: ${value} outside int32`);

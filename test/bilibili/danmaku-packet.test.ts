@@ -73,7 +73,7 @@ describe('commands', () => {
   });
 
   it('ignores unknown commands and rejects known ones with bad shapes', () => {
-    expect(parseCommand({ cmd: 'INTERACT_WORD', data: {} })).toBeNull();
+    expect(parseCommand({ cmd: 'ONLINE_RANK_COUNT', data: {} })).toBeNull();
     expect(() => parseCommand({ cmd: 'DANMU_MSG', info: 'x' })).toThrow(MalformedCommand);
     expect(() => parseCommand({ cmd: 'SEND_GIFT' })).toThrow(MalformedCommand);
     expect(() => parseCommand([1, 2])).toThrow(MalformedCommand);

@@ -56,6 +56,6 @@ describe('signed calls', () => {
   it('sends plain queries when signing is off', async () => {
     const api = new BilibiliApiClient({ liveApiHost: sim.url, wbiSign: false }, ApiLimiter.create({ spacingMs: 0 }));
     await api.getPlayInfo(9900, 400);
-    expect(sim.sim.room(9900).apiLog.at(-1)!.query).toBe('?room_id=9900&protocol=0,1&format=0,1,2&codec=0,1&platform=web&ptype=8&dolby=5&panorama=1&qn=400');
+    expect(sim.sim.room(9900).apiLog.at(-1)!.query).toBe('?room_id=9900&protocol=0,1&format=0,1,2&codec=0,1,2&platform=web&ptype=8&dolby=5&panorama=1&qn=400');
   });
 });

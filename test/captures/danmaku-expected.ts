@@ -8,6 +8,7 @@ export const EXPECTED: Record<string, Record<string, unknown>[]> = {
   "bac_cmd_INTERACT_WORD_V2.json": [{"type": "INTERACT_WORD", "uid": 439367700, "uname": "StarSea246", "msgType": 1, "roomId": 544853}],
   "bac_cmd_LIVE.json": [{"type": "LIVE", "roomId": 23614753, "liveTime": 1651036923}],
   "bac_cmd_PLAYURL_RELOAD.json": [{"type": "PLAYURL_RELOAD"}],
+  "bac_cmd_master_qn_strategy_chg.json": [{"type": "PLAYURL_CHANGE", "cmd": "master_qn_strategy_chg"}],
   "bac_cmd_PREPARING.json": [{"type": "PREPARING", "roomId": 1899237171, "round": true}],
   "bac_cmd_PREPARING_2.json": [{"type": "PREPARING", "roomId": 1017, "round": false}],
   "bac_cmd_ROOM_CHANGE.json": [{"type": "ROOM_CHANGE", "title": "开始白给CS", "areaName": "虚拟主播", "parentAreaName": "虚拟主播"}],

@@ -26,7 +26,8 @@ describe('danmaku recording', () => {
       rooms: [{ roomId: ALL, live: true, bitrateKbps: 500 }, { roomId: FEW, live: true, bitrateKbps: 500 }, { roomId: RAW, live: true, bitrateKbps: 500 }],
       global: { RecordDanmakuFlushInterval: 20 },
       roomConfig: {
-        [ALL]: { RecordDanmaku: true, RecordDanmakuRaw: true, RecordDanmakuGift: true },
+        // RecordFillGapsFromHls off: the cut below must start a new file (with it on, the file would continue).
+        [ALL]: { RecordDanmaku: true, RecordDanmakuRaw: true, RecordDanmakuGift: true, RecordFillGapsFromHls: false },
         [FEW]: { RecordDanmaku: true, RecordDanmakuSuperChat: false, RecordDanmakuGuard: false },
         [RAW]: { RecordDanmaku: true, RecordMode: 1 },
       },

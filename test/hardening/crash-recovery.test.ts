@@ -1,10 +1,12 @@
 // After kill -9, the next start closes the files and sessions left open and reports them (FileClosed, SessionEnded).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecorderEvent } from '../../src/events/types.js';
+import { decodeAmf } from '../../src/flv/amf.js';
+import { getNumber, onMetaDataMap } from '../../src/flv/metadata.js';
 import { cliEntry } from '../../src/paths.js';
 import { Simulator, type RunningSimulator } from '../../src/simulator/index.js';
 import { probe } from '../support/media-tools.js';
@@ -61,9 +63,14 @@ describe('restart after kill -9', () => {
     const events = (): RecorderEvent[] => receiver.requests.map((r) => JSON.parse(r.body) as RecorderEvent);
     const first = start(dir);
     const started = await until(() => events().find((e) => e.EventType === 'SessionStarted'), 30_000, 'SessionStarted');
-    const flv = await until(() => readdirSync(dir, { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('.flv') && statSync(join(dir, f)).size > 100_000), 30_000, 'a file');
+    const flv = await until(() => readdirSync(dir, { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('.flv') && statSync(join(dir, f)).size > 300_000), 30_000, 'a file');
     first.child.kill('SIGKILL');
     await first.exit;
+    // A kill in the middle of a GOP's write: the tail is cut mid-tag, and the header's numbers describe a longer file.
+    // (The header and onMetaData, ~113 KB with the keyframe index reserved, go out in one write: only media is cut.)
+    const head = readFileSync(join(dir, flv)).subarray(0, 24);
+    const mediaStart = 24 + head.readUIntBE(14, 3) + 4;
+    truncateSync(join(dir, flv), mediaStart + Math.floor((statSync(join(dir, flv)).size - mediaStart) * 0.75));
     appendFileSync(join(dir, flv), Buffer.from([9, 0, 0x10, 0])); // a torn tag, as a kill mid-write leaves
     const seen = receiver.requests.length;
 
@@ -78,6 +85,11 @@ describe('restart after kill -9', () => {
       const at = (type: string) => all.findIndex((e) => e.EventType === type && sid(e) === session);
       expect(ended.EventType).toBe('SessionEnded');
       expect(at('FileClosed')).toBeLessThan(at('SessionEnded'));
+      // The header was rewritten to the recovered length: duration and size match what FileClosed reports.
+      const bytes = readFileSync(join(dir, flv));
+      const meta = onMetaDataMap(decodeAmf(bytes.subarray(24, 24 + bytes.readUIntBE(14, 3))))!;
+      expect(Math.abs(getNumber(meta, 'duration')! - (closed.EventData as { Duration: number }).Duration)).toBeLessThanOrEqual(0.041);
+      expect(getNumber(meta, 'filesize')).toBe(statSync(join(dir, flv)).size);
       const p = await probe(join(dir, flv));
       expect(p.errors).toBe('');
       expect(p.codecs.sort()).toEqual(['aac', 'h264']);

@@ -31,7 +31,8 @@ describe('HLS faults (fMP4)', () => {
 
   beforeAll(async () => {
     logs = collectLogs();
-    h = await startHarness({ rooms: ROOMS.map((roomId) => ({ roomId, live: true, formats: ['fmp4' as const] })) });
+    // STALE checks the reconnect into a new file: RecordFillGapsFromHls off (with it on the file continues, see test/gaps).
+    h = await startHarness({ rooms: ROOMS.map((roomId) => ({ roomId, live: true, formats: ['fmp4' as const] })), roomConfig: { [STALE]: { RecordFillGapsFromHls: false } } });
     for (const id of ROOMS) await h.waitEvent('FileOpening', (e) => roomOf(e) === id, 30_000);
     await sleep(6000); // every connection is healthy (> 5 s) before the faults
     playInfoBefore = h.sim.room(STALE).counters.apiHits.getRoomPlayInfo;

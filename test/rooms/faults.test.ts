@@ -11,7 +11,9 @@ const sessionOf = (e: RecorderEvent): string => (e.EventData as { SessionId: str
 describe('stream faults and manual control', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ rooms: [{ roomId: ROOM, name: 'faults', live: true, bitrateKbps: 1000 }] });
+    // A dropped connection continues its file when RecordFillGapsFromHls is on (test/gaps); off, as here, each
+    // reconnect opens a new file, which is what these cases check.
+    h = await startHarness({ rooms: [{ roomId: ROOM, name: 'faults', live: true, bitrateKbps: 1000 }], roomConfig: { [ROOM]: { RecordFillGapsFromHls: false } } });
     await h.waitEvent('FileOpening');
     await sleep(1500);
   });

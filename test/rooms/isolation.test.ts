@@ -37,6 +37,7 @@ describe('failure isolation between rooms', () => {
     const p = await probe(`${h.workDir}/${(closed.EventData as FileClosedData).RelativePath}`);
     expect(p.errors).toBe('');
     expect(p.codecs.sort()).toEqual(['aac', 'h264']);
+    expect((closed.EventData as FileClosedData).Source?.Kind).toBe('origin'); // the label survives the dying worker
 
     await h.waitEvent('FileOpening', (e) => e.EventData.RoomId === VICTIM, 30_000, h.events.indexOf(closed));
     expect(rec.findRoom(VICTIM)!.state.recording).toBe(true);

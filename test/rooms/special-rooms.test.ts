@@ -61,3 +61,36 @@ describe('rooms the service will not let us record', () => {
     expect(reasonOf(34101)).toBeNull();
   });
 });
+
+describe('risk control that lasts', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ rooms: [{ roomId: 34901, live: false }], global: { TimingCheckInterval: INTERVAL_S, TimingApiBlockedPause: 1000 } });
+  });
+  afterAll(() => h?.close());
+
+  it('is riskControl once -352 answers outlast one API pause, and clears when the service answers again', async () => {
+    const room = () => h.service.recorder.findRoom(34901)!;
+    await waitFor(() => room().state.name !== '', 20_000, 'first room info');
+    h.sim.addFault(34901, { kind: 'api352', count: 1_000_000, durationMs: 4 * INTERVAL_S * 1000 });
+    await waitFor(() => room().state.unavailableReason === 'riskControl', 4 * INTERVAL_S * 1000, 'riskControl');
+    await waitFor(() => room().state.unavailableReason === null, 5 * INTERVAL_S * 1000, 'cleared');
+  });
+});
+
+describe('one guest identity and one set of WBI keys per process', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ rooms: [34951, 34952, 34953, 34954].map((roomId) => ({ roomId, live: true })), roomsPerWorker: 1 });
+  });
+  afterAll(() => h?.close());
+
+  it('rooms in four threads share what finger/spi and nav answered once, and send the same buvid3', async () => {
+    await waitFor(() => h.service.recorder.rooms.every((r) => r.state.recording), 30_000, 'every room recording');
+    expect(h.sim.fingerHits).toBe(1);
+    expect(h.sim.navHits).toBe(1);
+    const cookies = new Set([34951, 34952, 34953, 34954].flatMap((id) => h.sim.room(id).apiLog.map((r) => r.headers.cookie)));
+    expect(cookies.size).toBe(1);
+    expect([...cookies][0]).toMatch(/^buvid3=\S+infoc; buvid4=/);
+  });
+});

@@ -100,6 +100,10 @@ describe('captured replay', () => {
     });
     expect(out).not.toMatch(/bilivideo\.com/);
     expect(out).toMatch(/#EXT-X-CONTENT-STEERING:.*BILI-PATHWAY-PRIORITY="http:\/\/(127\.0\.0\.1|localhost)/);
+    // Without a capture, the room answers the generated master playlist (hls/master-route.ts).
+    const generated = await (await liveFetch(sim.url, '/xlive/play-gateway/master/url', { cid: 34503, pt: 'web', qn: 10000 })).text();
+    expect(generated).toMatch(/^#EXTM3U/);
+    expect(generated).toMatch(/live_34503_/);
     const variant = await fetch(urls[0]!);
     expect(variant.status).toBe(200);
     expect(await variant.text()).toMatch(/^#EXTM3U/);

@@ -8,25 +8,32 @@ import { liveFetch } from './helpers.js';
 
 const main = cliEntry;
 
+/** Spawns `liverec simulate …` and resolves its URL from the first stdout line that names it. */
+function simulate(args: string[]): { url: Promise<string>; out: () => string; exited: Promise<number | null>; kill: () => void } {
+  const child = spawn(process.execPath, [main, 'simulate', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL line; stdout: ${out}`)), 15_000);
+    child.stdout.on('data', () => {
+      const m = /http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[0]);
+      }
+    });
+  });
+  return { url, out: () => out, exited, kill: () => child.kill('SIGTERM') };
+}
+
 describe('liverec simulate', () => {
   it('prints its URL, serves N live rooms from --clip, and exits 0 on SIGTERM', async () => {
     expect(existsSync(main), 'run `npx tsc -p .` first: the CLI runs from dist/').toBe(true);
     const clip = join(packageRoot, 'test', 'fixtures', 'media', 'h264-aac.flv');
-    const child = spawn(process.execPath, [main, 'simulate', '--port', '0', '--rooms', '3', '--bitrate-kbps', '900', '--clip', clip], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const sim = simulate(['--port', '0', '--rooms', '3', '--bitrate-kbps', '900', '--clip', clip]);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no URL line; stdout: ${out}`)), 15_000);
-        child.stdout.on('data', () => {
-          const m = /http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[0]);
-          }
-        });
-      });
+      const url = await sim.url;
       type Room = { roomId: number; shortId: number; name: string; live: boolean; bitrateKbps: number; padWithFiller: boolean; content: { name: string } | null };
       const rooms = (await (await fetch(`${url}/_sim/rooms`)).json()) as Room[];
       expect(rooms.map((r) => [r.roomId, r.shortId, r.name, r.live, r.bitrateKbps, r.padWithFiller, r.content?.name])).toEqual([
@@ -37,10 +44,10 @@ describe('liverec simulate', () => {
       const info = (await (await liveFetch(url, '/xlive/web-room/v1/index/getInfoByRoom', { room_id: 2 })).json()) as { data: { room_info: { room_id: number } } };
       expect(info.data.room_info.room_id).toBe(10002);
     } finally {
-      child.kill('SIGTERM');
+      sim.kill();
     }
-    expect(await exited).toBe(0);
-    expect(out).toMatch(/stopped/);
+    expect(await sim.exited).toBe(0);
+    expect(sim.out()).toMatch(/stopped/);
   });
 
   it('rejects a bad option with a clear message and exit code 2', async () => {
@@ -50,5 +57,20 @@ describe('liverec simulate', () => {
     const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
     expect(code).toBe(2);
     expect(err).toMatch(/--rooms must be an integer/);
+  });
+
+  it('--lenient accepts unsigned, buvid-less calls; --special-rooms adds paid, password, guard-only and DRM-only rooms', async () => {
+    const sim = simulate(['--port', '0', '--small-clips', '--lenient', '--special-rooms']);
+    try {
+      const url = await sim.url;
+      expect(sim.out()).toMatch(/lenient/);
+      const rooms = (await (await fetch(`${url}/_sim/rooms`)).json()) as { roomId: number; special: string | null }[];
+      expect(rooms.map((r) => [r.roomId, r.special])).toEqual([[20001, 'paid'], [20002, 'password'], [20003, 'guardOnly'], [20004, 'drmOnly']]);
+      const info = (await (await liveFetch(url, '/xlive/web-room/v1/index/getInfoByRoom', { room_id: 20001 }, { sign: false, buvid3: '' })).json()) as { code: number };
+      expect(info.code).toBe(0);
+    } finally {
+      sim.kill();
+    }
+    expect(await sim.exited).toBe(0);
   });
 });

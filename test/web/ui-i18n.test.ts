@@ -103,7 +103,7 @@ describe('the web UI in Chinese and English', () => {
       const page = await open(lang);
       const dict = dictOf(lang);
       expect(await page.$eval('html', (h) => h.lang)).toBe(lang === 'en' ? 'en' : 'zh-CN');
-      expect(await page.$$eval('nav a', (as) => as.map((a) => a.textContent))).toEqual(['rooms', 'settings', 'files', 'webhooks', 'logs'].map((p) => dict[`nav.${p}`]));
+      expect(await page.$$eval('nav a', (as) => as.map((a) => a.textContent))).toEqual(['rooms', 'settings', 'files', 'jobs', 'webhooks', 'logs'].map((p) => dict[`nav.${p}`]));
       for (const [name, hash, ready] of PAGES) {
         for (const [width, height] of [[1280, 900], [390, 844]]) {
           await page.setViewport({ width, height });
@@ -124,7 +124,7 @@ describe('the web UI in Chinese and English', () => {
         await visit(page, '#/settings', '[data-group="danmaku"] legend');
         expect(await page.$eval('[data-group="danmaku"] legend', (e) => e.textContent)).toBe('弹幕录制');
         expect(await page.$eval('[data-key="timingCheckInterval"] .unit', (e) => e.textContent)).toBe('秒');
-        expect(await page.$eval('[data-key="saveStreamCover"] .inert-badge', (e) => e.textContent)).toBe(dict['form.inert.not-implemented']);
+        expect(await page.$eval('[data-key="userScript"] .inert-badge', (e) => e.textContent)).toBe(dict['form.inert.not-implemented']);
         expect(await page.$eval('[data-key="timingCheckInterval"] .source', (e) => e.textContent)).toContain('600 秒 (10分00秒)');
       }
       await page.close();

@@ -13,8 +13,9 @@ const EXTRA: Record<string, Record<string, string>> = {
   StreamEnded: {},
   SessionStarted: { SessionId: 'string' },
   SessionEnded: { SessionId: 'string' },
-  FileOpening: { SessionId: 'string', RelativePath: 'string', FileOpenTime: 'string' },
-  FileClosed: { SessionId: 'string', RelativePath: 'string', FileOpenTime: 'string', FileCloseTime: 'string', FileSize: 'number', Duration: 'number' },
+  // Source: liverec's documented extension (the file's stream provenance), after brec's fields.
+  FileOpening: { SessionId: 'string', RelativePath: 'string', FileOpenTime: 'string', Source: 'object' },
+  FileClosed: { SessionId: 'string', RelativePath: 'string', FileOpenTime: 'string', FileCloseTime: 'string', FileSize: 'number', Duration: 'number', Source: 'object' },
 };
 
 describe('webhooks from a real recording', () => {

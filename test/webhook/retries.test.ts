@@ -1,4 +1,5 @@
 // Retry behaviour against real receivers: 3 attempts at 1 s and 2 s gaps, identical bodies, give-up, refused, hang/timeout.
+import { redactUrl } from '../../src/webhook/redact-url.js';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { WebhookOutbox } from '../../src/webhook/outbox.js';
 import { WebhookDeliveriesSchema } from '../../src/webhook/deliveries-schema.js';
@@ -56,7 +57,7 @@ describe.concurrent('webhook retries', () => {
     await sleep(2500); // a 4th attempt would have come 3 s after the 3rd at the earliest; make sure none is queued
     expect(r.requests).toHaveLength(3);
     const [line] = cap.find('webhook given up after 3 attempts');
-    expect(line).toMatchObject({ eventId, url: r.url, attempts: 3, status: 500, code: 'WEBHOOK_HTTP_STATUS', level: 50 });
+    expect(line).toMatchObject({ eventId, url: redactUrl(r.url), attempts: 3, status: 500, code: 'WEBHOOK_HTTP_STATUS', level: 50 });
     expect(outbox.recentDeliveries()[0]).toMatchObject({ state: 'given-up', attempts: 3, lastStatus: 500, lastErrorCode: 'WEBHOOK_HTTP_STATUS' });
     expect(outbox.stats().loaded).toBe(0);
   });

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from './api';
 import { LANGS, setLang, t, useLang, type Lang } from './i18n';
 import { FilesPage } from './pages/files';
+import { JobsPage } from './pages/jobs';
 import { LogsPage } from './pages/logs';
 import { RoomDetailPage } from './pages/room-detail';
 import { RoomsPage } from './pages/rooms';
@@ -12,13 +13,14 @@ import { WebhooksPage } from './pages/webhooks';
 import { useRoute } from './router';
 import { store, useStore } from './store';
 
-const NAV = ['rooms', 'settings', 'files', 'webhooks', 'logs'] as const;
+const NAV = ['rooms', 'settings', 'files', 'jobs', 'webhooks', 'logs'] as const;
 
 function Page({ page, arg }: { page: string; arg: string }) {
   switch (page) {
     case 'room': return <RoomDetailPage roomId={Number(arg)} />;
     case 'settings': return <SettingsPage />;
     case 'files': return <FilesPage dir={arg} />;
+    case 'jobs': return <JobsPage />;
     case 'webhooks': return <WebhooksPage />;
     case 'logs': return <LogsPage />;
     default: return <RoomsPage />;

@@ -8,9 +8,13 @@ export interface RoomDto {
   autoRecordForThisSession: boolean; recordingStats: Record<string, Wire>; ioStats: Record<string, Wire | string | null>;
   /** Why the service will not let liverec record the room; null or absent when nothing stands in the way. */
   unavailableReason?: UnavailableReason | null;
+  /** liverec: what the session records; null when not recording (absent from older servers). */
+  recordingSource?: RecordingSource | null;
 }
 
 export type UnavailableReason = 'paid' | 'password' | 'guardOnly' | 'drmOnly' | 'riskControl' | 'notFound';
+
+export interface RecordingSource { kind: string; qn: number; codec: string; evidence: string[] }
 
 export interface StatsEntry {
   objectId: string; roomId: number; health: Health; recording: boolean; streaming: boolean; danmakuConnected: boolean;
@@ -34,3 +38,9 @@ export interface Delivery {
 }
 
 export const num = (w: Wire | string | null | undefined): number => (typeof w === 'number' ? w : Number.NaN);
+
+/** GET /api/jobs: one post-file job. */
+export interface PostJob {
+  id: string; fileId: string; kind: string; step: number; roomId: number; relativePath: string; state: string; attempts: number;
+  createdAt: string; updatedAt: string; nextAttemptAt: string | null; error: string | null; output: string | null;
+}

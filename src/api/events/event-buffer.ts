@@ -7,21 +7,31 @@ export interface BufferedFrame {
   roomId: number | null;
 }
 
+/** Bytes (UTF-16 code units, as held) the buffer keeps at most, whatever its frame count: 2000 frames of 50 KB titles were 100 MB. */
+export const EVENT_BUFFER_BYTES = 8 * 1024 * 1024;
+
 export class EventBuffer {
-  private readonly frames: BufferedFrame[] = [];
-  private head = 0;
+  /** Held frames are frames[start…]; the array is compacted once half of it is evicted. */
+  private frames: BufferedFrame[] = [];
+  private start = 0;
   private lastId = 0;
+  private held = 0;
 
-  constructor(readonly capacity: number) {}
+  constructor(readonly capacity: number, readonly maxBytes = EVENT_BUFFER_BYTES) {}
 
-  /** Appends a frame built for the next id; returns that id. */
+  /** Appends a frame built for the next id; returns that id. Oldest frames go when over the count or byte bound. */
   push(build: (id: number) => string, roomId: number | null): BufferedFrame {
     const id = ++this.lastId;
     const entry = { id, frame: build(id), roomId };
-    if (this.frames.length < this.capacity) this.frames.push(entry);
-    else {
-      this.frames[this.head] = entry;
-      this.head = (this.head + 1) % this.capacity;
+    this.frames.push(entry);
+    this.held += entry.frame.length;
+    while (this.frames.length - this.start > this.capacity || (this.held > this.maxBytes && this.frames.length - this.start > 1)) {
+      this.held -= this.frames[this.start]!.frame.length;
+      this.frames[this.start++] = undefined as unknown as BufferedFrame;
+    }
+    if (this.start > 1024 && this.start * 2 > this.frames.length) {
+      this.frames = this.frames.slice(this.start);
+      this.start = 0;
     }
     return entry;
   }
@@ -32,7 +42,12 @@ export class EventBuffer {
 
   /** The oldest id still held (newestId + 1 when empty). */
   get oldestId(): number {
-    return this.frames.length === 0 ? this.lastId + 1 : this.frames[this.head].id;
+    return this.frames.length === this.start ? this.lastId + 1 : this.frames[this.start]!.id;
+  }
+
+  /** Bytes held (UTF-16 code units of the frames). */
+  get bytes(): number {
+    return this.held;
   }
 
   /**
@@ -42,8 +57,8 @@ export class EventBuffer {
   after(id: number): BufferedFrame[] | null {
     if (id > this.lastId || id < this.oldestId - 1) return null;
     const out: BufferedFrame[] = [];
-    for (let k = 0; k < this.frames.length; k++) {
-      const e = this.frames[(this.head + k) % this.frames.length];
+    for (let k = this.start; k < this.frames.length; k++) {
+      const e = this.frames[k]!;
       if (e.id > id) out.push(e);
     }
     return out;

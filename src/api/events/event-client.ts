@@ -24,14 +24,19 @@ export class EventClient {
     );
   }
 
+  /** Whether a frame concerns this client's room (or every room). */
+  wants(frame: BufferedFrame): boolean {
+    return this.roomId === null || frame.roomId === null || frame.roomId === this.roomId;
+  }
+
   /** Sends a frame if it concerns this client's room (or every room). */
   offer(frame: BufferedFrame, replay = false): void {
-    if (this.roomId !== null && frame.roomId !== null && frame.roomId !== this.roomId) return;
+    if (!this.wants(frame)) return;
     this.send(frame.frame, replay);
   }
 
   /**
-   * `replay` frames are queued whatever the backlog: the replay is bounded by the buffer, and dropping a client
+   * `replay` frames are queued whatever the backlog: the hub replays at most CLIENT_QUEUE_BYTES, and dropping a client
    * in the middle of it would make its EventSource reconnect with the same id and replay again, forever.
    */
   send(text: string, replay = false): void {

@@ -10,7 +10,7 @@ import { roomDto } from '../room-dto.js';
 import { EventBuffer, type BufferedFrame } from './event-buffer.js';
 import { roomHealth } from './room-health.js';
 import { sseFrame } from './sse-frame.js';
-import { EventClient } from './event-client.js';
+import { CLIENT_QUEUE_BYTES, EventClient } from './event-client.js';
 import { roomSignature, statsEntry } from './room-snapshot.js';
 
 export interface EventHubOptions {
@@ -67,9 +67,12 @@ export class EventHub {
     client.send('retry: 3000\n\n');
     client.send(sseFrame('hello', { newestId: this.buffer.newestId, oldestId: this.buffer.oldestId }));
     if (options.lastEventId !== null) {
-      const missed = this.buffer.after(options.lastEventId);
-      if (missed === null) client.send(sseFrame('reset', { reason: 'the requested events are no longer buffered', newestId: this.buffer.newestId }));
-      else for (const f of missed) client.offer(f, true);
+      const missed = this.buffer.after(options.lastEventId)?.filter((f) => client.wants(f)) ?? null;
+      // The replay obeys the client's bound too: more than it may queue is a reset (the page reloads), never a pile-up.
+      const bytes = missed?.reduce((n, f) => n + f.frame.length, 0) ?? 0;
+      if (missed === null || bytes > CLIENT_QUEUE_BYTES) {
+        client.send(sseFrame('reset', { reason: missed === null ? 'the requested events are no longer buffered' : 'too many events to replay', newestId: this.buffer.newestId }));
+      } else for (const f of missed) client.offer(f, true);
     }
     this.clients.add(client);
     if (options.roomId !== null) this.sendRoomStats(client);

@@ -8,7 +8,7 @@ import { parseEventId } from './sse-frame.js';
 const DESCRIPTION = [
   'liverec: a Server-Sent Events stream (text/event-stream). Event types:',
   '- `hello` {newestId, oldestId}: sent first on every connection.',
-  '- `lifecycle` (has an id): a webhook v2 payload {EventType, EventTimestamp, EventId, EventData} (EventId is the stream\'s own, not the webhook delivery\'s).',
+  '- `lifecycle` (has an id): a webhook v2 payload {EventType, EventTimestamp, EventId, EventData} (EventId is the stream\'s own, not the webhook delivery\'s); FileOpening/FileClosed EventData carry liverec\'s `Source` (WebhookEventSource).',
   '- `room` (has an id): a RoomDto, sent when a room is added or its state, names or autoRecord change.',
   '- `room-removed` (has an id): {objectId, roomId}.',
   '- `stats` (no id, at most once a second): {time, limiterPausedUntil, rooms: [{objectId, roomId, health, recording, streaming, danmakuConnected, networkMbps, durationRatio, sessionDuration, totalInputBytes, totalOutputBytes, currentFileSize, fileMaxTimestamp}]}; health is ok, rate-limited, stalled, no-stream or error.',

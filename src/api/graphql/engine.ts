@@ -3,11 +3,12 @@ import { execute, getOperationAST, parse, specifiedRules, validate, type Documen
 import type { Context } from 'hono';
 import type { ApiDeps, ApiEnv } from '../context.js';
 import { ApiErrorCode } from '../errors.js';
-import { jsonResponse } from '../json.js';
+import { JSON_HEADERS, jsonResponse } from '../json.js';
 import { badRequest } from './bad-request.js';
 import { createRootValue } from './resolvers.js';
 import { brecSchema } from './schema.js';
 import { noSettingsForUntrustedOrigin } from './settings-rule.js';
+import { MAX_ANSWER_BYTES, MAX_QUERY_COST, queryCost } from './cost-limit.js';
 
 export interface GraphqlRequest {
   query?: unknown;
@@ -44,10 +45,16 @@ export function createGraphqlEngine(deps: ApiDeps): GraphqlEngine {
     if (operation.operation !== 'query' && c.req.method !== 'POST') {
       return badRequest(`a ${operation.operation} needs POST`, 405, { allow: 'POST' });
     }
+    const cost = queryCost(schema, document, operation, deps.recorder.rooms.length);
+    if (cost > MAX_QUERY_COST) {
+      return badRequest(`the query would select more than ${MAX_QUERY_COST} fields (aliases × list sizes); ask for fewer fields or rooms`);
+    }
     const result = await execute({
       schema, document, rootValue, contextValue: deps,
       variableValues: (variables ?? undefined) as Record<string, unknown> | undefined, operationName: operationName ?? undefined,
     });
-    return jsonResponse(result, 200);
+    const body = JSON.stringify(result);
+    if (body.length > MAX_ANSWER_BYTES) return badRequest(`the answer would exceed ${MAX_ANSWER_BYTES} bytes; ask for fewer fields or rooms`, 413);
+    return new Response(body, { status: 200, headers: JSON_HEADERS });
   };
 }

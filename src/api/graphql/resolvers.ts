@@ -123,10 +123,25 @@ export function createRootValue(deps: ApiDeps) {
       const roomId = typeof args.roomId === 'number' ? args.roomId : 0;
       if (roomId <= 0) throw brecError('Roomid out of range', 'BREC_ROOMID_OUT_OF_RANGE');
       if (recorder.findRoom(roomId)) throw brecError('Room already exist.', 'BREC_ROOM_DUPLICATE');
+      const cluster = deps.cluster?.rooms;
+      if (cluster) {
+        // The shared row only: placement picks the node that records it (recording it here too would make two).
+        const placeholder = await cluster.add(roomId, args.autoRecord === true);
+        if (!placeholder) throw brecError('Room already exist.', 'BREC_ROOM_DUPLICATE');
+        return roomNode(placeholder);
+      }
       return roomNode(await recorder.addRoom(roomId, args.autoRecord === true));
     },
     removeRoom: async (args: Args) => {
-      const room = requireRoom(deps, args);
+      const room = findRoom(deps, args);
+      const cluster = deps.cluster?.rooms;
+      // Cluster: the shared row (and with it the lease) goes first, as REST's DELETE does; a room nobody records has only that.
+      const id = room?.roomId ?? (typeof args.roomId === 'number' ? args.roomId : 0);
+      const placeholder = cluster && id > 0 ? await cluster.remove(id) : null;
+      if (!room) {
+        if (placeholder) return roomNode(placeholder);
+        throw notFound();
+      }
       const node = roomNode(room);
       await recorder.removeRoom(room);
       return node;

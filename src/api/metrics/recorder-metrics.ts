@@ -7,6 +7,7 @@ import type { Recorder } from '../../rooms/recorder.js';
 import type { WebhookDelivery } from '../../webhook/deliveries-schema.js';
 import { DeliveryOutcomes } from './delivery-outcomes.js';
 import { registerApiBudgetMetrics } from './api-budget-metrics.js';
+import { GapSeconds } from './gap-metrics.js';
 import { processRegistry } from './process-metrics.js';
 import { RoomCounters, type RoomTotals } from './room-counters.js';
 
@@ -24,6 +25,7 @@ export class RecorderMetrics {
   readonly registry = new Registry();
   private readonly counters = new RoomCounters();
   private readonly outcomes = new DeliveryOutcomes();
+  private readonly gapSeconds = new GapSeconds();
   private readonly offs: (() => void)[] = [];
   private timer: NodeJS.Timeout | null = null;
   private pauses = 0;
@@ -38,6 +40,7 @@ export class RecorderMetrics {
   start(): void {
     if (this.timer) return;
     this.offs.push(this.options.recorder.bus.on((e) => this.counters.onEvent(e)));
+    this.offs.push(this.options.recorder.bus.on((e) => this.gapSeconds.onEvent(e)));
     this.offs.push(logRing.onEntry((_id, log) => this.counters.onLog(log)));
     this.timer = setInterval(() => this.sample(), 1000);
     this.timer.unref();
@@ -110,6 +113,16 @@ export class RecorderMetrics {
         for (const r of rooms()) if (r.room.state.unavailableReason) this.set({ ...r.labels, reason: r.room.state.unavailableReason }, 1);
       },
     });
+    new Gauge({
+      name: 'liverec_room_recording_source', help: '1 for what the room records now: kind origin, reencode, transcode or unknown (docs/origin.md)',
+      labelNames: [...ROOM_LABELS, 'kind', 'qn', 'codec'], registers: reg, collect() {
+        this.reset();
+        for (const r of rooms()) {
+          const src = r.room.state.recordingSource;
+          if (src) this.set({ ...r.labels, kind: src.kind, qn: String(src.qn), codec: src.codec }, 1);
+        }
+      },
+    });
 
     const recorder = this.options.recorder;
     const self = this;
@@ -143,6 +156,7 @@ export class RecorderMetrics {
     gauge('liverec_disk_free_bytes', 'Free bytes for liverec on the work directory\'s file system', () => self.disk?.free ?? null);
     gauge('liverec_disk_size_bytes', 'Size of the work directory\'s file system', () => self.disk?.total ?? null);
     registerApiBudgetMetrics(reg, recorder);
+    this.gapSeconds.register(this.registry);
     gauge('liverec_event_stream_clients', 'Connected /api/events clients', () => self.options.eventClients?.() ?? 0);
   }
 }

@@ -11,6 +11,8 @@ export type DanmakuEvent =
   /** The service pushed a fresh playurl (PLAYURL_RELOAD): the stream should be fetched again now. */
   | { type: 'PLAYURL_RELOAD'; raw: Raw }
   | { type: 'INTERACT_WORD'; uid: number; uname: string; /** 1 entry, 2 follow, 3 share. */ msgType: number; roomId: number; raw: Raw }
+  /** master_qn_strategy_chg: the offered qualities changed (an origin may be back). PLAYURL_RELOAD is its own event. */
+  | { type: 'PLAYURL_CHANGE'; cmd: string; raw: Raw }
   | {
       type: 'DANMU_MSG'; text: string; uid: number; uname: string; isAdmin: boolean; isVip: boolean;
       /** 0 none, 1 总督, 2 提督, 3 舰长. */ guardLevel: number;
@@ -37,7 +39,11 @@ function n(v: unknown, fallback = 0): number {
   return fallback;
 }
 
-const s = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : fallback);
+/** Text fields (titles, names, messages) are cut to this many characters at parse time: the service's own limits are far lower. */
+export const MAX_FIELD_CHARS = 1024;
+
+const cap = (v: string): string => (v.length > MAX_FIELD_CHARS ? v.slice(0, MAX_FIELD_CHARS) : v);
+const s = (v: unknown, fallback = ''): string => cap(typeof v === 'string' ? v : typeof v === 'number' ? String(v) : fallback);
 
 function data(raw: Raw): Raw {
   if (!isObj(raw.data)) throw new MalformedCommand(`${String(raw.cmd)} without a data object`);
@@ -64,8 +70,6 @@ export function parseCommand(raw: unknown): DanmakuEvent | null {
       return { type: 'CUT_OFF', message: s(raw.msg), raw };
     case 'CUT_OFF_V2':
       return { type: 'CUT_OFF', message: cutOffV2Message(data(raw)), raw };
-    case 'PLAYURL_RELOAD':
-      return { type: 'PLAYURL_RELOAD', raw };
     case 'SEND_GIFT_V2':
       return parseCommandEvents(raw)[0] ?? null;
     case 'INTERACT_WORD_V2': {
@@ -76,6 +80,10 @@ export function parseCommand(raw: unknown): DanmakuEvent | null {
       const d = data(raw);
       return { type: 'INTERACT_WORD', uid: n(d.uid), uname: s(d.uname), msgType: n(d.msg_type), roomId: n(d.roomid), raw };
     }
+    case 'PLAYURL_RELOAD':
+      return { type: 'PLAYURL_RELOAD', raw };
+    case 'master_qn_strategy_chg':
+      return { type: 'PLAYURL_CHANGE', cmd, raw };
     case 'DANMU_MSG':
       return danmuMsg(raw);
     case 'SEND_GIFT': {
@@ -143,7 +151,7 @@ function danmuMsg(raw: Raw): DanmakuEvent {
   const user = info[2] as unknown[];
   return {
     type: 'DANMU_MSG',
-    text: info[1],
+    text: cap(info[1]),
     uid: n(user[0]),
     uname: s(user[1]),
     isAdmin: n(user[2]) === 1,

@@ -3,8 +3,11 @@ import { brotliDecompressSync, inflateSync } from 'node:zlib';
 
 export const HEADER_SIZE = 16;
 
-/** A decompressed batch larger than this is treated as bad (a real batch is a few KiB). */
-const LIMIT = { maxOutputLength: 8 * 1024 * 1024 };
+/**
+ * Decompressed bytes allowed per received message, all its packets together (a real batch is a few KiB). A cap per
+ * packet alone let one message of 300 packets just under it inflate to 2.4 GB.
+ */
+export const MAX_MESSAGE_OUTPUT = 8 * 1024 * 1024;
 
 export const Op = { Heartbeat: 2, HeartbeatReply: 3, Command: 5, Auth: 7, AuthReply: 8 } as const;
 export const Version = { Json: 0, Plain: 1, Zlib: 2, Brotli: 3 } as const;
@@ -44,7 +47,7 @@ export function encodePacket(op: number, body: Buffer | string = Buffer.alloc(0)
  * All packets in one received message, with compressed bodies opened (their inner packets are returned in
  * place of the compressed one). A cut or bad packet is counted and the rest of that buffer skipped.
  */
-export function decodePackets(buf: Buffer, anomalies: PacketAnomalies, depth = 0): Packet[] {
+export function decodePackets(buf: Buffer, anomalies: PacketAnomalies, depth = 0, budget = { left: MAX_MESSAGE_OUTPUT }): Packet[] {
   const out: Packet[] = [];
   let pos = 0;
   while (pos < buf.length) {
@@ -70,12 +73,16 @@ export function decodePackets(buf: Buffer, anomalies: PacketAnomalies, depth = 0
       }
       let inner: Buffer;
       try {
-        inner = version === Version.Zlib ? inflateSync(body, LIMIT) : brotliDecompressSync(body, LIMIT);
+        if (budget.left <= 0) throw new Error('over the message budget');
+        const limit = { maxOutputLength: budget.left };
+        inner = version === Version.Zlib ? inflateSync(body, limit) : brotliDecompressSync(body, limit);
       } catch {
         anomalies.badCompression++;
+        budget.left = 0; // the rest of this message is not opened either: no more inflate work for it
         continue;
       }
-      out.push(...decodePackets(inner, anomalies, depth + 1));
+      budget.left -= inner.length;
+      out.push(...decodePackets(inner, anomalies, depth + 1, budget));
     } else {
       out.push({ version, op, body });
     }

@@ -3,6 +3,9 @@ import { type DanmakuEvent, MalformedCommand, parseCommandEvents } from './comma
 import { GiftDedupe } from './gift-dedupe.js';
 import { decodePackets, newPacketAnomalies, Op, type Packet } from './packet.js';
 
+/** The largest command body parsed (real ones are a few KiB; the biggest seen are tens of KiB). */
+export const MAX_COMMAND_BYTES = 256 * 1024;
+
 export interface DanmakuStats {
   connects: number;
   disconnects: number;
@@ -72,6 +75,11 @@ export class DanmakuReceiver {
   }
 
   private command(body: Buffer): void {
+    if (body.length > MAX_COMMAND_BYTES) {
+      // Not parsed at all: a 15 MB title must not become a string that travels to the main thread.
+      this.stats.anomalies.malformedCommands++;
+      return;
+    }
     let raw: unknown;
     try {
       raw = JSON.parse(body.toString('utf8'));

@@ -12,11 +12,17 @@ import { applyMask, frame, readFrameHeader } from './ws-frames.js';
 // no server. The simulator (one process for all rooms) uses `ws` for its server side.
 
 const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
+/** RFC 6455 §5.5: control frames carry at most 125 bytes and are never fragmented. */
+const MAX_CONTROL_PAYLOAD = 125;
+/** Pongs are skipped while this much is still unsent (a server that pings and never reads cannot pile them up). */
+const PONG_BACKLOG = 64 * 1024;
+/** A server that has not read this much of what we sent is gone: the connection is dropped. */
+const MAX_SEND_BACKLOG = 1024 * 1024;
 
 export interface WsConnectOptions {
   headers?: Record<string, string>;
   timeoutMs?: number;
-  /** Largest accepted message (default 16 MiB). */
+  /** Largest accepted message, fragments together (default 4 MiB; a real danmaku message is a few KiB). */
   maxPayload?: number;
   /** Extra trusted CA certificate(s) for wss hosts (private networks, tests). */
   ca?: string | Buffer;
@@ -31,6 +37,7 @@ export class WsLite extends EventEmitter {
   private pendingBytes = 0;
   private needed = 2;
   private fragments: Buffer[] | null = null;
+  private fragmentBytes = 0;
   private fragmentBinary = false;
   private closeSent = false;
   private finished = false;
@@ -69,7 +76,7 @@ export class WsLite extends EventEmitter {
           socket.destroy();
           return reject(new Error('WebSocket handshake: bad Sec-WebSocket-Accept'));
         }
-        resolve(new WsLite(socket, head, options.maxPayload ?? 16 * 1024 * 1024));
+        resolve(new WsLite(socket, head, options.maxPayload ?? 4 * 1024 * 1024));
       });
       req.on('response', (res) => {
         clearTimeout(timer);
@@ -91,6 +98,10 @@ export class WsLite extends EventEmitter {
   /** Sends one binary message; false when the socket is closing or closed. */
   send(data: Buffer): boolean {
     if (!this.isOpen) return false;
+    if (this.socket.writableLength > MAX_SEND_BACKLOG) {
+      this.fail(new Error(`WebSocket peer does not read (${this.socket.writableLength} bytes unsent)`), 1006);
+      return false;
+    }
     this.socket.write(frame(0x2, data));
     return true;
   }
@@ -147,6 +158,10 @@ export class WsLite extends EventEmitter {
     if (typeof h === 'number') return this.need(h);
     if (typeof h === 'string') return this.protocolError(h, 1009);
     if (h.length > this.maxPayload) return this.protocolError(`frame of ${h.length} bytes exceeds the limit`, 1009);
+    if (h.opcode >= 0x8 && (h.length > MAX_CONTROL_PAYLOAD || !h.fin)) return this.protocolError(`control frame of ${h.length} bytes or fragmented`, 1002);
+    if (h.opcode === 0x0 && this.fragments && this.fragmentBytes + h.length > this.maxPayload) {
+      return this.protocolError(`fragmented message exceeds ${this.maxPayload} bytes`, 1009);
+    }
     const end = h.payloadAt + h.length;
     if (buf.length < end) return this.need(end);
     let payload = buf.subarray(h.payloadAt, end);
@@ -170,9 +185,11 @@ export class WsLite extends EventEmitter {
       case 0x0:
         if (!this.fragments) return void this.protocolError('continuation without a start', 1002);
         this.fragments.push(payload);
+        this.fragmentBytes += payload.length;
         if (fin) {
           const whole = Buffer.concat(this.fragments);
           this.fragments = null;
+          this.fragmentBytes = 0;
           this.emit('message', whole, this.fragmentBinary);
         }
         return;
@@ -182,6 +199,7 @@ export class WsLite extends EventEmitter {
         if (fin) this.emit('message', payload, opcode === 0x2);
         else {
           this.fragments = [payload];
+          this.fragmentBytes = payload.length;
           this.fragmentBinary = opcode === 0x2;
         }
         return;
@@ -196,7 +214,7 @@ export class WsLite extends EventEmitter {
         return;
       }
       case 0x9:
-        if (!this.closeSent) this.socket.write(frame(0xa, payload));
+        if (!this.closeSent && this.socket.writableLength < PONG_BACKLOG) this.socket.write(frame(0xa, payload));
         return;
       case 0xa:
         return;

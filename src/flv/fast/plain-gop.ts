@@ -5,6 +5,7 @@ import type { FlvParser } from '../parser.js';
 import { writeTagTimestamp } from '../tag-encoding.js';
 import type { SessionItems } from '../pipeline/context.js';
 import { acceptPlainGroup } from '../rules/remove-duplicated-chunk.js';
+import { commitPlainTimes, plainTimesForward } from '../rules/drop-repeated-tags.js';
 import type { ToolStatsRule } from '../rules/tool-stats.js';
 import { type PlainGroupTimes, commitPlainGroup, plainGroupFits, plainGroupOffset } from '../rules/update-timestamp-jump.js';
 import { CONTROL } from '../wasm-collect.js';
@@ -107,11 +108,13 @@ export class PlainGop {
     const n = control[CONTROL.count]!;
     const offset = control[CONTROL.offset]!;
     if (!plainGroupFits(ctx.session, r[1]!, control[CONTROL.earliest]!)) return false;
-    const [hi, lo] = this.fp.resume(control[CONTROL.mixA]!, control[CONTROL.mixB]!).addInt(n).digest();
-    if (!acceptPlainGroup(ctx.session, hi, lo)) return false;
     const { videoTs: v, audioTs: a } = this.wasm.collected;
     const vn = control[CONTROL.videoCount]!;
     const an = control[CONTROL.audioCount]!;
+    if (!plainTimesForward(ctx.session, v, vn, a, an)) return false;
+    const [hi, lo] = this.fp.resume(control[CONTROL.mixA]!, control[CONTROL.mixB]!).addInt(n).digest();
+    if (!acceptPlainGroup(ctx.session, hi, lo)) return false;
+    commitPlainTimes(ctx.session, v, vn, a, an);
     ctx.toolStats.addVideoRun(v, vn);
     ctx.toolStats.addAudioRun(a, an);
     const t: PlainGroupTimes = {

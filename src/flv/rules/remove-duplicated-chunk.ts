@@ -138,3 +138,20 @@ export class RemoveDuplicatedChunkRule implements ProcessingRule {
     next();
   }
 }
+
+/** The fingerprints of the last kept groups of a session, oldest first (an origin switch compares two connections by them). */
+export function recentGroups(session: SessionItems): Array<[number, number]> {
+  const h = historyOf(session);
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < h.count; i++) {
+    const j = (h.next - h.count + i + MAX_HISTORY) % MAX_HISTORY;
+    out.push([h.hi[j]!, h.lo[j]!]);
+  }
+  return out;
+}
+
+/** Makes a session treat these groups as already kept: a new connection then drops the GOPs another one already wrote. */
+export function seedGroups(session: SessionItems, groups: ReadonlyArray<readonly [number, number]>): void {
+  const h = historyOf(session);
+  for (const [hi, lo] of groups) if (!h.includes(hi, lo)) h.add(hi, lo);
+}

@@ -94,6 +94,19 @@ export function commitPlainGroup(session: SessionItems, g: PlainGroupTimes): voi
 }
 
 const KEY = 'UpdateTimestampJumpRule';
+const JUMPS_KEY = 'UpdateTimestampJumpRule.closed';
+
+/** A forward jump the rule closed: the file's timeline runs on at `atMs` where `durationMs` of input time was skipped. */
+export interface ClosedJump {
+  atMs: number;
+  durationMs: number;
+}
+
+/** Takes the forward jumps closed since the last call (gap accounting; the recorder drains them after each push). */
+export function takeClosedJumps(session: SessionItems): ClosedJump[] {
+  const list = session.get<ClosedJump[]>(JUMPS_KEY, () => []);
+  return list.length === 0 ? list : list.splice(0);
+}
 const store = (session: SessionItems): TimestampStore => session.get(KEY, () => new TimestampStore());
 
 /** brec's decision for a data group whose earliest tag is `current`: -1 a backward jump, 1 a gap, 0 continuous. */
@@ -153,6 +166,9 @@ export class UpdateTimestampJumpRule implements ProcessingRule {
       ts.currentOffset = (current - ts.nextTimestampTarget) | 0;
     } else if (jump > 0) {
       ctx.addComment('TimestampJump', true, `时间戳间隔过大, curr: ${current}, diff: ${diff}`);
+      const skipped = (current - ts.currentOffset - ts.nextTimestampTarget) | 0;
+      const jumps = ctx.session.get<ClosedJump[]>(JUMPS_KEY, () => []);
+      if (skipped > 0 && jumps.length < 1000) jumps.push({ atMs: ts.nextTimestampTarget, durationMs: skipped }); // a tool run never drains
       ts.currentOffset = (current - ts.nextTimestampTarget) | 0;
     }
     ts.lastOriginal = tags[tags.length - 1]!.timestamp;

@@ -4,9 +4,15 @@ import type { ClientOptions } from '../../bilibili/client-options.js';
 import { Fmp4Writer } from '../../hls/fmp4-writer.js';
 import { HlsLiveClient, type HlsResume } from '../../hls/live-client.js';
 import type { SegmentWriter } from '../../hls/segment-writer.js';
+import type { PlaylistSegment } from '../../hls/playlist.js';
+import { reachBack } from '../../hls/backfill/reach-back.js';
 import { TsWriter } from '../../hls/ts-writer.js';
 import type { RecordingStatsDelta } from '../../flv/rules/stats.js';
 import type { CaptureDeps, CaptureEnd } from '../capture-standard.js';
+import { sourceBox } from '../../hls/mp4-source-box.js';
+import { hlsLimits } from '../../hls/hls-limits.js';
+import { LiverecError } from '../../errors.js';
+import { HlsErrorCode } from '../../hls/segment-fetch.js';
 
 const MIB = 1024 * 1024;
 const IO_TICK_MS = 2000;
@@ -16,13 +22,23 @@ export interface HlsCaptureDeps extends CaptureDeps {
   http: Partial<ClientOptions>;
   /** Shared by the session's HLS connections: the last media sequence taken. */
   resume: HlsResume;
+  /** The file writer of the session's previous HLS connection, whose file stayed open for this one. */
+  writer?: SegmentWriter;
+  /** Keep the file open when the connection fails (stall, playlist errors): the next one continues it (RecordFillGapsFromHls). */
+  holdOnFailure?: boolean;
+  /** A late start: reach back this many seconds into segments that left the first playlist (0: off). */
+  reachBackSeconds?: number;
 }
 
 export class HlsCapture {
-  private readonly writer: SegmentWriter;
+  readonly writer: SegmentWriter;
+  /** The connection failed and the file stays open for the next one. */
+  holding = false;
   private readonly client: HlsLiveClient;
   private bytes = 0;
   private stopped = false;
+  /** Last time a segment with new media was committed (progress, as a complete tag is for FLV). */
+  private progressAt = Date.now();
 
   constructor(private readonly deps: HlsCaptureDeps) {
     const { files, stats, outbox } = deps;
@@ -31,11 +47,19 @@ export class HlsCapture {
       nextPath: () => files.nextPath(extension),
       opened: (path: string) => files.opened(path),
       closed: (info: { path: string; size: number; duration: number }) => files.closed(info),
-      segment: (delta: RecordingStatsDelta) => this.onStats(delta),
+      segment: (delta: RecordingStatsDelta) => {
+        this.progressAt = Date.now();
+        this.onStats(delta);
+      },
       disk: (bytes: number, ms: number) => stats.disk(bytes, ms),
       log: (level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => outbox.log(level, msg, fields),
+      fileHead: () => {
+        const source = files.eventSource();
+        return source ? sourceBox(source) : null;
+      },
     };
-    this.writer = deps.stream.format === 'ts' ? new TsWriter(hooks) : new Fmp4Writer(hooks);
+    const limits = hlsLimits(deps.settings().RecordMemoryBudgetMB);
+    this.writer = deps.writer ?? (deps.stream.format === 'ts' ? new TsWriter(hooks) : new Fmp4Writer(hooks, limits.maxHeldBox));
     this.client = new HlsLiveClient({
       playlistUrls: deps.stream.urls,
       http: {
@@ -44,11 +68,14 @@ export class HlsCapture {
       },
       sink: this.writer,
       resume: deps.resume,
+      limits,
       onNetwork: (n) => {
         this.bytes += n;
         stats.network(n);
       },
       log: (level, msg, fields) => outbox.log(level, `hls: ${msg}`, fields),
+      onGap: (_count, ms) => files.gap(this.writer.mediaEndMs, ms, 'hls-segment'), // where the missing segments sit
+      reachBack: deps.reachBackSeconds ? (first, base, listed) => this.reachBack(first, base, listed, deps.reachBackSeconds!) : undefined,
     });
   }
 
@@ -57,19 +84,49 @@ export class HlsCapture {
     const { stats, outbox } = this.deps;
     stats.startIo(new URL(this.deps.stream.url).host);
     const tick = setInterval(() => outbox.stats(undefined, stats.tickIo()), IO_TICK_MS);
+    // Progress watchdog: a segment that never ends, or only repeats, must not keep `recording: true` with nothing written.
+    // The watchdog time plus three target durations: playlist retries and a slow segment (the client's own recoveries) fit in it.
+    const watchdogMs = this.deps.settings().TimingWatchdogTimeout;
+    this.progressAt = Date.now();
+    const watchdog = setInterval(() => {
+      const limit = watchdogMs + 3 * this.client.targetMs;
+      if (Date.now() - this.progressAt <= limit) return;
+      this.client.fail(new LiverecError(HlsErrorCode.NoProgress, `No segment written for ${limit} ms (bytes may still trickle in)`));
+    }, Math.max(250, Math.min(IO_TICK_MS, watchdogMs / 4)));
+    let reason: CaptureEnd['reason'] = 'error';
     try {
       const end = await this.client.run();
-      return { reason: this.stopped ? 'stopped' : end.reason, error: end.error, bytes: this.bytes };
+      reason = this.stopped ? 'stopped' : end.reason;
+      return { reason, error: end.error, bytes: this.bytes };
     } catch (error) {
-      return { reason: this.stopped ? 'stopped' : 'error', error, bytes: this.bytes };
+      reason = this.stopped ? 'stopped' : 'error';
+      return { reason, error, bytes: this.bytes };
     } finally {
       clearInterval(tick);
-      this.closeFiles();
+      clearInterval(watchdog);
+      this.holding = this.deps.holdOnFailure === true && reason === 'error' && this.writer.isOpen;
+      if (!this.holding) this.closeFiles();
       stats.stopIo();
       outbox.stats(undefined, stats.io);
       const { segments, gaps, backfilled, anomalies } = this.client;
       outbox.log('info', 'hls connection summary', { segments, gaps, backfilled, repeatsDropped: this.writer.repeats, anomalies: anomalies + this.writer.anomalies });
     }
+  }
+
+  /** The older segments of a late start; the next file's FileOpening says how far back they reach. */
+  private async reachBack(first: PlaylistSegment, base: string, listed: readonly PlaylistSegment[], seconds: number): Promise<{ seg: PlaylistSegment; bytes: Buffer }[]> {
+    const { http } = this.deps;
+    const found = await reachBack(first, base, {
+      http: { streamConnectTimeoutMs: http.streamConnectTimeoutMs, watchdogTimeoutMs: http.watchdogTimeoutMs, userAgent: http.userAgent, maxRedirects: http.maxRedirects },
+      maxSeconds: seconds, maxBytes: (this.deps.settings().RecordMemoryBudgetMB * MIB) / 2,
+      onNetwork: (n) => {
+        this.bytes += n;
+        this.deps.stats.network(n);
+      },
+    });
+    // From the oldest segment to the live edge: the older ones and the whole window, all written.
+    if (found.length > 0) this.deps.files.backfilled([...found.map((f) => f.seg), ...listed].reduce((n, s) => n + s.duration * 1000, 0));
+    return found;
   }
 
   /** Counts for tests and logs: segments written, gaps, repeats dropped. */

@@ -4,6 +4,7 @@ import { clientGone, sendText } from '../http-util.js';
 import { pushLog, type SimRoom } from '../room.js';
 import type { HlsFormat } from './hls-clips.js';
 import { timelineOf } from './hls-timeline.js';
+import { handleLiveHls } from '../live-stream/live-routes.js';
 
 // fMP4: …/live_<room>_<n>[_prohevc|_av1]/index.m3u8, …/<seq>.m4s, …/h<id>.m4s; TS: …/live_<room>_<n>.m3u8, …/live_<room>_<n>-<seq>.ts
 const FMP4_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(_prohevc|_av1)?\/(index\.m3u8|\d+\.m4s|h\d+\.m4s)$/;
@@ -31,6 +32,7 @@ export async function handleHls(findRoom: (id: number) => SimRoom | undefined, r
   const format: HlsFormat = fm ? 'fmp4' : 'ts';
   const room = findRoom(Number(m[1]));
   if (!room || !room.formats.includes(format)) return sendText(res, 404, 'Not Found');
+  if (handleLiveHls(room, fm !== null, m[3]!, req, res, url)) return;
   // Like a real CDN, segments already cut stay fetchable a while after the stream ends: a client that is still
   // taking the last playlist's segments gets them; nothing new appears.
   const endedAt = !room.live && room.endedAt !== null && Date.now() - room.endedAt < ENDED_RETAIN_MS ? room.endedAt : null;

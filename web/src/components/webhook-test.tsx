@@ -1,25 +1,11 @@
 // "Send test event": one attempt to every configured webhook URL, results listed per URL.
-import { useState } from 'preact/hooks';
-import { api } from '../api';
 import { t } from '../i18n';
+import { useSend } from './use-send';
 
 interface Result { url: string; version: number; ok: boolean; status: number | null; error: string | null }
 
 export function WebhookTest() {
-  const [results, setResults] = useState<Result[] | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const send = async () => {
-    setBusy(true);
-    try {
-      setResults(await api<Result[]>('POST', 'api/webhook/test', {}));
-      setError(null);
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { results, busy, error, send } = useSend<Result>('api/webhook/test');
   return (
     <div class="webhook-test">
       <button type="button" data-action="webhook-test" onClick={send} disabled={busy}>{t(busy ? 'webhookTest.sending' : 'webhookTest.send')}</button>

@@ -33,6 +33,15 @@ export const en = {
   'unavailable.notFound': 'room not found', 'unavailable.notFound.long': 'The service says the room does not exist',
   'unavailable.recheck': 'checked again every interval',
 
+  // What a file records: the streamer's origin, the CDN's re-encode or a transcode (recordingSource)
+  'source.column': 'source', 'source.origin': 'origin', 'source.reencode': 're-encode', 'source.transcode': 'transcode', 'source.unknown': 'unknown source',
+  'source.origin.title': "the streamer's own stream", 'source.reencode.title': "the CDN's re-encode sold as 原画 (_bluray)",
+  'source.transcode.title': 'a lower-quality or other-codec rendition', 'source.unknown.title': 'the evidence is missing or disagrees',
+
+  // Gaps: media a file lacks (FileClosed Gaps, <file>.gaps.json)
+  'gaps.count': '{n} gap(s) · {total}', 'gaps.at': 'at {start}: {len} missing ({reason})',
+  'gaps.reason.reconnect': 'reconnect', 'gaps.reason.hls-segment': 'HLS segment missing', 'gaps.reason.timestamp-jump': 'timestamp jump',
+
   // Charts
   'chart.title': 'Last hour', 'chart.bitrate': 'Bitrate', 'chart.pace': 'Pace', 'chart.written': 'Written', 'chart.noData': 'no data yet',
 
@@ -106,6 +115,10 @@ export const en = {
   'set.saveStreamCover': 'Save the live cover', 'set.saveStreamCover.help': 'Saves the cover image next to the video.',
   'set.flvWriteMetadata': 'Write live info into the FLV', 'set.flvWriteMetadata.help': 'Title, streamer and recorder go into the file\'s onMetaData.',
   'set.minFreeSpaceMB': 'Minimum free disk space', 'set.minFreeSpaceMB.help': 'No new file is opened while the work directory\'s disk has less free space.',
+  'set.recordingPreferOrigin': 'Prefer the true original', 'set.recordingPreferOrigin.help': "Ask for the streamer's own stream (qn 25000, 原画真彩) first; while a re-encode or transcode is recorded, look for the origin again and switch to it, into a new file of the same session, when it returns.",
+  'set.timingOriginCheckInterval': 'Origin check interval', 'set.timingOriginCheckInterval.help': 'While a re-encode is recorded, how often to ask whether the original stream is offered again (one play-info call each time).',
+  'set.recordFillGapsFromHls': 'Fill reconnect gaps from HLS', 'set.recordFillGapsFromHls.help': 'When the FLV connection drops while the room is live, fetch the missed frames from the HLS window and write them into the same file, so the file has no hole; what cannot be filled is reported as a gap.',
+  'set.recordGapFillMaxSeconds': 'Longest fill / late-start reach', 'set.recordGapFillMaxSeconds.help': 'How far back a fill or a late start reaches into HLS segments that already left the playlist.',
   'set.recordingQuality': 'Quality priority', 'set.recordingQuality.help': 'Quality codes in order of preference, e.g. avc10000,hevc10000 (10000 = original); the first available one is recorded.',
   'set.recordingProtocol': 'Stream formats', 'set.recordingProtocol.help': 'Formats to try in order: flv, hls-fmp4, hls-ts.',
   'set.webHookUrls': 'Webhook V1', 'set.webHookUrls.help': 'URLs, one per line; they receive FileClosed only, in brec\'s V1 form.',
@@ -143,6 +156,36 @@ export const en = {
   'logs.live': 'live', 'logs.reconnecting': 'reconnecting…', 'logs.json': 'JSON', 'logs.jsonShow': 'show the JSON of this line',
   'level.Verbose': 'verbose', 'level.Debug': 'debug', 'level.Information': 'info', 'level.Warning': 'warning', 'level.Error': 'error', 'level.Fatal': 'fatal',
   'level.atLeast': '{level} and above',
+
+  // Post-file jobs (docs/post-processing.md)
+  'nav.jobs': 'Jobs', 'group.post': 'After the recording',
+  'set.postRemuxToMp4': 'Remux to MP4', 'set.postRemuxToMp4.help': 'none, mp4 (keep the recording) or mp4-delete-source (delete it once the MP4 is verified). Done in-process, no ffmpeg.',
+  'set.postDanmakuToAss': 'Danmaku to ASS subtitles', 'set.postDanmakuToAss.help': 'Render the danmaku XML as an .ass file beside the video.',
+  'set.postCommand': 'Command after each file', 'set.postCommand.help': 'Program on the first line, one argument per line; run without a shell. The file\'s facts are in LIVEREC_* variables.',
+  'set.postCommandTimeout': 'Command time limit', 'set.postCommandTimeout.help': 'The command is killed after this long.',
+  'set.postJobConcurrency': 'Jobs at once', 'set.postJobConcurrency.help': 'How many post-file jobs run at the same time.',
+  'jobs.title': 'Post-file jobs', 'jobs.empty': 'No jobs yet. Turn on a step under Settings → After the recording.',
+  'jobs.summary': '{active} active · {failed} failed', 'jobs.retryAt': 'next try {time}',
+  'jobkind.cover': 'cover', 'jobkind.upload': 'upload', 'jobkind.remux': 'remux to MP4', 'jobkind.danmaku-ass': 'danmaku ASS', 'jobkind.command': 'command',
+  'jobstate.pending': 'queued', 'jobstate.running': 'running', 'jobstate.retrying': 'retrying', 'jobstate.done': 'done', 'jobstate.failed': 'failed',
+  'col.job': 'job', 'col.result': 'result',
+  'event.PostProcessed': 'post-processed', 'event.FileDeleted': 'deleted by retention',
+  'group.retention': 'Retention',
+  'set.retentionMaxAgeDays': 'Keep recordings for (days)', 'set.retentionMaxAgeDays.help': 'Closed recordings older than this are deleted with their danmaku and other files; 0 keeps them.',
+  'set.retentionMaxTotalGB': 'Most space for recordings (GiB)', 'set.retentionMaxTotalGB.help': 'Oldest closed recordings are deleted while the recordings take more; decimals allowed; 0 is no limit.',
+  'set.retentionMinFreeGB': 'Keep free on the disk (GiB)', 'set.retentionMinFreeGB.help': 'Oldest closed recordings are deleted while less is free; decimals allowed; 0 is no limit.',
+  'retention.title': 'Retention (dry run)', 'retention.off': 'Retention is off: set a limit under Settings → Retention.',
+  'retention.summary': 'recordings take {total}; {free} free; the next run deletes {n}', 'retention.none': 'Nothing to delete now.',
+  'retention.protected': '{n} kept although old: open, being processed or not yet uploaded',
+  'retention.reason.max-age': 'too old', 'retention.reason.max-total': 'over the total', 'retention.reason.min-free': 'disk too full',
+  'col.reason': 'reason', 'col.recording': 'recording',
+  'group.notify': 'Notifications', 'group.objectStorage': 'Object storage (S3)',
+  'set.storageS3Url': 'S3 upload URL', 'set.storageS3Url.help': 's3://KEY:SECRET@host:port/bucket/prefix?region=…&pathStyle=true (tls=false for plain HTTP). Each finished file is uploaded, after the remux when it is on.',
+  'set.storageDeleteLocal': 'Delete local copies after upload', 'set.storageDeleteLocal.help': 'Only once the upload was verified by size and checksum.',
+  'set.notifyUrls': 'Notification URLs', 'set.notifyUrls.help': 'One per line: ntfy://host/topic, tgram://BOT_TOKEN/CHAT_ID, bark://host/KEY, mailto://user:pass@smtp-host:587/to@example.com, json://host/path.',
+  'set.notifyEnabled': 'Notify for this room', 'set.notifyEnabled.help': 'Stream start and end, recording errors, unavailable rooms, low disk, failed jobs. With auto-record off a room is notify-only.',
+  'set.notifyTemplate': 'Notification text', 'set.notifyTemplate.help': 'Liquid: {{ message }}, {{ kind }}, {{ name }}, {{ roomTitle }}, {{ roomId }}, {{ time }}.',
+  'notifyTest.send': 'Send test notification', 'notifyTest.sending': 'Sending…', 'notifyTest.none': 'No notification URL is saved.', 'notifyTest.sent': 'sent',
 } as const;
 
 export type Key = keyof typeof en;

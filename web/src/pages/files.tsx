@@ -4,7 +4,12 @@ import { api, serverRoot } from '../api';
 import { Player } from '../components/player';
 import { bytes, dateTime } from '../format';
 import { t } from '../i18n';
+import { FileGaps, sidecarOf } from '../components/file-gaps';
 import { go } from '../router';
+import { SourceBadge } from '../components/source-badge';
+import { sourceOfEvent } from '../source-labels';
+import { useStore } from '../store';
+import type { RecordingSource } from '../types';
 
 interface Entry { isFolder: boolean; name: string; lastModified: string; size?: number; url?: string }
 interface Listing { exist: boolean; path: string; files: Entry[] }
@@ -29,6 +34,12 @@ export function FilesPage({ dir }: { dir: string }) {
     return entry?.url && names.has(xml) ? fileUrl(entry.url) : null;
   };
   const up = path === '/' ? null : path.replace(/[^/]+\/$/, '');
+  // Files recorded while this page's event stream ran (or still in the server's replay buffer) know their source.
+  const sources = new Map<string, RecordingSource>();
+  for (const e of useStore().events) {
+    const s = sourceOfEvent(e);
+    if (s && e.EventData.RelativePath) sources.set(`/${e.EventData.RelativePath}`, s);
+  }
   return (
     <section>
       <h2>{t('files.title')} <small>{path}</small></h2>
@@ -36,12 +47,16 @@ export function FilesPage({ dir }: { dir: string }) {
       {listing && !listing.exist && <p class="empty">{t('files.off')}</p>}
       {playing?.url && <Player url={fileUrl(playing.url)} name={playing.name} danmakuUrl={sibling(playing)} onClose={() => setPlaying(null)} />}
       <div class="table-wrap"><table class="list files">
-        <thead><tr><th>{t('col.name')}</th><th>{t('col.size')}</th><th>{t('col.modified')}</th><th /></tr></thead>
+        <thead><tr><th>{t('col.name')}</th><th>{t('source.column')}</th><th>{t('col.size')}</th><th>{t('col.modified')}</th><th /></tr></thead>
         <tbody>
-          {up !== null && <tr><td><a href={`#/files${up}`}>..</a></td><td /><td /><td /></tr>}
+          {up !== null && <tr><td><a href={`#/files${up}`}>..</a></td><td /><td /><td /><td /></tr>}
           {files.map((f) => (
             <tr key={f.name} data-file={f.name}>
-              <td>{f.isFolder ? <a href={`#/files${path}${encodeURIComponent(f.name)}/`} onClick={(e) => (e.preventDefault(), go(`#/files${path}${f.name}/`))}>{f.name}/</a> : f.name}</td>
+              <td>
+                {f.isFolder ? <a href={`#/files${path}${encodeURIComponent(f.name)}/`} onClick={(e) => (e.preventDefault(), go(`#/files${path}${f.name}/`))}>{f.name}/</a> : f.name}
+                {!f.isFolder && sidecarOf(f.name, names) && <> <FileGaps url={fileUrl(files.find((x) => x.name === sidecarOf(f.name, names))!.url ?? '')} /></>}
+              </td>
+              <td>{!f.isFolder && sources.has(`${path}${f.name}`) && <SourceBadge source={sources.get(`${path}${f.name}`)!} />}</td>
               <td class="nowrap">{f.isFolder ? '' : bytes(f.size ?? 0)}</td>
               <td class="nowrap">{dateTime(f.lastModified)}</td>
               <td>

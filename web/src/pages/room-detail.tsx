@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, apiUrl } from '../api';
 import { ConfigForm, plainKey, type Values } from '../components/config-form';
 import { NoticeLine, useNotice } from '../components/notice';
+import { GapBadge, type Gap } from '../components/file-gaps';
 import { roomAction, setAutoRecord } from '../components/room-actions';
 import { HistoryChart } from '../components/chart';
 import { bytes, dateTime, DASH, duration } from '../format';
@@ -11,6 +12,9 @@ import { formatStat } from '../stat-fields';
 import { useStore } from '../store';
 import type { LifecycleEvent, RoomDto } from '../types';
 import { LogTable } from './logs';
+import { sourceOfEvent } from '../source-labels';
+import { SourceBadge } from '../components/source-badge';
+import type { RecordingSource } from '../types';
 
 type Detail = RoomDto & { health?: string };
 
@@ -39,15 +43,17 @@ function StatsTable({ name, stats }: { name: 'recordingStats' | 'ioStats'; stats
   );
 }
 
-interface FileRow { path: string; size: number | null; duration: number | null; open: string }
+interface FileRow { path: string; size: number | null; duration: number | null; open: string; source: RecordingSource | null; gaps?: Gap[] }
 
 function filesOf(events: LifecycleEvent[]): FileRow[] {
   const rows = new Map<string, FileRow>();
   for (const e of events) {
     const p = e.EventData.RelativePath;
     if (!p) continue;
-    if (e.EventType === 'FileOpening') rows.set(p, { path: p, size: null, duration: null, open: e.EventTimestamp });
-    if (e.EventType === 'FileClosed') rows.set(p, { path: p, size: e.EventData.FileSize ?? 0, duration: e.EventData.Duration ?? 0, open: rows.get(p)?.open ?? e.EventTimestamp });
+    if (e.EventType === 'FileOpening') rows.set(p, { path: p, size: null, duration: null, open: e.EventTimestamp, source: sourceOfEvent(e) });
+    if (e.EventType === 'FileClosed') {
+      rows.set(p, { path: p, size: e.EventData.FileSize ?? 0, duration: e.EventData.Duration ?? 0, open: rows.get(p)?.open ?? e.EventTimestamp, source: sourceOfEvent(e), gaps: (e.EventData.Gaps as Gap[] | undefined) ?? [] });
+    }
   }
   return [...rows.values()].reverse();
 }
@@ -97,6 +103,7 @@ export function RoomDetailPage({ roomId }: { roomId: number }) {
         <span class={`badge ${room.recording ? 'rec' : ''}`}>{t(room.recording ? 'room.recording' : 'room.idle')}</span>
         <span class={`badge ${room.danmakuConnected ? 'on' : ''}`}>{t(room.danmakuConnected ? 'room.danmakuOn' : 'room.danmakuOff')}</span>
         {room.health && <span class={`badge health-${room.health}`}>{t(`health.${room.health}`)}</span>}
+        {room.recordingSource && <SourceBadge source={room.recordingSource} />}
       </div>
       <div class="actions">
         {(['start', 'stop', 'split', 'refresh'] as const).map((a) => <button data-action={a} onClick={act(a)}>{t(`action.${a}`)}</button>)}
@@ -111,11 +118,12 @@ export function RoomDetailPage({ roomId }: { roomId: number }) {
       </div>
       <h3>{t('detail.files')}</h3>
       {files.length === 0 ? <p class="empty">{t('detail.noFiles')}</p> : <div class="table-wrap"><table class="list">
-        <thead><tr><th>{t('col.file')}</th><th>{t('col.size')}</th><th>{t('col.duration')}</th><th>{t('col.opened')}</th></tr></thead>
+        <thead><tr><th>{t('col.file')}</th><th>{t('source.column')}</th><th>{t('col.size')}</th><th>{t('col.duration')}</th><th>{t('col.opened')}</th></tr></thead>
         <tbody>
           {files.map((f) => (
             <tr key={f.path}>
-              <td><a href={apiUrl(`file/${f.path.split('/').map(encodeURIComponent).join('/')}`)} download>{f.path}</a></td>
+              <td><a href={apiUrl(`file/${f.path.split('/').map(encodeURIComponent).join('/')}`)} download>{f.path}</a>{f.gaps && f.gaps.length > 0 && <> <GapBadge gaps={f.gaps} /></>}</td>
+              <td>{f.source && <SourceBadge source={f.source} />}</td>
               <td class="nowrap">{f.size === null ? `${bytes(Number(room.recordingStats.currentFileSize) || 0)} ${t('detail.open')}` : bytes(f.size)}</td>
               <td class="nowrap">{f.duration === null ? `${duration(Number(room.recordingStats.fileMaxTimestamp) || 0)} ${t('detail.open')}` : duration(f.duration * 1000)}</td>
               <td class="nowrap">{dateTime(f.open)}</td>

@@ -5,6 +5,7 @@ import { ConfigForm, plainKey, type Values } from '../components/config-form';
 import { NoticeLine, useNotice } from '../components/notice';
 import { TemplatePreview } from '../components/template-preview';
 import { WebhookTest } from '../components/webhook-test';
+import { NotifyTest } from '../components/notify-test';
 import { t } from '../i18n';
 
 export function SettingsPage() {
@@ -36,6 +37,7 @@ export function SettingsPage() {
         extra={(name, value) => {
           if (name === 'fileNameRecordTemplate') return <TemplatePreview template={String(value ?? '')} />;
           if (name === 'webHookUrlsV2') return <WebhookTest />;
+          if (name === 'notifyUrls') return <NotifyTest />;
           return null;
         }}
       />

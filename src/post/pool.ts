@@ -1,0 +1,28 @@
+// The threads CPU-bound post-file steps run on: a small piscina pool, started on first use, idle threads exit.
+import type { Piscina } from 'piscina';
+import { workerPath } from '../paths.js';
+import type { PostTask, PostTaskResult } from './post-task.js';
+
+let pool: Promise<Piscina> | null = null;
+
+function getPool(): Promise<Piscina> {
+  pool ??= import('piscina').then(({ Piscina }) => new Piscina({
+    filename: workerPath('post'),
+    minThreads: 0,
+    // The queue bounds how many jobs run at once; two threads cover the default of one plus a command's follower.
+    maxThreads: 2,
+    idleTimeout: 30_000,
+  }));
+  return pool;
+}
+
+/** Runs a task on a pool thread; an abort ends the thread (piscina replaces it), leaving the task's inputs as they were. */
+export async function runOnPool(task: PostTask, signal: AbortSignal): Promise<PostTaskResult> {
+  return (await (await getPool()).run(task, { signal })) as PostTaskResult;
+}
+
+export async function closePostPool(): Promise<void> {
+  const p = pool;
+  pool = null;
+  await (await p)?.destroy();
+}

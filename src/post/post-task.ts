@@ -1,0 +1,23 @@
+// The CPU-bound post-file steps that run on the job pool's threads (workers/post.worker.ts), by path only.
+import { writeFileSync } from 'node:fs';
+import { renderAss } from '../danmaku/ass.js';
+import { readDanmakuFile } from '../danmaku/read-xml.js';
+import { siblingVideoSize } from '../danmaku/video-size.js';
+import { remuxToMp4, type RemuxReport } from './remux/remux.js';
+
+export type PostTask =
+  | { kind: 'remux'; input: string; output: string }
+  | { kind: 'danmaku-ass'; xml: string; output: string };
+
+export type PostTaskResult = RemuxReport | { events: number; width: number; height: number };
+
+const DEFAULT_SIZE = { width: 1920, height: 1080 };
+
+export function runPostTask(task: PostTask): PostTaskResult {
+  if (task.kind === 'remux') return remuxToMp4(task.input, task.output);
+  const doc = readDanmakuFile(task.xml);
+  const size = siblingVideoSize(task.xml) ?? DEFAULT_SIZE;
+  const r = renderAss(doc, { width: size.width, height: size.height });
+  writeFileSync(task.output, r.text);
+  return { events: r.scroll + r.top + r.bottom + r.superChat, width: size.width, height: size.height };
+}

@@ -1,0 +1,149 @@
+// MPEG-TS (HLS TS recordings) → samples: H.264/HEVC access units per PES, AAC frames out of ADTS; 90 kHz clock.
+import { payloadStart, readTimestamp, TS_PACKET } from '../../hls/ts-packets.js';
+import { AnnexBConverter } from './annexb.js';
+import type { FileReader } from './file-reader.js';
+import { aacEntry, ascInfo } from './sample-entries.js';
+import type { SampleSink } from './track.js';
+import { videoEntry } from './video-config.js';
+
+const WRAP = 2 ** 33;
+
+interface Pes {
+  kind: 'h264' | 'hevc' | 'aac';
+  parts: Buffer[];
+  track: number;
+  last: number | null;
+}
+
+/** Unwraps a 33-bit time against the previous one. */
+function unwrap(t: number, prev: number | null): number {
+  if (prev === null) return t;
+  let v = t + Math.floor(prev / WRAP) * WRAP;
+  if (v - prev > WRAP / 2) v -= WRAP;
+  else if (prev - v > WRAP / 2) v += WRAP;
+  return v;
+}
+
+export function demuxTs(r: FileReader, sink: SampleSink): void {
+  const pmtPids = new Set<number>();
+  const streams = new Map<number, Pes>();
+  const video = { conv: null as AnnexBConverter | null, track: -1 };
+  let audioTrack = -1;
+  let audioCarry = Buffer.alloc(0);
+
+  const flushVideo = (pes: Pes, data: Buffer): void => {
+    const t = pesTime(data);
+    if (!t) return sink.anomaly('ts-pes-without-time');
+    video.conv ??= new AnnexBConverter(pes.kind === 'hevc');
+    const au = video.conv.convert(data.subarray(t.payload));
+    if (!au) return;
+    if (video.track < 0) {
+      if (!video.conv.config) return sink.anomaly('ts-video-before-parameter-sets');
+      const v = videoEntry(pes.kind === 'hevc' ? 'hevc' : 'avc', video.conv.config);
+      video.track = sink.track({ handler: 'vide', timescale: 90000, sampleEntry: v.entry, width: v.width, height: v.height });
+    }
+    const dts = unwrap(t.dts, pes.last);
+    const pts = unwrap(t.pts, dts);
+    pes.last = dts;
+    sink.sample(video.track, dts, pts - dts, au.key, au.sample);
+  };
+
+  const flushAudio = (pes: Pes, data: Buffer): void => {
+    const t = pesTime(data);
+    if (!t) return sink.anomaly('ts-pes-without-time');
+    let buf = Buffer.concat([audioCarry, data.subarray(t.payload)]);
+    let time = unwrap(t.pts, pes.last);
+    let p = 0;
+    while (p + 7 <= buf.length) {
+      if (buf[p] !== 0xff || (buf[p + 1]! & 0xf0) !== 0xf0) {
+        sink.anomaly('ts-adts-lost-sync');
+        p++;
+        continue;
+      }
+      const len = ((buf[p + 3]! & 0x03) << 11) | (buf[p + 4]! << 3) | (buf[p + 5]! >> 5);
+      const head = buf[p + 1]! & 0x01 ? 7 : 9;
+      if (len < head) { p++; continue; }
+      if (p + len > buf.length) break;
+      if (audioTrack < 0) {
+        const profile = (buf[p + 2]! >> 6) + 1;
+        const freq = (buf[p + 2]! >> 2) & 0x0f;
+        const ch = ((buf[p + 2]! & 0x01) << 2) | (buf[p + 3]! >> 6);
+        const asc = Buffer.from([(profile << 3) | (freq >> 1), ((freq & 1) << 7) | (ch << 3)]);
+        audioTrack = sink.track({ handler: 'soun', timescale: 90000, sampleEntry: aacEntry(asc).entry, width: 0, height: 0 });
+        (pes as Pes & { rate?: number }).rate = ascInfo(asc).sampleRate;
+      }
+      sink.sample(audioTrack, Math.round(time), 0, true, buf.subarray(p + head, p + len));
+      time += (1024 * 90000) / ((pes as Pes & { rate?: number }).rate ?? 48000);
+      p += len;
+    }
+    pes.last = unwrap(t.pts, pes.last);
+    audioCarry = Buffer.from(buf.subarray(p));
+    buf = Buffer.alloc(0);
+  };
+
+  const flush = (pes: Pes): void => {
+    if (pes.parts.length === 0) return;
+    const data = Buffer.concat(pes.parts);
+    pes.parts = [];
+    if (pes.kind === 'aac') flushAudio(pes, data);
+    else flushVideo(pes, data);
+  };
+
+  for (;;) {
+    const pkt = r.peek(TS_PACKET);
+    if (!pkt) break;
+    if (pkt[0] !== 0x47) {
+      sink.anomaly('ts-lost-sync');
+      r.skip(1);
+      continue;
+    }
+    const pid = ((pkt[1]! & 0x1f) << 8) | pkt[2]!;
+    const unitStart = (pkt[1]! & 0x40) !== 0;
+    const s = payloadStart(pkt, 0);
+    if (s >= 0) {
+      if (pid === 0 && unitStart) readPat(pkt, s, pmtPids);
+      else if (pmtPids.has(pid) && unitStart) readPmt(pkt, s, streams);
+      else {
+        const pes = streams.get(pid);
+        if (pes) {
+          if (unitStart) flush(pes);
+          if (unitStart || pes.parts.length) pes.parts.push(Buffer.from(pkt.subarray(s, TS_PACKET)));
+        }
+      }
+    }
+    r.skip(TS_PACKET);
+  }
+  for (const pes of streams.values()) flush(pes);
+}
+
+function pesTime(b: Buffer): { pts: number; dts: number; payload: number } | null {
+  if (b.length < 14 || b[0] !== 0 || b[1] !== 0 || b[2] !== 1) return null;
+  const flags = b[7]! >> 6;
+  const payload = 9 + b[8]!;
+  if (!(flags & 0x02) || payload > b.length) return null;
+  const pts = readTimestamp(b, 9);
+  return { pts, dts: flags === 0x03 && b.length >= 19 ? readTimestamp(b, 14) : pts, payload };
+}
+
+function readPat(b: Uint8Array, s: number, pmtPids: Set<number>): void {
+  const p = s + 1 + b[s]!;
+  const len = ((b[p + 1]! & 0x0f) << 8) | b[p + 2]!;
+  for (let q = p + 8; q + 4 <= Math.min(p + 3 + len - 4, TS_PACKET); q += 4) {
+    const program = (b[q]! << 8) | b[q + 1]!;
+    if (program !== 0) pmtPids.add(((b[q + 2]! & 0x1f) << 8) | b[q + 3]!);
+  }
+}
+
+function readPmt(b: Uint8Array, s: number, streams: Map<number, Pes>): void {
+  const p = s + 1 + b[s]!;
+  const len = ((b[p + 1]! & 0x0f) << 8) | b[p + 2]!;
+  const end = Math.min(p + 3 + len - 4, TS_PACKET);
+  let q = p + 12 + (((b[p + 10]! & 0x0f) << 8) | b[p + 11]!);
+  while (q + 5 <= end) {
+    const type = b[q]!;
+    const pid = ((b[q + 1]! & 0x1f) << 8) | b[q + 2]!;
+    const kind = type === 0x1b ? 'h264' : type === 0x24 ? 'hevc' : type === 0x0f ? 'aac' : null;
+    if (kind && !streams.has(pid)) streams.set(pid, { kind, parts: [], track: -1, last: null });
+    q += 5 + (((b[q + 3]! & 0x0f) << 8) | b[q + 4]!);
+  }
+}

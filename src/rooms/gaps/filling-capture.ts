@@ -1,0 +1,274 @@
+// Standard capture that keeps its file across a dropped connection and fills the missed frames from the HLS window.
+import type { CaptureInput } from '../origin-switch.js';
+import { errorCode } from '../../errors.js';
+import { FlvError } from '../../flv/errors.js';
+import { FlvParser } from '../../flv/parser.js';
+import { projectTimestamp } from '../../flv/rules/update-timestamp-jump.js';
+import type { StreamStep } from '../../flv/stream.js';
+import { type FlvTag, TagType, cloneTag, isData, isHeader, isKeyframeData } from '../../flv/tag.js';
+import { sameBytes } from '../../flv/rules/handle-new-header.js';
+import { HlsFrameSource } from '../../hls/backfill/hls-frame-source.js';
+import type { HlsHttpOptions } from '../../hls/http-fetch.js';
+import { type CaptureDeps, type CaptureEnd, StandardCapture } from '../capture-standard.js';
+import { framesToTags } from './frames.js';
+import { waitForPlan, writtenEnd } from './plan-wait.js';
+import type { Splice, WrittenEnd } from './splice-plan.js';
+
+export interface FillingDeps extends CaptureDeps {
+  /** The room's fMP4 HLS playlist on every offered host (an API call; rejects when the room offers none). */
+  hlsUrls: () => Promise<string[]>;
+  http: HlsHttpOptions;
+  /** How long the room has been live (ms, from the room's live start time); null when unknown. */
+  streamAgeMs: () => number | null;
+}
+
+const DEFAULT_FRAME_MS = 40;
+/** A stream younger than this is recorded from its GOP cache: there is nothing older worth an API call. */
+export const LATE_START_MIN_AGE_MS = 5000;
+
+/**
+ * Connection 1 runs as a StandardCapture. When it drops while the room is live, the file stays open, the HLS window
+ * is read from then on, and the next connection's frames are held until `planSplice` says where they meet the
+ * file: the HLS frames in between are written first, in FLV form, on the file's timeline. What cannot be filled
+ * is reported as a gap; frames the file already has are dropped. A recording that starts late begins, the same
+ * way, at the oldest keyframe still obtainable within RecordGapFillMaxSeconds.
+ */
+export class FillingCapture extends StandardCapture {
+  private holding = false;
+  private halted = false;
+  private end: WrittenEnd | null = null;
+  private droppedAt = 0;
+  private source: HlsFrameSource | null = null;
+  private connections = 0;
+  /** The current spliced connection: its own parser, what waits for the plan, and the plan's shift. */
+  private parser: FlvParser | null = null;
+  private phase: 'wait' | 'flow' = 'flow';
+  private waiting: FlvTag[] = [];
+  private planning: Promise<void> | null = null;
+  private splice: Splice | null = null;
+  private asyncEnd: CaptureEnd | null = null;
+  /** The connection ended: a plan still waiting for HLS decides with what it has. */
+  private connectionOver = false;
+  /** Bytes of the tags held for the plan; over half the memory budget the plan is taken with what HLS has. */
+  private waitingBytes = 0;
+
+  constructor(private readonly fill: FillingDeps) {
+    super(fill);
+  }
+
+  /** The file is open and waits for the next connection. */
+  get holdingFiles(): boolean {
+    return this.holding;
+  }
+
+  protected override holdsFiles(): boolean {
+    return this.holding;
+  }
+
+  override stop(): void {
+    this.halted = true;
+    this.source?.stop();
+    super.stop();
+  }
+
+  /** No next connection: the open group is written and the file closed. */
+  release(): void {
+    this.holding = false;
+    this.source?.stop();
+    this.stream.pushTags([], true);
+    this.reportJumps();
+    this.closeFiles();
+    this.finished();
+  }
+
+  protected override async consume(download: CaptureInput): Promise<CaptureEnd> {
+    this.connections++;
+    this.holding = false;
+    this.asyncEnd = null;
+    this.connectionOver = false;
+    this.planning = null;
+    const age = this.fill.streamAgeMs();
+    const lateStart = this.connections === 1 && this.fill.settings().RecordGapFillMaxSeconds > 0 && (age === null || age > LATE_START_MIN_AGE_MS);
+    if (lateStart) {
+      this.end = { video: null, audioTs: null, recent: new Map(), frameMs: DEFAULT_FRAME_MS };
+      this.droppedAt = Date.now();
+      this.startSource();
+    }
+    if (this.end) {
+      this.parser = new FlvParser({ stripFillerOnCopy: true, maxTagBytes: this.limits.maxTagBytes, alloc: (n) => this.arena.alloc(n) });
+      this.phase = 'wait';
+      this.waiting = [];
+      this.waitingBytes = 0;
+      this.splice = null;
+    }
+    let end: CaptureEnd;
+    try {
+      end = await super.consume(download);
+    } catch (error) {
+      end = { reason: 'error', error, bytes: download.bytesReceived };
+    }
+    this.connectionOver = true;
+    const started = this.planning !== null;
+    await this.planning;
+    end = this.asyncEnd ?? end;
+    const ownParser = this.parser !== null;
+    this.parser = null;
+    if (this.phase === 'wait' && !started) {
+      // No keyframe came on this connection: nothing met the file yet; a drop's hold goes on (same end, same HLS reading).
+      this.waiting = [];
+      if (this.end?.video && this.resumable(end)) {
+        this.holding = true;
+        return end;
+      }
+      this.source?.stop();
+      this.source = null;
+      this.end = null;
+    }
+    if (this.resumable(end) && this.hold()) return end;
+    if (end.reason === 'eof') this.flushOpenGroup(download, ownParser);
+    return end;
+  }
+
+  protected override pushChunk(chunk: Uint8Array): StreamStep {
+    if (!this.parser) return super.pushChunk(chunk);
+    const r = this.parser.push(chunk);
+    const out: FlvTag[] = [];
+    for (const t of r.tags) this.route(t, out);
+    const step = out.length > 0 || r.error ? this.stream.pushTags(out, r.error !== null) : EMPTY_STEP;
+    if (r.error) step.error ??= r.error;
+    this.parser.detach(chunk.buffer);
+    this.stream.detach(chunk.buffer);
+    this.stream.release();
+    return step;
+  }
+
+  protected override get bytesConsumed(): number {
+    return this.parser?.bytesConsumed ?? super.bytesConsumed;
+  }
+
+  protected override endInput(): StreamStep {
+    return EMPTY_STEP; // the open group stays open: consume() decides whether the file waits for the next connection
+  }
+
+  /** One tag of a spliced connection: held until the plan is known, then shifted, or dropped when the file has it. */
+  private route(t: FlvTag, out: FlvTag[]): void {
+    const first = this.connections === 1;
+    if (t.type === TagType.Script && !first) return; // the CDN's onMetaData again
+    if (isHeader(t) && !first && this.sameHeader(t)) return;
+    if (this.phase === 'wait') {
+      this.waiting.push(cloneTag(t));
+      this.waitingBytes += t.size + 64;
+      if (isKeyframeData(t) && !this.planning) this.planning = this.decide();
+      return;
+    }
+    if (!isData(t) || !this.splice) return void out.push(t);
+    t.timestamp = (t.timestamp + this.splice.shift) | 0;
+    const s = this.splice;
+    if (t.type === TagType.Video && s.dropVideoUpTo !== null) {
+      if (t.timestamp <= s.dropVideoUpTo) return;
+      s.dropVideoUpTo = null; // past the overlap: from here on every frame is new
+    }
+    if (t.type === TagType.Audio && s.dropAudioUpTo !== null) {
+      if (t.timestamp <= s.dropAudioUpTo) return;
+      s.dropAudioUpTo = null;
+    }
+    out.push(t);
+  }
+
+  private sameHeader(t: FlvTag): boolean {
+    const store = this.stream.processor.session.get<{ video: FlvTag | null; audio: FlvTag | null }>('HandleNewHeaderRule', () => ({ video: null, audio: null }));
+    const prev = t.type === TagType.Video ? store.video : store.audio;
+    return prev !== null && sameBytes(prev, t);
+  }
+
+  /** Works out the plan (waiting for HLS as needed), then writes the fill and what the connection held meanwhile. */
+  private async decide(): Promise<void> {
+    const K = this.waiting.find(isKeyframeData)!;
+    // New sequence headers: other content, a new file follows; the gap is told by the timestamps alone.
+    const headerChange = this.waiting.some((t) => isHeader(t)) && this.connections > 1;
+    const plan = await waitForPlan({
+      end: this.end!, keyframe: K, held: () => this.waiting, source: headerChange ? null : this.source, droppedAt: this.droppedAt,
+      maxBackMs: this.fill.settings().RecordGapFillMaxSeconds * 1000,
+      hurry: () => this.connectionOver || this.halted || this.waitingBytes > this.limits.budgetBytes / 2,
+    });
+    this.source?.stop();
+    this.source = null;
+    this.apply(plan, K, this.download);
+  }
+
+  private apply(plan: Splice, K: FlvTag | null, download: CaptureInput | null): void {
+    const { files, outbox } = this.fill;
+    this.splice = plan;
+    this.phase = 'flow';
+    const held = this.waiting;
+    this.waiting = [];
+    const videoHeader = held.find((t) => isHeader(t) && t.type === TagType.Video) ?? this.storedHeader(TagType.Video);
+    const audioHeader = held.find((t) => isHeader(t) && t.type === TagType.Audio) ?? this.storedHeader(TagType.Audio);
+    const fillTags = plan.fill.length > 0 && videoHeader && audioHeader
+      ? framesToTags(plan.fill, plan.fillOffset, videoHeader.data![0]! & 0x0f, audioHeader.data![0]!).filter((t) => t.type !== TagType.Audio || plan.dropAudioUpTo === null || t.timestamp > plan.dropAudioUpTo)
+      : [];
+    if (plan.how === 'hls-late-start' && fillTags.length > 0 && K) files.backfilled(Math.max(0, K.timestamp - fillTags[0]!.timestamp));
+    const out: FlvTag[] = held.filter((t) => !isData(t));
+    if (plan.gap) files.gap(projectTimestamp(this.stream.processor.session, plan.gap.atTs, plan.gap.atTs), plan.gap.durationMs, 'reconnect');
+    out.push(...fillTags);
+    // Frames before the keyframe were sent ahead of it (a CDN's GOP cache may lead with audio): after a fill they are
+    // the fill's own frames again, so they go.
+    const startTs = K && fillTags.length > 0 ? K.timestamp : -Infinity;
+    for (const t of held) if (isData(t) && t.timestamp >= startTs) this.route(t, out);
+    outbox.log(plan.gap ? 'warn' : 'info', `reconnect: ${plan.how}; ${fillTags.length} frame(s) filled from HLS`, {
+      code: 'GAP_FILL', how: plan.how, filled: fillTags.length, gapMs: plan.gap?.durationMs ?? 0, waitedMs: Date.now() - this.droppedAt,
+    });
+    const t0 = performance.now();
+    const step = this.stream.pushTags(out);
+    this.stream.release();
+    const end = download ? this.afterStep(step, t0, download) : null;
+    if (end && !this.asyncEnd) {
+      this.asyncEnd = end;
+      download?.stop();
+    }
+  }
+
+  private storedHeader(type: number): FlvTag | null {
+    const store = this.stream.processor.session.get<{ video: FlvTag | null; audio: FlvTag | null }>('HandleNewHeaderRule', () => ({ video: null, audio: null }));
+    return type === TagType.Video ? store.video : store.audio;
+  }
+
+  /** A drop the next connection can continue: the stream went away, not the recorder (stop, disk, bad data, memory). */
+  private resumable(end: CaptureEnd): boolean {
+    if (this.halted || this.aborted || end.reason === 'stopped' || end.reason === 'disconnect') return false;
+    if (end.error instanceof FlvError) return false;
+    const code = errorCode(end.error);
+    return code !== 'DISK_FULL' && code !== 'ENOSPC' && this.fill.settings().RecordFillGapsFromHls;
+  }
+
+  /** Keeps the file open: what it ends with, and the HLS window read from now on. */
+  private hold(): boolean {
+    this.end = writtenEnd(this.stream.grouper.pending, DEFAULT_FRAME_MS);
+    if (!this.end.video) return false; // nothing to align with: the file closes as before
+    this.droppedAt = Date.now();
+    this.holding = true;
+    this.startSource();
+    return true;
+  }
+
+  private startSource(): void {
+    this.source?.stop();
+    const s = this.fill.settings();
+    if (!s.RecordFillGapsFromHls) return void (this.source = null);
+    this.source = new HlsFrameSource({
+      urls: this.fill.hlsUrls, http: this.fill.http, maxSeconds: s.RecordGapFillMaxSeconds, maxBytes: this.limits.budgetBytes / 2,
+      onNetwork: (n) => this.fill.stats.network(n),
+      log: (level, msg, fields) => this.fill.outbox.log(level, msg, fields),
+    });
+    this.source.start();
+  }
+
+  /** The connection ended cleanly and the file does not wait: the last group is written (as StandardCapture does). */
+  private flushOpenGroup(download: CaptureInput, ownParser: boolean): void {
+    const t0 = performance.now();
+    const step = ownParser ? this.stream.pushTags([], true) : this.stream.end();
+    this.afterStep(step, t0, download);
+  }
+}
+
+const EMPTY_STEP: StreamStep = Object.freeze({ groups: [], error: null, disconnect: null, bytesWritten: 0, written: [] }) as unknown as StreamStep;
