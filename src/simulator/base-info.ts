@@ -1,6 +1,7 @@
 // xlive/web-room/v1/index/getRoomBaseInfo: many rooms by room id in one call (by_room_ids map, capture's shape).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from './http-util.js';
+import { batchRoomFault } from './batch-room-faults.js';
 import type { SimRoom } from './room.js';
 
 export const BASE_INFO_PATH = '/xlive/web-room/v1/index/getRoomBaseInfo';
@@ -21,6 +22,9 @@ export function handleBaseInfo(ctx: BaseInfoContext, _req: IncomingMessage, res:
   const ids = [...url.searchParams.getAll('room_ids'), ...url.searchParams.getAll('room_ids[]')].flatMap((v) => v.split(','));
   if (ids.length === 0 || ids.some((v) => !/^\d+$/.test(v))) return sendJson(res, 200, { code: 1, message: '参数错误', ttl: 1, data: null });
   ctx.baseInfoCalls++;
+  const named = ids.map((id) => ctx.findRoom(Number(id), true)).filter((r): r is SimRoom => r !== undefined);
+  const fault = batchRoomFault(named, BASE_INFO_PATH);
+  if (fault) return sendJson(res, fault.status, fault.body);
   const byRoomIds: Record<string, unknown> = {};
   for (const id of ids) {
     const room = ctx.findRoom(Number(id), true);

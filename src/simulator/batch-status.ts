@@ -1,6 +1,7 @@
 // The batch status endpoint room/v1/Room/get_status_info_by_uids: one call, many rooms, a map keyed by uid (capture's shape).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { envelope, readJson, sendJson } from './http-util.js';
+import { batchRoomFault } from './batch-room-faults.js';
 import type { SimRoom } from './room.js';
 
 export const BATCH_STATUS_PATH = '/room/v1/Room/get_status_info_by_uids';
@@ -48,10 +49,13 @@ export async function handleBatchStatus(ctx: BatchContext, req: IncomingMessage,
   if (uids.some((u) => !/^\d+$/.test(u))) return sendJson(res, 200, envelope(1002002, '参数错误', null, true));
   ctx.batchCalls++;
   ctx.batchUids += uids.length;
+  const rooms = uids.map((u) => ctx.roomByUid(Number(u)));
+  const fault = batchRoomFault(rooms.filter((r): r is SimRoom => r !== undefined), BATCH_STATUS_PATH);
+  if (fault) return sendJson(res, fault.status, fault.body);
   const data: Record<string, unknown> = {};
-  for (const u of uids) {
-    const room = ctx.roomByUid(Number(u));
+  uids.forEach((u, i) => {
+    const room = rooms[i];
     if (room) data[u] = statusEntry(room);
-  }
+  });
   sendJson(res, 200, { code: 0, msg: 'success', message: 'success', data: Object.keys(data).length ? data : [] });
 }

@@ -25,6 +25,8 @@ export const FAST: Overrides = {
   TimingWatchdogTimeout: 2000,
   TimingStreamConnect: 3000,
   TimingDanmakuRetry: 1000,
+  // Tests start many rooms at once and assert outcomes, not the pacing of the default budget (50 calls a minute).
+  ApiBudgetPerMinute: 600,
 };
 
 export async function startHarness(options: {
