@@ -51,7 +51,8 @@ export interface Service {
 
 export async function startService(options: ServiceOptions): Promise<Service> {
   const { config, workDir } = options;
-  const limiter = ApiLimiter.create();
+  // One budget for every live-API call of the process (ApiBudgetPerMinute); a burst of 10 after a quiet time.
+  const limiter = ApiLimiter.create({ spacingMs: config.effective('ApiBudgetPerMinute') > 0 ? 60_000 / config.effective('ApiBudgetPerMinute') : 0, burst: 10 });
   setProcessLimiter(limiter);
   const recorder = new Recorder({
     workDir, config, bus: options.bus, limiter: limiter.toShared(), roomsPerWorker: options.roomsPerWorker, allowTestFaults: options.allowTestFaults,

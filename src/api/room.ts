@@ -10,6 +10,11 @@ import { sendJson } from './json.js';
 import { IoStatsSchema, ioStatsDto, RecordingStatsSchema, recordingStatsDto, RoomSchema, roomDto } from './room-dto.js';
 import { parseRoomRef, RoomIdParams } from './room-id.js';
 import { Int32Schema } from './schemas.js';
+import { JSON_CONTENT_TYPE } from './json.js';
+import { notModified, RoomSnapshots } from './room-snapshot.js';
+import { errorResponse } from './errors.js';
+
+const badListQuery = (_c: Context, message: string): Response => errorResponse(400, -10, `Invalid query: ${message}`);
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
 
@@ -39,7 +44,23 @@ const perRoom = <M extends 'get' | 'post' | 'delete', P extends string, S extend
     },
   });
 
-const list = createRoute({ method: 'get', path: '/api/room', summary: '列出所有直播间', tags: ['Room'], responses: { 200: json(z.array(RoomSchema), 'All rooms in list order') } });
+/** liverec's optional list parameters; brec clients send none and get the whole list, as from brec. */
+const ListQuery = z.object({
+  page: z.coerce.number().int().min(1).optional().openapi({ description: 'liverec: 1-based page of `limit` rooms (default limit 100)' }),
+  limit: z.coerce.number().int().min(1).max(10_000).optional().openapi({ description: 'liverec: rooms per page' }),
+  recording: z.enum(['true', 'false']).optional().openapi({ description: 'liverec: only rooms that are (true) or are not (false) recording' }),
+});
+/*
+ * The query is described, not declared: brec's client generators take one parameter at most per operation, and
+ * brec clients send none. An invalid value is refused with 400 (-10) like any bad request.
+ */
+const list = createRoute({
+  method: 'get', path: '/api/room', summary: '列出所有直播间', tags: ['Room'],
+  description: 'Every room in list order. liverec additions that brec clients can ignore: the answer (and GET /api/room/{id}) carries an '
+    + 'ETag, and a request whose If-None-Match names it gets 304 with no body; optional query parameters `recording=true|false` '
+    + '(only rooms that are / are not recording), `limit` (rooms per page, 1–10000, default 100 when `page` is given) and `page` (1-based).',
+  responses: { 200: json(z.array(RoomSchema), 'All rooms in list order (or the page asked for)') },
+});
 const add = createRoute({
   method: 'post', path: '/api/room', summary: '添加直播间', tags: ['Room'],
   description: 'Adds a room and saves the config. An existing room (room id or short id) is returned with autoRecord updated, not saved. ' +
@@ -65,7 +86,18 @@ const actions = {
 export function registerRoomRoutes(app: ApiApp, deps: ApiDeps): void {
   const { recorder } = deps;
 
-  app.openapi(list, (c) => sendJson(c, recorder.rooms.map(roomDto), 200));
+  const snapshots = new RoomSnapshots();
+  const cached = (body: string, etag: string, ifNoneMatch: string | undefined): Response =>
+    notModified(ifNoneMatch, etag)
+      ? new Response(null, { status: 304, headers: { etag } })
+      : new Response(body, { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, etag } });
+
+  app.openapi(list, (c) => {
+    const q = ListQuery.safeParse(c.req.query());
+    if (!q.success) return badListQuery(c, q.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')) as never;
+    const page = snapshots.page(recorder.rooms, { page: q.data.page, limit: q.data.limit, recording: q.data.recording === undefined ? undefined : q.data.recording === 'true' });
+    return cached(page.body, page.etag, c.req.header('if-none-match')) as never;
+  });
 
   app.openapi(add, async (c) => {
     const body = c.req.valid('json');
@@ -78,7 +110,9 @@ export function registerRoomRoutes(app: ApiApp, deps: ApiDeps): void {
 
   app.openapi(get, (c) => {
     const r = lookupRoom(deps, c, c.req.valid('param').id);
-    return r.error ?? sendJson(c, roomDto(r.room), 200);
+    if (r.error) return r.error;
+    const entry = snapshots.room(r.room);
+    return cached(entry.json, entry.etag, c.req.header('if-none-match')) as never;
   });
 
   app.openapi(remove, async (c) => {

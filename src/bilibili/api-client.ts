@@ -9,6 +9,7 @@ import { apiHeaders } from './headers.js';
 import { httpGetText } from './http-get.js';
 import { type Json, num, obj, optStr, str } from './json-read.js';
 import { cookieHasBuvid3, type GuestIdentity, guestIdentityCache, mergeCookie, parseCookie } from './identity.js';
+import { BASE_INFO_PATH, BATCH_STATUS_PATH, type BatchRoomStatus, batchQuery, readBaseInfo, readBatchStatus, type RoomBaseInfo } from './batch-status.js';
 import { fetchShared, markSharedStale } from './shared-credentials.js';
 import { playInfoUnavailable, type UnavailableReason } from './room-availability.js';
 import { keyFromUrl, signQuery, WbiKeyCache, type WbiKeys } from './wbi.js';
@@ -48,6 +49,21 @@ export class BilibiliApiClient {
   /** room_init: resolves a short or real id to the real id. */
   async roomInit(id: number, signal?: AbortSignal): Promise<RoomInit> {
     return readRoomInit(await this.call('/room/v1/Room/room_init', { id }, false, signal));
+  }
+
+  /** get_status_info_by_uids: the live status of many rooms (by anchor uid) in one unsigned call through the limiter. */
+  async getStatusByUids(uids: readonly number[], signal?: AbortSignal): Promise<Map<number, BatchRoomStatus>> {
+    this.limiter.checkPaused();
+    const cookie = await this.apiCookie(signal);
+    return readBatchStatus(await this.getData(this.options.liveApiHost, `${BATCH_STATUS_PATH}?${batchQuery(uids)}`, cookie, signal));
+  }
+
+  /** getRoomBaseInfo: uid, real and short id and live flag of many rooms by room id, in one unsigned call. */
+  async getRoomBaseInfo(roomIds: readonly number[], signal?: AbortSignal): Promise<RoomBaseInfo[]> {
+    this.limiter.checkPaused();
+    const cookie = await this.apiCookie(signal);
+    const query = `req_biz=web_room_componet&${roomIds.map((id) => `room_ids=${id}`).join('&')}`;
+    return readBaseInfo(await this.getData(this.options.liveApiHost, `${BASE_INFO_PATH}?${query}`, cookie, signal));
   }
 
   /** getRoomPlayInfo v2 for the real room id at quality `qn`; ROOM_UNAVAILABLE for a room a guest cannot record. */

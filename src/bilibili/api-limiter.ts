@@ -28,6 +28,15 @@ export interface ApiLimiterOptions {
 
 const PAUSE = 0;
 const TAT = 1;
+/** Calls granted so far (all threads). */
+const CALLS = 2;
+/** Milliseconds callers waited for their slot, summed. */
+const WAITED = 3;
+/** The spacing in force (ms); 0 = the one given at creation. Changed at run time by setBudgetPerMinute. */
+const SPACING = 4;
+/** Pauses set so far (after 412/-352). */
+const PAUSES = 5;
+const CELLS = 6;
 
 export class ApiLimiter {
   private readonly cells: BigInt64Array;
@@ -39,7 +48,7 @@ export class ApiLimiter {
   static create(options: ApiLimiterOptions = {}): ApiLimiter {
     const spacingMs = Math.max(0, options.spacingMs ?? 100);
     const burst = Math.max(1, Math.floor(options.burst ?? 5));
-    return new ApiLimiter({ buffer: new SharedArrayBuffer(16), spacingMs, burst });
+    return new ApiLimiter({ buffer: new SharedArrayBuffer(8 * CELLS), spacingMs, burst });
   }
 
   /** Attaches to a limiter created in another thread. */
@@ -63,7 +72,10 @@ export class ApiLimiter {
     for (;;) {
       const cur = Atomics.load(this.cells, PAUSE);
       if (cur >= until) return;
-      if (Atomics.compareExchange(this.cells, PAUSE, cur, until) === cur) return;
+      if (Atomics.compareExchange(this.cells, PAUSE, cur, until) === cur) {
+        if (this.cells.length > PAUSES) Atomics.add(this.cells, PAUSES, 1n);
+        return;
+      }
     }
   }
 
@@ -87,16 +99,43 @@ export class ApiLimiter {
   /** Milliseconds the caller must wait for its slot; reserves the slot. */
   reserve(now = Date.now()): number {
     const t = BigInt(Math.round(now));
-    const spacing = BigInt(Math.round(this.shared.spacingMs));
+    const spacing = BigInt(Math.round(this.spacingMs()));
     const tolerance = spacing * BigInt(this.shared.burst - 1);
     for (;;) {
       const tat = Atomics.load(this.cells, TAT);
       const base = tat > t ? tat : t;
       if (Atomics.compareExchange(this.cells, TAT, tat, base + spacing) === tat) {
         const wait = base - tolerance - t;
+        if (this.cells.length > WAITED) {
+          Atomics.add(this.cells, CALLS, 1n);
+          if (wait > 0n) Atomics.add(this.cells, WAITED, wait);
+        }
         return wait > 0n ? Number(wait) : 0;
       }
     }
+  }
+
+  /** The spacing between calls now in force (ms). */
+  spacingMs(): number {
+    const set = this.cells.length > SPACING ? Number(Atomics.load(this.cells, SPACING)) : 0;
+    return set > 0 ? set : this.shared.spacingMs;
+  }
+
+  /** Sets the budget for every thread at once (ApiBudgetPerMinute changed); 0 = no spacing beyond 1 ms. */
+  setBudgetPerMinute(perMinute: number): void {
+    if (this.cells.length <= SPACING) return;
+    Atomics.store(this.cells, SPACING, BigInt(Math.max(1, Math.round(perMinute > 0 ? 60_000 / perMinute : 1))));
+  }
+
+  /** Calls per minute the spacing allows. */
+  budgetPerMinute(): number {
+    return Math.round(60_000 / Math.max(1, this.spacingMs()));
+  }
+
+  /** Use so far: calls granted, total ms callers waited for a slot, pauses set (for /metrics and the UI). */
+  usage(): { calls: number; waitedMs: number; pauses: number } {
+    if (this.cells.length < CELLS) return { calls: 0, waitedMs: 0, pauses: 0 };
+    return { calls: Number(Atomics.load(this.cells, CALLS)), waitedMs: Number(Atomics.load(this.cells, WAITED)), pauses: Number(Atomics.load(this.cells, PAUSES)) };
   }
 
   /** Waits for this call's slot; rejects with API_PAUSED if a pause is active before or after the wait. */

@@ -18,6 +18,7 @@ interface SimulateOptions {
   formats?: SimFormat[];
   lenient?: boolean;
   specialRooms?: boolean;
+  riskPerMinute?: number;
 }
 
 /**
@@ -62,8 +63,9 @@ export function registerSimulateCommand(program: Command): void {
     .option('--pad-with-filler', 'pad video with H.264 filler NALUs up to --bitrate-kbps (recorders drop filler: flatters them)')
     .option('--lenient', '2024 behaviour for old clients: accept unsigned live API calls and calls without a buvid3 cookie (default: refuse them with -352, as the service does)')
     .option('--special-rooms', 'also create live rooms a guest cannot record: 20001 paid, 20002 password, 20003 guard-only, 20004 DRM-only')
+    .option('--risk-per-minute <n>', 'risk control: answer 412 to an IP making more than N live-API calls a minute (0 = off)', int('risk-per-minute', 0, 1_000_000), 0)
     .action(async (opts: SimulateOptions) => {
-      const sim = new Simulator({ content: await content(opts), lenient: opts.lenient ?? false });
+      const sim = new Simulator({ content: await content(opts), lenient: opts.lenient ?? false, riskPerMinute: opts.riskPerMinute ?? 0 });
       const running = await sim.start({ port: opts.port, host: opts.host });
       for (let i = 1; i <= opts.rooms; i++) {
         sim.createRoom({ roomId: 10000 + i, shortId: i, name: `sim-${i}`, title: `Simulated room ${i}`, live: true, bitrateKbps: opts.bitrateKbps, padWithFiller: opts.padWithFiller ?? false, formats: opts.formats });

@@ -70,6 +70,10 @@ export const FIELDS = {
   MinFreeSpaceMB: { kind: 'uint', scope: 'G', default: 256, liverec: true },
   /** Rooms the API may hold; adds beyond are refused (409). 0 = no limit. */
   MaxRooms: { kind: 'uint', scope: 'G', default: 1000, liverec: true },
+  /** Keep the danmaku socket open while the room is idle, for second-level start detection (off: it opens when the room goes live). */
+  DanmakuInstantDetect: { kind: 'bool', scope: 'RG', default: false, liverec: true },
+  /** Live-API calls per minute the whole process may make (every call of every room, batch checks included). */
+  ApiBudgetPerMinute: { kind: 'uint', scope: 'G', default: 50, liverec: true },
   /** Ask for the streamer's origin first (qn 25000) and switch back to it when a re-encode is recorded (docs/origin.md). */
   RecordingPreferOrigin: { kind: 'bool', scope: 'RG', default: true, liverec: true },
   /** Seconds between looks for the origin while a re-encode or transcode is recorded (one play-info call each). */

@@ -1,5 +1,6 @@
 // The contract between the main thread and room workers: commands (comlink) one way, a typed message union back.
 import type { UnavailableReason } from '../bilibili/room-availability.js';
+import type { BatchRoomStatus } from '../bilibili/batch-status.js';
 import type { PlainError } from '../errors.js';
 import type { FileGap, RecorderEvent } from '../events/types.js';
 import type { RoomSettings } from '../config/fields.js';
@@ -102,6 +103,16 @@ export interface RoomInit {
   workDir: string;
   /** Test-only faults are honoured only when the recorder was started with them enabled. */
   allowTestFaults?: boolean;
+  /** Live detection is the process's batch detector's (src/detect/): the actor keeps no poll timer of its own. */
+  batchDetect?: boolean;
+  /** The anchor uid, when known (cached): the actor then makes no call until the detector reports the room. */
+  uid?: number;
+}
+
+/** What the batch detector saw of one room. */
+export interface RoomObservation {
+  roomId: number;
+  status: BatchRoomStatus;
 }
 
 export interface StatsEntry {
@@ -125,7 +136,9 @@ export type RoomMessage =
   | { type: 'error'; roomId: number; error: PlainError };
 
 /** Commands to one room (the worker exposes them per room through the host API). */
-export type RoomCommand = 'start' | 'stop' | 'split' | 'refresh' | 'dispose' | 'testCrash' | 'testThrow' | 'testOom';
+export type RoomCommand = 'start' | 'stop' | 'split' | 'refresh' | 'dispose' | 'testCrash' | 'testThrow' | 'testOom'
+  /** The batch detector's per-room fallback: one getInfoByRoom, failures recorded as the room's (never thrown). */
+  | 'check';
 
 /** The API a room host worker exposes over comlink. */
 export interface RoomHostApi {
@@ -133,6 +146,8 @@ export interface RoomHostApi {
   addRoom(init: RoomInit): Promise<void>;
   command(roomId: number, command: RoomCommand): Promise<void>;
   updateConfig(roomId: number, settings: RoomSettings): Promise<void>;
+  /** Batch detector results for rooms on this host (unknown rooms are skipped). */
+  observe(observations: RoomObservation[]): Promise<void>;
   /** Stops every actor, closing files with final metadata. */
   shutdown(): Promise<void>;
 }

@@ -15,8 +15,10 @@ import { finalizeOrphan, orphanFileClosed, recoverAfterCrash } from './crash-rec
 import { removeStaleTempFiles } from './stale-temp.js';
 import { emptyIoStats, emptyRecordingStats, type RoomMessage } from './protocol.js';
 import { roomIdResolver, type ResolveRoomId } from './resolve-room-id.js';
-import { Room } from './room.js';
+import { Room, type RoomControl } from './room.js';
 import { Supervisor } from './supervisor.js';
+import { RoomDetection } from '../detect/room-detection.js';
+import { getProcessLimiter } from '../bilibili/api-limiter.js';
 
 export interface RecorderOptions {
   workDir: string;
@@ -68,6 +70,15 @@ export class Recorder {
   /** Adds run one at a time, so two ids of one room can never both be inserted. */
   private adding: Promise<unknown> = Promise.resolve();
   private readonly resolveRoomId: ResolveRoomId;
+  /** Batch live detection of every room (src/detect/). */
+  readonly detection: RoomDetection;
+  /** Commands to a room start its actor first: an idle room has none (see launch). */
+  private readonly control: RoomControl = {
+    command: (roomId, command) => {
+      this.ensureActor(roomId);
+      return this.supervisor.command(roomId, command);
+    },
+  };
 
   constructor(private readonly options: RecorderOptions) {
     this.bus = options.bus ?? new EventBus();
@@ -85,6 +96,21 @@ export class Recorder {
         ids.forEach((id) => this.onRoomLost(id, err));
       },
     });
+    this.detection = new RoomDetection({
+      workDir: options.workDir, config: options.config, rooms: () => this.rooms,
+      observe: (list) => {
+        for (const o of list) {
+          const room = this.byId(o.roomId);
+          const s = o.status;
+          // An idle room has no actor: the mirror takes the facts the batch answer carries.
+          room?.apply({ state: { uid: s.uid, shortId: s.shortId, name: s.uname || room.state.name, title: s.title || room.state.title,
+            areaNameParent: s.parentAreaName || room.state.areaNameParent, areaNameChild: s.areaName || room.state.areaNameChild } });
+          if (s.liveStatus === 1) this.ensureActor(o.roomId);
+        }
+        this.supervisor.observe(list);
+      },
+      refresh: (roomId) => this.control.command(roomId, 'check'),
+    });
   }
 
   /** Starts an actor for every configured room. */
@@ -92,17 +118,31 @@ export class Recorder {
     recoverAfterCrash(this.journal, (e) => this.bus.emit(e), (fields, msg) => logger().warn(fields, msg));
     const removed = removeStaleTempFiles(this.workDir);
     if (removed.length > 0) logger().info({ removed }, 'removed temp files left by a previous run');
-    for (const entry of this.config.rooms) this.rooms.push(new Room(entry, this.supervisor));
+    for (const entry of this.config.rooms) this.rooms.push(new Room(entry, this.control));
     await Promise.all(this.rooms.map((room) => this.launch(room)));
+    this.detection.start();
   }
 
-  private launch(room: Room): Promise<void> {
+  /**
+   * An idle room gets no actor (no thread state, socket or timer): the batch detector watches it from here, and its
+   * actor starts when it goes live, when a command needs it, or when DanmakuInstantDetect asks for a socket.
+   */
+  private launch(room: Room, now = false): Promise<void> {
+    if (!now && !this.config.resolveRoom(room.entry).DanmakuInstantDetect) return Promise.resolve();
     return this.supervisor.add({
       roomId: room.roomId,
       settings: this.settingsOf(room),
       workDir: this.workDir,
       allowTestFaults: this.options.allowTestFaults,
+      batchDetect: true,
+      uid: this.detection.uidOf(room.roomId, room.state),
     }).catch((err: unknown) => roomLogger(room.roomId).error({ err }, 'room actor failed to start'));
+  }
+
+  /** Starts the room's actor unless it has one. */
+  private ensureActor(roomId: number): void {
+    const room = this.byId(roomId);
+    if (room && !room.disposed && !this.supervisor.has(roomId)) void this.launch(room, true);
   }
 
   /** Numeric ids match room id or short id (first in list order); strings match objectId. */
@@ -138,18 +178,20 @@ export class Recorder {
     if (max > 0 && this.rooms.length >= max) {
       throw new LiverecError('ROOM_LIMIT', `MaxRooms is ${max}: remove a room or raise MaxRooms before adding room ${id}`);
     }
-    const room = new Room(this.config.commit(() => this.config.addRoom(roomId, autoRecord)), this.supervisor);
+    const room = new Room(this.config.commit(() => this.config.addRoom(roomId, autoRecord)), this.control);
     this.rooms.push(room);
     void this.launch(room);
+    this.detection.added(room.roomId);
     return room;
   }
 
   /** Cluster: runs a room whose settings are kept elsewhere (the database), so nothing is saved here. */
   async adoptRoom(entry: RoomConfigEntry): Promise<Room> {
     this.config.rooms.push(entry);
-    const room = new Room(entry, this.supervisor);
+    const room = new Room(entry, this.control);
     this.rooms.push(room);
     await this.launch(room);
+    this.detection.added(room.roomId);
     return room;
   }
 
@@ -193,8 +235,10 @@ export class Recorder {
 
   /** Re-sends resolved settings to one room (room config changed) or all rooms (global config changed). */
   pushSettings(room?: Room): void {
+    if (!room) getProcessLimiter().setBudgetPerMinute(this.config.effective('ApiBudgetPerMinute'));
     for (const r of room ? [room] : this.rooms) {
       const settings: RoomSettings = this.settingsOf(r);
+      if (settings.DanmakuInstantDetect) this.ensureActor(r.roomId);
       this.supervisor.updateConfig(r.roomId, settings).catch(() => undefined);
     }
   }
@@ -226,6 +270,7 @@ export class Recorder {
 
   /** Graceful stop: every actor closes its files with final metadata; then the config is saved. */
   async close(graceMs?: number): Promise<void> {
+    this.detection.stop();
     await this.supervisor.shutdown(graceMs);
     // Files a thread could not close in time keep their journal entries; the scan is needed only after a crash.
     this.journal.cleanStop();
@@ -248,6 +293,7 @@ export class Recorder {
           this.notice({ roomId: m.roomId, kind: 'unavailable', detail: m.state.unavailableReason ?? null });
         }
         room?.apply({ state: m.state });
+        if (m.state.uid) this.detection.learned(m.roomId, m.state.uid);
         break;
       case 'event':
         if (m.event.EventType === 'SessionStarted') {

@@ -3,6 +3,7 @@ import { BilibiliApiClient } from '../bilibili/api-client.js';
 import type { UnavailableReason } from '../bilibili/room-availability.js';
 import { DanmakuClient } from '../bilibili/danmaku/client.js';
 import { type DanmakuEvent, MAX_FIELD_CHARS } from '../bilibili/danmaku/commands.js';
+import type { BatchRoomStatus } from '../bilibili/batch-status.js';
 import type { RoomSettings } from '../config/fields.js';
 import { DanmakuRecorder } from '../danmaku/recorder.js';
 import type { RoomEventSnapshot } from '../events/types.js';
@@ -15,6 +16,9 @@ import { RecordSession } from './record-session.js';
 import { StatsTracker } from './stats-tracker.js';
 import { titleFiltered } from './title-filter.js';
 import type { StatsBatcher } from './stats-batcher.js';
+
+/** How long the danmaku socket stays open after a stream ends (a quick restart is still seen at once). */
+export const DANMAKU_LINGER_MS = 120_000;
 
 export class RoomActor {
   readonly outbox: ActorOutbox;
@@ -31,6 +35,7 @@ export class RoomActor {
   private retryTimer: NodeJS.Timeout | null = null;
   private infoFailures = 0;
   private disposed = false;
+  private lingerTimer: NodeJS.Timeout | null = null;
   private readonly availability: RoomAvailability;
   private readonly danmakuFiles = new DanmakuRecorder({
     settings: () => this.settings,
@@ -56,6 +61,16 @@ export class RoomActor {
 
   begin(): void {
     this.outbox.state({ ...this.state });
+    if (this.init.batchDetect) {
+      // The batch detector watches this room (it learns the uid in batches too): nothing is called until it reports
+      // the room live, or asks for a check of its own (fallback). A room that keeps its danmaku socket needs its info now.
+      if (this.init.uid) {
+        this.state.uid = this.init.uid;
+        this.outbox.state({ uid: this.init.uid });
+      }
+      if (this.settings.DanmakuInstantDetect) void this.refreshSafely().then(() => this.ensureDanmaku());
+      return;
+    }
     this.restartPoll();
     void this.refreshSafely().then(() => this.ensureDanmaku());
   }
@@ -86,6 +101,10 @@ export class RoomActor {
         await this.refresh();
         this.ensureDanmaku();
         return;
+      case 'check':
+        await this.refreshSafely();
+        this.ensureDanmaku();
+        return;
       case 'dispose':
         return this.dispose();
       case 'testThrow':
@@ -105,11 +124,31 @@ export class RoomActor {
     }
   }
 
+  /** What the process's batch detector saw: facts are taken as they are; a room that turned live gets its full check now. */
+  observe(s: BatchRoomStatus): void {
+    if (this.disposed) return;
+    const facts = {
+      uid: s.uid, shortId: s.shortId, name: s.uname || this.state.name, title: s.title || this.state.title,
+      areaNameParent: s.parentAreaName || this.state.areaNameParent, areaNameChild: s.areaName || this.state.areaNameChild,
+    };
+    Object.assign(this.state, facts);
+    this.outbox.state(facts);
+    const live = s.liveStatus === 1;
+    if (live && !this.state.streaming) void this.refreshSafely().then(() => this.ensureDanmaku());
+    else if (!live && this.state.streaming && !this.session) this.setStreaming(false);
+  }
+
   updateSettings(settings: RoomSettings): void {
     const before = this.settings;
     this.settings = settings;
     this.client = new BilibiliApiClient(clientOptionsFrom(settings));
-    if (before.TimingCheckInterval !== settings.TimingCheckInterval) this.restartPoll();
+    if (before.TimingCheckInterval !== settings.TimingCheckInterval && (!this.init.batchDetect || this.pollTimer)) this.restartPoll();
+    if (settings.DanmakuInstantDetect !== before.DanmakuInstantDetect) {
+      if (settings.DanmakuInstantDetect) {
+        if (this.infoFetched) this.ensureDanmaku();
+        else void this.refreshSafely().then(() => this.ensureDanmaku());
+      } else if (!this.state.streaming) this.closeDanmaku();
+    }
     if (settings.AutoRecord) this.maybeStart();
   }
 
@@ -118,6 +157,7 @@ export class RoomActor {
     this.disposed = true;
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.lingerTimer) clearTimeout(this.lingerTimer);
     this.danmaku?.stop();
     this.danmaku = null;
     const running = this.session;
@@ -143,6 +183,20 @@ export class RoomActor {
   private restartPoll(): void {
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.pollTimer = setInterval(() => void this.poll(), Math.max(1, this.settings.TimingCheckInterval) * 1000);
+  }
+
+  /**
+   * Under batch detection a room has no timer of its own, except one the service will not let us record (paid,
+   * password, not found…): the batch status cannot tell when that ends, so it is checked once per interval as before.
+   */
+  private syncPoll(): void {
+    if (!this.init.batchDetect || this.disposed) return;
+    const want = this.availability.reason !== null;
+    if (want && !this.pollTimer) this.restartPoll();
+    else if (!want && this.pollTimer) {
+      clearInterval(this.pollTimer);
+      this.pollTimer = null;
+    }
   }
 
   private async poll(): Promise<void> {
@@ -195,10 +249,12 @@ export class RoomActor {
   private async refreshSafely(): Promise<void> {
     try {
       await this.refresh();
+      this.syncPoll();
     } catch (err) {
       const code = (err as { code?: string }).code;
       this.outbox.log('warn', `room info: ${(err as Error).message}`, { code });
       this.availability.failed(code);
+      this.syncPoll();
       // An unavailable room is checked again at the normal interval only: one API call per interval.
       if (this.infoFetched || this.disposed || this.availability.reason) return;
       const delay = Math.min(this.settings.TimingCheckInterval * 1000, this.settings.TimingStreamRetry * 2 ** this.infoFailures++);
@@ -214,8 +270,14 @@ export class RoomActor {
       if (!live) this.state.autoRecordForThisSession = true;
       this.outbox.state({ streaming: live, autoRecordForThisSession: this.state.autoRecordForThisSession });
       this.outbox.event({ EventType: live ? 'StreamStarted' : 'StreamEnded', EventTimestamp: formatLocal(), EventData: this.snapshot() });
+      if (!live) this.lingerDanmaku();
     }
-    if (live) this.maybeStart();
+    if (live) {
+      if (this.lingerTimer) clearTimeout(this.lingerTimer);
+      this.lingerTimer = null;
+      this.ensureDanmaku();
+      this.maybeStart();
+    }
   }
 
   private maybeStart(): void {
@@ -249,7 +311,10 @@ export class RoomActor {
         return !this.disposed && this.state.streaming && this.state.autoRecordForThisSession;
       },
       timeline: this.danmakuFiles,
-      unavailable: (reason) => this.availability.set(reason as UnavailableReason),
+      unavailable: (reason) => {
+        this.availability.set(reason as UnavailableReason);
+        this.syncPoll();
+      },
     });
     const done = session.run().then(() => false, (err: unknown) => {
       this.outbox.error(err);
@@ -265,8 +330,30 @@ export class RoomActor {
     this.session = { session, done };
   }
 
+  /** After a stream ends the socket stays a while (PREPARING→LIVE restarts are common), then closes unless instant detect is on. */
+  private lingerDanmaku(): void {
+    if (this.settings.DanmakuInstantDetect || !this.danmaku) return;
+    if (this.lingerTimer) clearTimeout(this.lingerTimer);
+    this.lingerTimer = setTimeout(() => {
+      this.lingerTimer = null;
+      if (!this.state.streaming && !this.settings.DanmakuInstantDetect) this.closeDanmaku();
+    }, DANMAKU_LINGER_MS);
+  }
+
+  private closeDanmaku(): void {
+    if (!this.danmaku) return;
+    this.danmaku.stop();
+    this.danmaku = null;
+    if (this.state.danmakuConnected) {
+      this.state.danmakuConnected = false;
+      this.outbox.state({ danmakuConnected: false });
+    }
+  }
+
+  /** An idle room holds no danmaku socket unless DanmakuInstantDetect asks for one. */
   private ensureDanmaku(): void {
     if (this.danmaku || this.disposed || !this.infoFetched) return;
+    if (!this.state.streaming && !this.settings.DanmakuInstantDetect && !this.lingerTimer) return;
     const client = new DanmakuClient({ roomId: this.roomId, api: this.client, options: clientOptionsFrom(this.settings) });
     client.on('state', () => {
       const connected = client.connected;

@@ -2,7 +2,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { toPlainError } from '../errors.js';
 import type { RoomSettings } from '../config/fields.js';
-import type { RoomCommand, RoomHostApi, RoomInit, RoomMessage } from './protocol.js';
+import type { RoomCommand, RoomHostApi, RoomInit, RoomMessage, RoomObservation } from './protocol.js';
 import { RoomActor } from './room-actor.js';
 import { StatsBatcher } from './stats-batcher.js';
 
@@ -43,6 +43,9 @@ export class RoomHost {
       }),
       command: (roomId: number, command: RoomCommand) => guard(() => this.actor(roomId).command(command)),
       updateConfig: (roomId: number, settings: RoomSettings) => guard(() => this.actor(roomId).updateSettings(settings)),
+      observe: (observations: RoomObservation[]) => guard(() => {
+        for (const o of observations) this.actors.get(o.roomId)?.observe(o.status);
+      }),
       shutdown: () => guard(async () => {
         await Promise.all([...this.actors.values()].map((a) => a.dispose()));
         this.actors.clear();

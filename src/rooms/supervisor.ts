@@ -4,7 +4,7 @@ import { LiverecError } from '../errors.js';
 import type { RoomSettings } from '../config/fields.js';
 import { HostSlot } from './host-slot.js';
 import { defaultMaxHosts, pickHost } from './placement.js';
-import type { RoomCommand, RoomInit, RoomMessage } from './protocol.js';
+import type { RoomCommand, RoomInit, RoomMessage, RoomObservation } from './protocol.js';
 import type { RoomControl } from './room.js';
 
 export interface SupervisorOptions {
@@ -125,6 +125,24 @@ export class Supervisor implements RoomControl {
     if (!slot || !init) return Promise.resolve();
     init.settings = settings; // a restarted host gets the current settings
     return slot.call((api) => api.updateConfig(roomId, settings));
+  }
+
+  /** Whether the room has an actor placed on a host. */
+  has(roomId: number): boolean {
+    return this.placement.has(roomId);
+  }
+
+  /** Hands batch detector results to the hosts of their rooms, one message per host. */
+  observe(observations: RoomObservation[]): void {
+    const bySlot = new Map<HostSlot, RoomObservation[]>();
+    for (const o of observations) {
+      const slot = this.placement.get(o.roomId);
+      if (!slot) continue;
+      const list = bySlot.get(slot) ?? [];
+      list.push(o);
+      bySlot.set(slot, list);
+    }
+    for (const [slot, list] of bySlot) slot.call((api) => api.observe(list)).catch(() => undefined);
   }
 
   get workerCount(): number {

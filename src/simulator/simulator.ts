@@ -14,6 +14,12 @@ import { Pacer } from './pacer.js';
 import { RoomOps } from './room-ops.js';
 import type { RequestRecord, SimRoom, SimRoomInit } from './room.js';
 import { sendJson } from './http-util.js';
+import { BATCH_STATUS_PATH, handleBatchStatus } from './batch-status.js';
+import { RiskCounter } from './risk-counter.js';
+import { BASE_INFO_PATH, handleBaseInfo } from './base-info.js';
+import { refuse } from './strict.js';
+import { takeBatchFault, type BatchFaults } from './batch-faults.js';
+import { handleScale, isScalePath } from './scale-routes.js';
 
 export interface SimulatorOptions {
   /** Pacing tick of the FLV responses (default 40 ms). */
@@ -28,6 +34,8 @@ export interface SimulatorOptions {
    * Off by default: the simulator refuses them with -352 as the service does since 2025.
    */
   lenient?: boolean;
+  /** Risk control: live-API calls per minute per IP above which calls are answered 412 (default 0 = off). */
+  riskPerMinute?: number;
 }
 
 export interface StartOptions {
@@ -56,12 +64,32 @@ export class Simulator extends RoomOps {
   port = 0;
   private server: http.Server | null = null;
   private readonly content: readonly Clip[];
+  /** Per-IP call counting and the risk-control threshold (`GET /_sim/stats` apiCalls, `POST /_sim/risk`). */
+  readonly risk: RiskCounter;
+  batchCalls = 0;
+  batchUids = 0;
+  baseInfoCalls = 0;
+  /** Armed failures of the batch endpoint (`POST /_sim/batch-faults`). */
+  readonly batchFaults: BatchFaults = { remaining: 0, kind: 'http-500' };
+  private uidIndex = new Map<number, SimRoom>();
+  private uidIndexSize = -1;
 
   constructor(options: SimulatorOptions = {}) {
     super();
     this.pacer = new Pacer(options.tickMs ?? 40);
     this.content = options.content ?? [];
     this.lenient = options.lenient ?? false;
+    this.risk = new RiskCounter(options.riskPerMinute ?? 0);
+  }
+
+  /** The room of an anchor uid (index rebuilt when rooms were added or removed). */
+  roomByUid(uid: number): SimRoom | undefined {
+    if (this.uidIndexSize !== this.rooms.size) {
+      this.uidIndex = new Map([...this.rooms.values()].map((r) => [r.uid, r]));
+      this.uidIndexSize = this.rooms.size;
+    }
+    const room = this.uidIndex.get(uid);
+    return room && this.rooms.get(room.roomId) === room ? room : undefined;
   }
 
   override createRoom(init: SimRoomInit): SimRoom {
@@ -117,19 +145,43 @@ export class Simulator extends RoomOps {
   stats(): Record<string, unknown> {
     let bytesServed = 0;
     let openStreams = 0;
+    let openDanmaku = 0;
     for (const r of this.rooms.values()) {
       bytesServed += r.counters.bytesServed;
       openStreams += r.media.size;
+      openDanmaku += r.danmaku.size;
     }
-    return { rooms: this.rooms.size, openStreams, bytesServed, unknownRoomHits: this.unknownRoomHits, navHits: this.navHits, fingerHits: this.fingerHits, refusedHits: this.refusedHits, lenient: this.lenient, pacerTicks: this.pacer.ticks, pacerBusyMs: Math.round(this.pacer.busyMs) };
+    return {
+      apiCalls: this.risk.apiCalls, batchCalls: this.batchCalls, batchUids: this.batchUids, baseInfoCalls: this.baseInfoCalls, riskPerMinute: this.risk.perMinute,
+      riskHits: this.risk.riskHits, peakApiCallsPerMinute: this.risk.peakPerMinute, apiCallsLastMinute: this.risk.lastMinute(), openDanmaku, rooms: this.rooms.size, openStreams, bytesServed, unknownRoomHits: this.unknownRoomHits, navHits: this.navHits, fingerHits: this.fingerHits, refusedHits: this.refusedHits, lenient: this.lenient, pacerTicks: this.pacer.ticks, pacerBusyMs: Math.round(this.pacer.busyMs) };
+  }
+
+  /** The batch endpoint needs a buvid3 like every live call (it is not WBI-signed). */
+  private async batchStatus(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const refusal = this.lenient ? null : refuse(url.pathname, req, url.searchParams);
+    if (refusal) {
+      this.refusedHits[refusal.reason]++;
+      return sendJson(res, 200, refusal.body);
+    }
+    const fault = takeBatchFault(this);
+    if (fault) return sendJson(res, fault.status, fault.body);
+    if (url.pathname === BASE_INFO_PATH) return handleBaseInfo(this, req, res, url);
+    return handleBatchStatus(this, req, res, url);
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       url.pathname = canonicalPath(url.pathname);
+      const batch = url.pathname === BATCH_STATUS_PATH || url.pathname === BASE_INFO_PATH;
+      if ((batch || isApiPath(url.pathname)) && this.risk.count(req)) {
+        // The service's IP-level block: HTTP 412 from the gateway, before any signature or room is looked at.
+        return sendJson(res, 412, { code: -412, message: '请求被拦截', ttl: 1, data: null }, { Server: 'openresty' });
+      }
+      if (batch) return await this.batchStatus(req, res, url);
       if (isApiPath(url.pathname)) return await handleApi(this, req, res, url);
       if (isMediaPath(url.pathname)) return await handleMedia(this, req, res, url);
+      if (isScalePath(url.pathname, req.method ?? 'GET')) return await handleScale(this, req, res, url);
       if (url.pathname.startsWith('/_sim/')) return await handleControl(this, req, res, url);
       if (url.pathname.startsWith(COVER_PREFIX)) return handleCover(req, res, url, (id) => this.findRoom(id, false) !== undefined);
       sendJson(res, 404, { code: -404, message: '啥都木有', ttl: 1, data: null });

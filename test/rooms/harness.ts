@@ -6,7 +6,7 @@ import { ConfigStore } from '../../src/config/store.js';
 import { EventBus } from '../../src/events/bus.js';
 import type { EventType, RecorderEvent } from '../../src/events/types.js';
 import { startService, type Service } from '../../src/service.js';
-import { Simulator, type SimRoomInit } from '../../src/simulator/index.js';
+import { Simulator, type SimRoomInit, type SimulatorOptions } from '../../src/simulator/index.js';
 import type { Overrides } from '../../src/config/store.js';
 
 export interface Harness {
@@ -25,6 +25,8 @@ export const FAST: Overrides = {
   TimingWatchdogTimeout: 2000,
   TimingStreamConnect: 3000,
   TimingDanmakuRetry: 1000,
+  // Tests start many rooms at once and assert outcomes, not the pacing of the default budget (50 calls a minute).
+  ApiBudgetPerMinute: 600,
 };
 
 export async function startHarness(options: {
@@ -39,8 +41,10 @@ export async function startHarness(options: {
   api?: boolean;
   /** Record into this (existing) directory instead of a new temporary one. */
   workDir?: string;
+  /** Simulator options (e.g. riskPerMinute). */
+  sim?: SimulatorOptions;
 }): Promise<Harness> {
-  const sim = new Simulator();
+  const sim = new Simulator(options.sim);
   const running = await sim.start();
   for (const r of options.rooms) sim.createRoom(r);
   const workDir = options.workDir ?? mkdtempSync(join(tmpdir(), 'liverec-rec-'));

@@ -25,6 +25,8 @@ class Store {
   connected = false;
   loaded = false;
   limiterPausedUntil = 0;
+  /** The live-API budget and its use (from each stats frame); null until the first. */
+  api: { budgetPerMinute: number; callsLastMinute: number; pauses: number; pausedUntil: number } | null = null;
   /** Counts `room` frames applied, so a test or a curious user can see the stream is doing the work. */
   roomFrames = 0;
   error: string | null = null;
@@ -118,8 +120,9 @@ class Store {
     this.changed();
   }
 
-  private applyStats(frame: { time: number; limiterPausedUntil: number; rooms: StatsEntry[] }): void {
+  private applyStats(frame: { time: number; limiterPausedUntil: number; rooms: StatsEntry[]; api?: Store['api'] }): void {
     this.limiterPausedUntil = frame.limiterPausedUntil;
+    if (frame.api) this.api = frame.api;
     for (const s of frame.rooms) {
       const prev = this.stats.get(s.objectId);
       // An unchanged entry keeps its identity, so the memoised card of an idle room is not redrawn every second.

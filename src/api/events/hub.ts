@@ -134,7 +134,7 @@ export class EventHub {
     const pausedUntil = getProcessLimiter().pausedUntil();
     const rooms = this.recorder.rooms.map((r) => statsEntry(r, roomHealth(r, { now, limiterPausedUntil: pausedUntil, lastProblemAt: this.problems.get(r.roomId) ?? 0 })));
     // One string for every unfiltered client: 100 clients cost one JSON.stringify, not 100.
-    const frame = sseFrame('stats', { time: now, limiterPausedUntil: pausedUntil > now ? pausedUntil : 0, rooms });
+    const frame = sseFrame('stats', { time: now, limiterPausedUntil: pausedUntil > now ? pausedUntil : 0, rooms, api: this.recorder.detection.usage.usage(now) });
     for (const c of this.clients) {
       if (c.roomId === null) c.offer({ id: 0, frame, roomId: null });
       else this.sendRoomStats(c);

@@ -26,25 +26,30 @@ const round3 = (n: number): number => Math.round(n * 1000) / 1000;
  */
 class Ring {
   readonly t: Float64Array;
-  readonly mbps: Float32Array;
-  readonly pace: Float32Array;
-  readonly bytes: Float64Array;
+  /*
+   * A column is allocated on its first value other than an idle room's (0 Mbps, NaN pace, 0 bytes): thousands of
+   * rooms that never record keep only their timestamps (issue 40: an idle room costs almost nothing).
+   */
+  private mbps: Float32Array | null = null;
+  private pace: Float32Array | null = null;
+  private bytes: Float64Array | null = null;
   private next = 0;
   private size = 0;
 
   constructor(readonly objectId: string, readonly roomId: number, capacity: number) {
     this.t = new Float64Array(capacity);
-    this.mbps = new Float32Array(capacity);
-    this.pace = new Float32Array(capacity);
-    this.bytes = new Float64Array(capacity);
   }
 
   push(t: number, mbps: number, pace: number, bytes: number): void {
     const i = this.next;
+    const cap = this.t.length;
     this.t[i] = t;
-    this.mbps[i] = mbps;
-    this.pace[i] = pace;
-    this.bytes[i] = bytes;
+    if (mbps !== 0) this.mbps ??= new Float32Array(cap);
+    if (!Number.isNaN(pace)) this.pace ??= new Float32Array(cap).fill(Number.NaN);
+    if (bytes !== 0) this.bytes ??= new Float64Array(cap);
+    if (this.mbps) this.mbps[i] = mbps;
+    if (this.pace) this.pace[i] = pace;
+    if (this.bytes) this.bytes[i] = bytes;
     this.next = (i + 1) % this.t.length;
     this.size = Math.min(this.size + 1, this.t.length);
   }
@@ -56,9 +61,9 @@ class Ring {
       const i = (this.next - this.size + k + cap) % cap;
       if (this.t[i] < since) continue;
       out.t.push(this.t[i]);
-      out.mbps.push(round3(this.mbps[i]));
-      out.pace.push(Number.isFinite(this.pace[i]) ? round3(this.pace[i]) : null);
-      out.bytes.push(this.bytes[i]);
+      out.mbps.push(this.mbps ? round3(this.mbps[i]!) : 0);
+      out.pace.push(this.pace && Number.isFinite(this.pace[i]) ? round3(this.pace[i]!) : null);
+      out.bytes.push(this.bytes ? this.bytes[i]! : 0);
     }
     return out;
   }

@@ -6,6 +6,7 @@ import { logRing } from '../../log/logger.js';
 import type { Recorder } from '../../rooms/recorder.js';
 import type { WebhookDelivery } from '../../webhook/deliveries-schema.js';
 import { DeliveryOutcomes } from './delivery-outcomes.js';
+import { registerApiBudgetMetrics } from './api-budget-metrics.js';
 import { GapSeconds } from './gap-metrics.js';
 import { processRegistry } from './process-metrics.js';
 import { RoomCounters, type RoomTotals } from './room-counters.js';
@@ -154,6 +155,7 @@ export class RecorderMetrics {
     } });
     gauge('liverec_disk_free_bytes', 'Free bytes for liverec on the work directory\'s file system', () => self.disk?.free ?? null);
     gauge('liverec_disk_size_bytes', 'Size of the work directory\'s file system', () => self.disk?.total ?? null);
+    registerApiBudgetMetrics(reg, recorder);
     this.gapSeconds.register(this.registry);
     gauge('liverec_event_stream_clients', 'Connected /api/events clients', () => self.options.eventClients?.() ?? 0);
   }

@@ -97,7 +97,7 @@ export function RoomsPage() {
           </select>
         </div>
       </div>
-      <p class="summary">{t('rooms.summary', { n: rooms.length, live, recording })}{store.limiterPausedUntil > Date.now() ? ` · ${t('rooms.limiter')}` : ''}</p>
+      <p class="summary">{t('rooms.summary', { n: rooms.length, live, recording })}{store.limiterPausedUntil > Date.now() ? ` · ${t('rooms.limiter')}` : ''}{store.api ? ` · ${t('rooms.apiBudget', { used: store.api.callsLastMinute, budget: store.api.budgetPerMinute, pauses: store.api.pauses })}` : ''}</p>
       <NoticeLine notice={notice} />
       <div class="grid" id="room-grid">
         {shown.slice(0, limit).map((r) => (

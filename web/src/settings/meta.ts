@@ -13,7 +13,7 @@ export interface Group {
 
 /** brec WebUI's settings page order (弹幕录制, 录制模式, 自动分段, 文件写入, 录制画质, Webhook, then the advanced ones); liverec's own fields join the group they belong to. */
 export const GROUPS: Group[] = [
-  { id: 'danmaku', advanced: false, fields: ['recordDanmaku', 'recordDanmakuSuperChat', 'recordDanmakuGuard', 'recordDanmakuGift', 'recordDanmakuRaw', 'recordDanmakuFlushInterval'] },
+  { id: 'danmaku', advanced: false, fields: ['recordDanmaku', 'recordDanmakuSuperChat', 'recordDanmakuGuard', 'recordDanmakuGift', 'recordDanmakuRaw', 'recordDanmakuFlushInterval', 'danmakuInstantDetect'] },
   { id: 'recordMode', advanced: false, fields: ['recordMode', 'flvProcessorSplitOnScriptTag', 'flvProcessorDisableSplitOnH264AnnexB', 'flvKeepHevcCodec12', 'titleFilterPatterns', 'recordMemoryBudgetMB', 'recordFillGapsFromHls', 'recordGapFillMaxSeconds'] },
   { id: 'cutting', advanced: false, fields: ['cuttingMode', 'cuttingNumber', 'cuttingByTitle'] },
   { id: 'storage', advanced: false, fields: ['fileNameRecordTemplate', 'saveStreamCover', 'flvWriteMetadata', 'minFreeSpaceMB'] },
@@ -26,7 +26,7 @@ export const GROUPS: Group[] = [
   { id: 'apiHost', advanced: true, fields: ['liveApiHost'] },
   { id: 'cookie', advanced: true, fields: ['cookie'] },
   { id: 'network', advanced: true, fields: ['networkTransportUseSystemProxy', 'networkTransportAllowedAddressFamily', 'danmakuTransport', 'danmakuAuthenticateWithStreamerUid'] },
-  { id: 'timing', advanced: true, fields: ['timingCheckInterval', 'timingApiTimeout', 'timingStreamRetry', 'timingStreamRetryNoQn', 'timingWatchdogTimeout', 'timingStreamConnect', 'timingDanmakuRetry', 'timingApiBlockedPause', 'timingOriginCheckInterval'] },
+  { id: 'timing', advanced: true, fields: ['timingCheckInterval', 'timingApiTimeout', 'timingStreamRetry', 'timingStreamRetryNoQn', 'timingWatchdogTimeout', 'timingStreamConnect', 'timingDanmakuRetry', 'timingApiBlockedPause', 'timingOriginCheckInterval', 'apiBudgetPerMinute'] },
   { id: 'userScript', advanced: true, fields: ['userScript'] },
   { id: 'liverec', advanced: true, fields: ['maxRooms'] },
   { id: 'desktop', advanced: true, fields: ['wpfShowTitleAndArea', 'wpfNotifyStreamStart'] },
@@ -36,7 +36,7 @@ const UNITS: Record<string, Unit> = {
   timingCheckInterval: 's', timingStreamRetryNoQn: 's', timingOriginCheckInterval: 's', recordGapFillMaxSeconds: 's',
   timingApiTimeout: 'ms', timingStreamRetry: 'ms', timingStreamConnect: 'ms', timingDanmakuRetry: 'ms', timingWatchdogTimeout: 'ms',
   timingApiBlockedPause: 'ms', timingWebhookTimeout: 'ms', postCommandTimeout: 's', postJobConcurrency: 'count',
-  recordMemoryBudgetMB: 'MiB', minFreeSpaceMB: 'MiB', recordDanmakuFlushInterval: 'count',
+  recordMemoryBudgetMB: 'MiB', minFreeSpaceMB: 'MiB', recordDanmakuFlushInterval: 'count', apiBudgetPerMinute: 'count',
 };
 
 /** The unit of a field; CuttingNumber's depends on the cutting mode in effect (2 = by size). */
@@ -55,7 +55,7 @@ export const ENUMS: Record<string, number[]> = {
 export const MULTILINE = new Set(['webHookUrls', 'webHookUrlsV2', 'titleFilterPatterns', 'userScript', 'fileNameRecordTemplate', 'postCommand', 'notifyUrls', 'notifyTemplate']);
 export const SECRET = new Set(['cookie', 'notifyUrls', 'storageS3Url']);
 /** Fields liverec adds to brec's set. */
-export const LIVEREC_ONLY = new Set(['flvKeepHevcCodec12', 'recordMemoryBudgetMB', 'minFreeSpaceMB', 'recordingProtocol', 'timingWebhookTimeout', 'timingApiBlockedPause', 'maxRooms',
+export const LIVEREC_ONLY = new Set(['flvKeepHevcCodec12', 'recordMemoryBudgetMB', 'minFreeSpaceMB', 'recordingProtocol', 'timingWebhookTimeout', 'timingApiBlockedPause', 'maxRooms', 'danmakuInstantDetect', 'apiBudgetPerMinute',
   'recordingPreferOrigin', 'timingOriginCheckInterval', 'recordFillGapsFromHls', 'recordGapFillMaxSeconds',
   'postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency',
   'retentionMaxAgeDays', 'retentionMaxTotalGB', 'retentionMinFreeGB', 'notifyUrls', 'notifyEnabled', 'notifyTemplate',

@@ -1,0 +1,183 @@
+// The recorder's side of batch detection: which rooms to watch (uid known), what to tell their actors, the fallback.
+import { BilibiliApiClient } from '../bilibili/api-client.js';
+import { getProcessLimiter } from '../bilibili/api-limiter.js';
+import type { BatchRoomStatus, RoomBaseInfo } from '../bilibili/batch-status.js';
+import type { ConfigStore } from '../config/store.js';
+import { logger } from '../log/logger.js';
+import { clientOptionsFrom } from '../rooms/client-settings.js';
+import type { RoomObservation, RoomState } from '../rooms/protocol.js';
+import { BatchDetector } from './batch-detector.js';
+import { UidCache } from './uid-cache.js';
+import { ApiUsageSampler } from './api-usage.js';
+
+export interface DetectionDeps {
+  workDir: string;
+  config: ConfigStore;
+  /** The rooms as the recorder mirrors them. */
+  rooms: () => ReadonlyArray<{ roomId: number; state: RoomState; disposed?: boolean }>;
+  observe: (observations: RoomObservation[]) => void;
+  /** The per-room check (getInfoByRoom) used while the batch endpoint fails. */
+  refresh: (roomId: number) => Promise<void>;
+}
+
+/** Per-room fallback checks in flight at most: a failing batch endpoint must not queue thousands of calls. */
+const FALLBACK_CONCURRENCY = 3;
+/** Room ids per getRoomBaseInfo call. */
+const LEARN_BATCH = 500;
+
+export class RoomDetection {
+  readonly uids: UidCache;
+  readonly detector: BatchDetector;
+  /** The process's budget use, for /metrics and the UI. */
+  readonly usage = new ApiUsageSampler();
+  /** Per-room fallback checks made (batch endpoint failing). */
+  fallbackChecks = 0;
+  private readonly lastFallback = new Map<number, number>();
+  private fallbackInFlight = 0;
+  private pending: RoomObservation[] = [];
+  /** The rooms by id as of the latest round (built in watched(), read by onStatus). */
+  private index = new Map<number, { state: RoomState }>();
+
+  constructor(private readonly deps: DetectionDeps) {
+    this.uids = new UidCache(deps.workDir);
+    this.detector = new BatchDetector({
+      fetch: (uids) => this.client().getStatusByUids(uids),
+      rooms: () => this.watched(),
+      onStatus: (roomId, status) => this.onStatus(roomId, status),
+      onBatchFailed: (roomIds, err) => this.fallback(roomIds, err),
+      intervalMs: () => Math.max(5, deps.config.effective('TimingCheckInterval')) * 1000,
+      learn: () => this.learnUids(),
+    });
+  }
+
+  /** The uid to hand a starting actor (so it calls nothing until the detector reports the room). */
+  uidOf(roomId: number, state?: RoomState): number | undefined {
+    return (state?.uid || undefined) ?? this.uids.get(roomId);
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.usage.start();
+    for (const r of this.deps.rooms()) this.detector.watch(r.roomId);
+    this.detector.start();
+  }
+
+  private started = false;
+
+  /** A room was added, or an actor reported facts: learn its uid; a new room is checked with the next batch. */
+  learned(roomId: number, uid: number | undefined, checked = false): void {
+    if (!uid) return;
+    const known = this.uids.get(roomId) === uid;
+    this.uids.set(roomId, uid);
+    if (!known && !checked) this.detector.watch(roomId);
+  }
+
+  added(roomId: number): void {
+    this.detector.watch(roomId);
+    this.start(); // a cluster node adopts rooms without start()
+  }
+
+  stop(): void {
+    this.detector.stop();
+    this.usage.stop();
+    this.uids.flush();
+  }
+
+  private client(): BilibiliApiClient {
+    const settings = this.deps.config.resolveRoom({ roomId: 0, autoRecord: false, overrides: {}, extra: {} });
+    return new BilibiliApiClient(clientOptionsFrom(settings), getProcessLimiter());
+  }
+
+  /**
+   * Rooms without a uid learn it with getRoomBaseInfo, LEARN_BATCH rooms a call (one call per room would burst at
+   * start). A room the answer leaves out (unknown, or the endpoint fails) is checked on its own: its actor's
+   * getInfoByRoom finds the uid or the reason (notFound), at most once per TimingCheckInterval.
+   */
+  private async learnUids(): Promise<boolean> {
+    const now = Date.now();
+    const interval = Math.max(5, this.deps.config.effective('TimingCheckInterval')) * 1000;
+    const todo: number[] = [];
+    for (const r of this.deps.rooms()) {
+      if (todo.length >= LEARN_BATCH) break;
+      // A room with an unavailableReason (e.g. notFound) is checked by its own per-interval timer.
+      if (r.disposed || this.uidOf(r.roomId, r.state) || r.state.unavailableReason) continue;
+      if (now - (this.learnTried.get(r.roomId) ?? 0) < interval) continue;
+      todo.push(r.roomId);
+    }
+    if (todo.length === 0) return false;
+    for (const id of todo) this.learnTried.set(id, now);
+    let found: RoomBaseInfo[] = [];
+    try {
+      found = await this.client().getRoomBaseInfo(todo);
+    } catch (err) {
+      this.fallback(todo, err as Error);
+      return true;
+    }
+    const missed: number[] = [];
+    const byId = new Map(this.deps.rooms().map((r) => [r.roomId, r]));
+    for (const id of todo) {
+      const info = found.find((f) => f.roomId === id);
+      if (info) {
+        // The answer carries the live flag too: it counts as the room's first check (no extra status call).
+        this.learned(id, info.uid, true);
+        const room = byId.get(id);
+        if (!room) continue;
+        this.detector.seen(id);
+        this.index.set(id, room);
+        this.onStatus(id, { uid: info.uid, roomId: info.roomId, shortId: info.shortId, liveStatus: info.liveStatus, liveTime: 0,
+          title: info.title, uname: info.uname, areaName: info.areaName, parentAreaName: info.parentAreaName });
+      } else missed.push(id); // unknown, or a short id: the actor's own check resolves it
+    }
+    if (missed.length) this.fallback(missed, new Error('not in the getRoomBaseInfo answer'), 'info');
+    return true;
+  }
+
+  private readonly learnTried = new Map<number, number>();
+
+  private watched(): { roomId: number; uid: number }[] {
+    const out: { roomId: number; uid: number }[] = [];
+    this.index = new Map();
+    for (const r of this.deps.rooms()) {
+      if (r.disposed) continue;
+      this.index.set(r.roomId, r);
+      const uid = this.uidOf(r.roomId, r.state);
+      if (uid) out.push({ roomId: r.roomId, uid });
+    }
+    return out;
+  }
+
+  /** Only what changes the actor's view crosses to its thread: a live flip, or facts it does not have yet. */
+  private onStatus(roomId: number, s: BatchRoomStatus): void {
+    const room = this.index.get(roomId);
+    if (!room) return;
+    const st = room.state;
+    const live = s.liveStatus === 1;
+    const changed = live !== st.streaming || (s.title !== '' && s.title !== st.title) || (s.uname !== '' && s.uname !== st.name)
+      || (s.areaName !== '' && s.areaName !== st.areaNameChild);
+    if (!changed) return;
+    if (this.pending.length === 0) queueMicrotask(() => this.flush());
+    this.pending.push({ roomId, status: s });
+  }
+
+  private flush(): void {
+    const list = this.pending;
+    this.pending = [];
+    if (list.length) this.deps.observe(list);
+  }
+
+  /** The batch call failed: the rooms of that batch are checked one by one, each at most once per TimingCheckInterval. */
+  private fallback(roomIds: number[], err: Error, level: 'warn' | 'info' = 'warn'): void {
+    logger()[level]({ err: err.message, rooms: roomIds.length }, 'batch check failed or left rooms out; checking these rooms one by one');
+    const now = Date.now();
+    const interval = Math.max(5, this.deps.config.effective('TimingCheckInterval')) * 1000;
+    for (const id of roomIds) {
+      if (this.fallbackInFlight >= FALLBACK_CONCURRENCY) return;
+      if (now - (this.lastFallback.get(id) ?? 0) < interval) continue;
+      this.lastFallback.set(id, now);
+      this.fallbackInFlight++;
+      this.fallbackChecks++;
+      void this.deps.refresh(id).catch(() => undefined).finally(() => this.fallbackInFlight--);
+    }
+  }
+}
