@@ -1,5 +1,9 @@
 // The batch status endpoint (room/v1/Room/get_status_info_by_uids): many rooms' live flags in one unsigned call.
 import { type Json, num, obj, optNum, optStr } from './json-read.js';
+import { MAX_FIELD_CHARS } from './danmaku/commands.js';
+
+/** A text field of the answer, cut at parse time like every title and name liverec keeps (hostile answers). */
+const text = (v: unknown, path: string): string => optStr(v, path, '').slice(0, MAX_FIELD_CHARS);
 
 export const BATCH_STATUS_PATH = '/room/v1/Room/get_status_info_by_uids';
 
@@ -31,10 +35,10 @@ export function readBatchStatus(data: Json): Map<number, BatchRoomStatus> {
       shortId: optNum(d.short_id, `data.${key}.short_id`, 0),
       liveStatus: num(d.live_status, `data.${key}.live_status`),
       liveTime: optNum(d.live_time, `data.${key}.live_time`, 0),
-      title: optStr(d.title, `data.${key}.title`, ''),
-      uname: optStr(d.uname, `data.${key}.uname`, ''),
-      areaName: optStr(d.area_v2_name, `data.${key}.area_v2_name`, ''),
-      parentAreaName: optStr(d.area_v2_parent_name, `data.${key}.area_v2_parent_name`, ''),
+      title: text(d.title, `data.${key}.title`),
+      uname: text(d.uname, `data.${key}.uname`),
+      areaName: text(d.area_v2_name, `data.${key}.area_v2_name`),
+      parentAreaName: text(d.area_v2_parent_name, `data.${key}.area_v2_parent_name`),
     });
   }
   return out;
@@ -69,8 +73,8 @@ export function readBaseInfo(data: Json): RoomBaseInfo[] {
     return {
       roomId: num(r.room_id, `data.by_room_ids.${key}.room_id`), shortId: optNum(r.short_id, `data.by_room_ids.${key}.short_id`, 0),
       uid: num(r.uid, `data.by_room_ids.${key}.uid`), liveStatus: optNum(r.live_status, `data.by_room_ids.${key}.live_status`, 0),
-      title: optStr(r.title, `data.by_room_ids.${key}.title`, ''), uname: optStr(r.uname, `data.by_room_ids.${key}.uname`, ''),
-      areaName: optStr(r.area_name, `data.by_room_ids.${key}.area_name`, ''), parentAreaName: optStr(r.parent_area_name, `data.by_room_ids.${key}.parent_area_name`, ''),
+      title: text(r.title, `data.by_room_ids.${key}.title`), uname: text(r.uname, `data.by_room_ids.${key}.uname`),
+      areaName: text(r.area_name, `data.by_room_ids.${key}.area_name`), parentAreaName: text(r.parent_area_name, `data.by_room_ids.${key}.parent_area_name`),
     };
   });
 }
