@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimRoomInit } from '../../src/simulator/index.js';
 import { roomOf, sleep, startHarness, type Harness } from '../rooms/harness.js';
+import { DETECT_SPACING_MS } from '../../src/detect/batch-detector.js';
 
 /** The simulator's risk control at 60 calls a minute per IP: the tests prove it is never reached. */
 const RISK = 60;
@@ -104,12 +105,16 @@ describe('batch live detection', () => {
     const rooms = roomsFrom(630_001, 500);
     h = await startHarness({ rooms, sim: { riskPerMinute: RISK } });
     await until('the first status batch call', () => h!.sim.batchCalls >= 1);
+    const firstBatchAt = Date.now();
     await sleep(4000);
     const stats = h.sim.stats() as { apiCalls: number; batchCalls: number; baseInfoCalls: number; riskHits: number; peakApiCallsPerMinute: number };
+    // Counted against the detector's own pacing, not a wall-clock margin: one round per DETECT_SPACING_MS however
+    // slow the machine is, and every other call is the one base-info call or the guest identity / WBI keys.
+    const rounds = 1 + Math.ceil((Date.now() - firstBatchAt) / DETECT_SPACING_MS);
     expect(perRoomCalls(h)).toBe(0);
     expect(stats.baseInfoCalls).toBe(1);
-    expect(stats.batchCalls).toBeLessThanOrEqual(2);
-    expect(stats.apiCalls).toBeLessThanOrEqual(5); // base info, status batches, finger/spi
+    expect(stats.batchCalls).toBeLessThanOrEqual(rounds);
+    expect(stats.apiCalls - stats.batchCalls - stats.baseInfoCalls).toBeLessThanOrEqual(2); // finger/spi and nav, once each
     await until('every uid learned', () => h!.service.recorder.rooms.every((r) => r.state.uid === r.roomId * 10 + 7));
     // Idle rooms hold no actor: no room thread runs yet.
     expect(h.service.recorder.workerCount).toBe(0);
