@@ -1,5 +1,6 @@
 // Separate load process: GET /api/room/{id} over keep-alive at a constant open-loop rate; prints latency figures as JSON on exit.
-// Usage: node dist/bench/api-load.js --url http://127.0.0.1:P --ids 10001,10002 --rps 500 --seconds 20 [--warmup 2] [--start-at <epoch ms>]
+// Usage: node dist/bench/api-load.js --url http://127.0.0.1:P --ids 10001,10002 --rps 500 --seconds 20 [--warmup 2] [--start-at <epoch ms>] [--list-share 0.5]
+// --list-share: the fraction of requests that are GET /api/room (the whole list, as brec's WebUI polls it); the rest GET /api/room/{id}.
 // --warmup: seconds at the same rate before the measured part (from --start-at); their latencies are reported apart as `warmup`.
 import { Agent, get } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -8,13 +9,14 @@ import { summarize } from './latency.js';
 import { wakeupProbe } from './wake-probe.js';
 
 const { values } = parseArgs({
-  options: { url: { type: 'string' }, ids: { type: 'string' }, rps: { type: 'string' }, seconds: { type: 'string' }, warmup: { type: 'string' }, 'start-at': { type: 'string' } },
+  options: { url: { type: 'string' }, ids: { type: 'string' }, rps: { type: 'string' }, seconds: { type: 'string' }, warmup: { type: 'string' }, 'start-at': { type: 'string' }, 'list-share': { type: 'string' } },
 });
 const base = new URL(values.url ?? 'http://127.0.0.1:2356');
 const ids = (values.ids ?? '').split(',').filter(Boolean).map(Number);
 const rps = Number(values.rps ?? 500);
 const seconds = Number(values.seconds ?? 10);
 const warmupSeconds = Number(values.warmup ?? 0);
+const listShare = Math.min(1, Math.max(0, Number(values['list-share'] ?? 0)));
 if (ids.length === 0 || !(rps > 0) || !(seconds > 0)) {
   process.stderr.write('api-load: --ids, --rps > 0 and --seconds > 0 are required\n');
   process.exit(2);
@@ -44,7 +46,8 @@ function send(): void {
   const id = ids[Math.floor(Math.random() * ids.length)]!;
   const t = performance.now();
   const n = sent++;
-  const req = get({ agent, host: base.hostname, port: base.port, path: `/api/room/${id}`, timeout: 10_000 }, (res) => {
+  const path = listShare > 0 && Math.random() < listShare ? '/api/room' : `/api/room/${id}`;
+  const req = get({ agent, host: base.hostname, port: base.port, path, timeout: 10_000 }, (res) => {
     res.on('data', (c: Buffer) => (bytes += c.length));
     res.on('end', () => {
       latencies[n] = performance.now() - t;
@@ -87,7 +90,7 @@ async function finish(): Promise<void> {
   const wallS = (performance.now() - perfStart) / 1000;
   const answeredIn = (from: number, to: number): Float64Array => latencies.subarray(from, Math.min(to, sent)).filter((x) => !Number.isNaN(x));
   const result = {
-    targetRps: rps, seconds, warmupSeconds, sent: sent - Math.min(sent, warmupTotal), ok, httpErrors, netErrors, unanswered: sent - answered - netErrors,
+    targetRps: rps, listShare, seconds, warmupSeconds, sent: sent - Math.min(sent, warmupTotal), ok, httpErrors, netErrors, unanswered: sent - answered - netErrors,
     achievedRps: sent / Math.max(seconds + warmupSeconds, 1e-9), maxSendLagMs: maxLagMs, meanResponseBytes: answered ? bytes / answered : 0,
     wallS, ...summarize(answeredIn(warmupTotal, total)), errorSamples: [...errorSamples],
     warmup: warmupTotal > 0 ? summarize(answeredIn(0, warmupTotal)) : null,

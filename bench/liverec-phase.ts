@@ -23,6 +23,8 @@ export interface PhaseOptions {
   /** null = liverec's default placement (no flag). */
   roomsPerWorker: number | null;
   apiRps: number;
+  /** Fraction of the load that is GET /api/room. */
+  apiListShare?: number;
   /** Rooms offer only HLS: pace is then a slope (see pace.ts). */
   hls: boolean;
   /** Awaited after the warm-up, right before the recording-only window (`--concurrent` aligns both windows). */
@@ -32,8 +34,8 @@ export interface PhaseOptions {
 const API_WARMUP_S = 2;
 const apiLoadScript = join(packageRoot, 'dist', 'bench', 'api-load.js');
 
-function startApiLoad(apiUrl: string, roomIds: number[], rps: number, seconds: number, startAt: number): { pid: number; result: Promise<ApiLoadFigures>; stop: () => Promise<void> } {
-  const args = ['--url', apiUrl, '--ids', roomIds.join(','), '--rps', String(rps), '--seconds', String(seconds), '--warmup', String(API_WARMUP_S), '--start-at', String(startAt)];
+function startApiLoad(apiUrl: string, roomIds: number[], rps: number, seconds: number, startAt: number, listShare = 0): { pid: number; result: Promise<ApiLoadFigures>; stop: () => Promise<void> } {
+  const args = ['--url', apiUrl, '--ids', roomIds.join(','), '--rps', String(rps), '--seconds', String(seconds), '--warmup', String(API_WARMUP_S), '--start-at', String(startAt), '--list-share', String(listShare)];
   const child = track(spawn(process.execPath, [apiLoadScript, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   }));
@@ -106,14 +108,14 @@ export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): P
     };
     const target = { label: 'liverec, recording only', pids: () => [rec.pid], sim, recorder: rec, check };
     phase(`liverec: recording-only window, ${o.seconds} s`);
-    load = o.apiRps > 0 ? startApiLoad(rec.apiUrl, ids, o.apiRps, o.seconds, Date.now() + o.seconds * 1000 + 300) : null;
+    load = o.apiRps > 0 ? startApiLoad(rec.apiUrl, ids, o.apiRps, o.seconds, Date.now() + o.seconds * 1000 + 300, o.apiListShare) : null;
     const before = { t: performance.now(), bytes: outputBytes(outDir) };
     const quiet = await sample(target, o.seconds);
     const outMbps = ((outputBytes(outDir) - before.bytes) * 8) / ((performance.now() - before.t) / 1000) / 1e6;
     let loaded = null;
     let api: ApiLoadFigures | null = null;
     if (load) {
-      phase(`liverec: GET /api/room/{id} at ${o.apiRps} req/s: ${API_WARMUP_S} s warm-up, then measured`);
+      phase(`liverec: ${o.apiListShare ? `GET /api/room (${Math.round(o.apiListShare * 100)} %) and ` : ''}GET /api/room/{id} at ${o.apiRps} req/s: ${API_WARMUP_S} s warm-up, then measured`);
       await new Promise((r) => setTimeout(r, API_WARMUP_S * 1000 + 300));
       phase(`liverec: window with GET /api/room/{id} at ${o.apiRps} req/s from a separate process, ${o.seconds} s`);
       loaded = await sample({ ...target, loadPid: load.pid, label: `liverec, API load ${o.apiRps} req/s` }, o.seconds);

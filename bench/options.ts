@@ -16,6 +16,8 @@ export interface BenchOptions {
   /** Pad video with filler NALUs up to the bitrate (flatters recorders that drop filler). */
   padWithFiller: boolean;
   apiRps: number;
+  /** Fraction of the API load that is GET /api/room (the whole list); the rest is GET /api/room/{id}. */
+  apiListShare: number;
   /** What the simulated rooms offer: FLV (the default protocol users get), or only HLS, which liverec falls back to. */
   protocol: BenchProtocol;
   /** Where results JSON (and the sweep SVG) go. */
@@ -40,9 +42,9 @@ export const BENCH_PROTOCOLS = ['flv', 'hls-fmp4', 'hls-ts'] as const;
 export type BenchProtocol = (typeof BENCH_PROTOCOLS)[number];
 
 export const USAGE = `usage: npm run bench -- [--rooms N] [--bitrate-kbps K] [--seconds S] [--warmup S] [--json]
-       [--sweep 10,50,100,200] [--rooms-per-worker K] [--api-rps R] [--out DIR] [--no-ffmpeg]
+       [--sweep 10,50,100,200] [--rooms-per-worker K] [--api-rps R] [--api-list-share F] [--out DIR] [--no-ffmpeg]
        [--sequential | --ffmpeg-first] [--clip FILE.flv] [--pad-with-filler] [--protocol flv|hls-fmp4|hls-ts]
-defaults: --rooms 20 --bitrate-kbps 6000 --seconds 30 --warmup 5 --api-rps 500 (0 = no API load window)
+defaults: --rooms 20 --bitrate-kbps 6000 --seconds 30 --warmup 5 --api-rps 500 (0 = no API load window) --api-list-share 0 (all GET /api/room/{id})
           liverec and ffmpeg record at once, each on its own N rooms; --sequential: liverec, then ffmpeg on the same rooms
           content: the generated 1080p25 clip nearest --bitrate-kbps (real entropy, no filler), or --clip
           --rooms-per-worker: not passed, so liverec uses its own default placement   --out bench/results
@@ -55,13 +57,20 @@ function positiveInt(name: string, v: string | undefined, fallback: number, min 
   return Number(v);
 }
 
+function share(v: string | undefined): number {
+  if (v === undefined) return 0;
+  const n = Number(v);
+  if (!/^(0|1|0?\.\d+|1\.0*)$/.test(v) || !(n >= 0 && n <= 1)) throw new Error(`--api-list-share must be a fraction from 0 to 1, got "${v}"`);
+  return n;
+}
+
 export function parseOptions(argv: string[]): BenchOptions | 'help' {
   const { values } = parseArgs({
     args: argv,
     strict: true,
     options: {
       rooms: { type: 'string' }, 'bitrate-kbps': { type: 'string' }, seconds: { type: 'string' }, warmup: { type: 'string' },
-      json: { type: 'boolean' }, sweep: { type: 'string' }, 'rooms-per-worker': { type: 'string' }, 'api-rps': { type: 'string' },
+      json: { type: 'boolean' }, sweep: { type: 'string' }, 'rooms-per-worker': { type: 'string' }, 'api-rps': { type: 'string' }, 'api-list-share': { type: 'string' },
       out: { type: 'string' }, 'no-ffmpeg': { type: 'boolean' }, 'ffmpeg-first': { type: 'boolean' }, sequential: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       clip: { type: 'string' }, 'pad-with-filler': { type: 'boolean' }, protocol: { type: 'string' },
     },
@@ -85,6 +94,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     sweep: values.sweep !== undefined,
     roomsPerWorker: values['rooms-per-worker'] === undefined ? null : positiveInt('rooms-per-worker', values['rooms-per-worker'], 1),
     apiRps: positiveInt('api-rps', values['api-rps'], 500, 0),
+    apiListShare: share(values['api-list-share']),
     outDir: values.out ?? null,
     clip: values.clip ?? null,
     padWithFiller: values['pad-with-filler'] ?? false,

@@ -37,7 +37,7 @@ async function runOne(rooms: number, o: BenchOptions): Promise<RunFigures> {
     const [lrSim, ffSim] = o.concurrent ? [roomSubset(sim, sim.roomIds.slice(0, rooms)), roomSubset(sim, sim.roomIds.slice(rooms))] : [sim, sim];
     const barrier = o.concurrent ? meetingPoint(2) : undefined;
     const ffmpegPhase = () => (o.skipFfmpeg ? null : runFfmpegPhase(ffSim, o.seconds, o.warmupSeconds, streamFormat(o.protocol), barrier));
-    const liverecPhase = () => runLiverecPhase(lrSim, { seconds: o.seconds, warmupSeconds: o.warmupSeconds, roomsPerWorker: o.roomsPerWorker, apiRps: o.apiRps, hls: o.protocol !== 'flv', beforeWindow: barrier });
+    const liverecPhase = () => runLiverecPhase(lrSim, { seconds: o.seconds, warmupSeconds: o.warmupSeconds, roomsPerWorker: o.roomsPerWorker, apiRps: o.apiRps, apiListShare: o.apiListShare, hls: o.protocol !== 'flv', beforeWindow: barrier });
     const early = o.ffmpegFirst ? await ffmpegPhase() : null;
     const [liverec, late] = o.concurrent ? await Promise.all([liverecPhase(), ffmpegPhase()]) : [await liverecPhase(), null];
     const ffmpeg = o.concurrent ? late : o.ffmpegFirst ? early : await ffmpegPhase();
@@ -107,7 +107,7 @@ async function main(): Promise<number> {
   } else {
     process.stdout.write([
       '',
-      `liverec multi-room benchmark: ${runs[0]?.content ? `${runs[0].content.name} (${runs[0].content.kbps} kbps)` : 'committed 360p clip'}${o.padWithFiller ? `, filler to ${o.bitrateKbps} kbps` : ''} per room, ${o.seconds}-s windows after ${o.warmupSeconds} s warm-up, API load ${o.apiRps} req/s${o.concurrent ? ', liverec and ffmpeg at once, each on rooms of its own' : o.skipFfmpeg ? '' : o.ffmpegFirst ? ', ffmpeg, then liverec on the same rooms (--ffmpeg-first)' : ', liverec, then ffmpeg on the same rooms (--sequential)'}`,
+      `liverec multi-room benchmark: ${runs[0]?.content ? `${runs[0].content.name} (${runs[0].content.kbps} kbps)` : 'committed 360p clip'}${o.padWithFiller ? `, filler to ${o.bitrateKbps} kbps` : ''} per room, ${o.seconds}-s windows after ${o.warmupSeconds} s warm-up, API load ${o.apiRps} req/s${o.apiListShare ? ` (${Math.round(o.apiListShare * 100)} % GET /api/room)` : ''}${o.concurrent ? ', liverec and ffmpeg at once, each on rooms of its own' : o.skipFfmpeg ? '' : o.ffmpegFirst ? ', ffmpeg, then liverec on the same rooms (--ffmpeg-first)' : ', liverec, then ffmpeg on the same rooms (--sequential)'}`,
       `machine: ${machineLine(machine)}`,
       `command: ${command}`,
       '',
