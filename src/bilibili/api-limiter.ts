@@ -36,7 +36,13 @@ const WAITED = 3;
 const SPACING = 4;
 /** Pauses set so far (after 412/-352). */
 const PAUSES = 5;
-const CELLS = 6;
+/** Cluster mode: calls this process may still make from the cluster's shared budget; -1 (the default) = no cluster budget. */
+const GRANT = 6;
+/** Cluster mode: callers waiting for a grant now (the main thread asks PostgreSQL for more when this is above 0). */
+const WANT = 7;
+const CELLS = 8;
+/** How often a caller without a cluster grant looks again. */
+const GRANT_POLL_MS = 50;
 
 export class ApiLimiter {
   private readonly cells: BigInt64Array;
@@ -48,7 +54,9 @@ export class ApiLimiter {
   static create(options: ApiLimiterOptions = {}): ApiLimiter {
     const spacingMs = Math.max(0, options.spacingMs ?? 100);
     const burst = Math.max(1, Math.floor(options.burst ?? 5));
-    return new ApiLimiter({ buffer: new SharedArrayBuffer(8 * CELLS), spacingMs, burst });
+    const limiter = new ApiLimiter({ buffer: new SharedArrayBuffer(8 * CELLS), spacingMs, burst });
+    Atomics.store(limiter.cells, GRANT, -1n);
+    return limiter;
   }
 
   /** Attaches to a limiter created in another thread. */
@@ -138,9 +146,53 @@ export class ApiLimiter {
     return { calls: Number(Atomics.load(this.cells, CALLS)), waitedMs: Number(Atomics.load(this.cells, WAITED)), pauses: Number(Atomics.load(this.cells, PAUSES)) };
   }
 
+  /**
+   * Cluster mode (src/cluster/cluster-budget.ts): `grant` calls may be made from now on; a negative number ends
+   * cluster mode. Tokens left from an earlier grant are replaced (they expire with their budget window).
+   */
+  setGrant(grant: number): void {
+    if (this.cells.length > WANT) Atomics.store(this.cells, GRANT, BigInt(Math.trunc(grant)));
+  }
+
+  /** Cluster mode: tokens left (-1 outside cluster mode) and callers waiting for one. */
+  grantState(): { left: number; waiting: number } {
+    if (this.cells.length <= WANT) return { left: -1, waiting: 0 };
+    return { left: Number(Atomics.load(this.cells, GRANT)), waiting: Number(Atomics.load(this.cells, WANT)) };
+  }
+
+  /** Adds tokens granted by the cluster's budget. */
+  addGrant(tokens: number): void {
+    if (this.cells.length > WANT && tokens > 0) Atomics.add(this.cells, GRANT, BigInt(Math.trunc(tokens)));
+  }
+
+  /** Takes one token of the cluster's budget, waiting while there is none; returns at once outside cluster mode. */
+  private async takeGrant(signal?: AbortSignal): Promise<void> {
+    if (this.cells.length <= WANT) return;
+    let waiting = false;
+    try {
+      for (;;) {
+        const left = Atomics.load(this.cells, GRANT);
+        if (left < 0n) return;
+        if (left > 0n) {
+          if (Atomics.compareExchange(this.cells, GRANT, left, left - 1n) === left) return;
+          continue;
+        }
+        if (!waiting) {
+          waiting = true;
+          Atomics.add(this.cells, WANT, 1n);
+        }
+        await sleep(GRANT_POLL_MS, signal);
+        this.checkPaused();
+      }
+    } finally {
+      if (waiting) Atomics.sub(this.cells, WANT, 1n);
+    }
+  }
+
   /** Waits for this call's slot; rejects with API_PAUSED if a pause is active before or after the wait. */
   async acquire(signal?: AbortSignal): Promise<void> {
     this.checkPaused();
+    await this.takeGrant(signal);
     const wait = this.reserve();
     if (wait > 0) await sleep(wait, signal);
     this.checkPaused();

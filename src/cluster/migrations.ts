@@ -28,6 +28,16 @@ const MIGRATIONS: readonly string[] = [
      claimed_by text, claim_expires timestamptz, last_status int, last_error text, finished_at timestamptz,
      UNIQUE (event_id, url_index));
    CREATE INDEX liverec_webhook_due ON liverec_webhook_deliveries (next_at) WHERE state = 'pending';`,
+  // 3: one live detector per cluster (a named lease), the statuses it found, and the cluster's live-API budget.
+  `CREATE TABLE liverec_singletons (name text PRIMARY KEY, node_id text NOT NULL, epoch bigint NOT NULL, expires_at timestamptz NOT NULL);
+   CREATE SEQUENCE liverec_detect_seq;
+   CREATE TABLE liverec_detected (
+     room_id bigint PRIMARY KEY REFERENCES liverec_rooms ON DELETE CASCADE,
+     seq bigint NOT NULL, status jsonb NOT NULL, updated_at timestamptz NOT NULL);
+   CREATE INDEX liverec_detected_seq ON liverec_detected (seq);
+   CREATE TABLE liverec_api_budget (bucket bigint PRIMARY KEY, used int NOT NULL);
+   CREATE TABLE liverec_api_pause (id int PRIMARY KEY CHECK (id = 1), paused_until timestamptz NOT NULL);
+   INSERT INTO liverec_api_pause (id, paused_until) VALUES (1, 'epoch');`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

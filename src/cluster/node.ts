@@ -8,6 +8,9 @@ import { claimLease, heartbeat, leaveCluster, type NodeIdentity, readSnapshot, r
 import { planFor } from './placement.js';
 import { GlobalSync } from './global-sync.js';
 import { publishStatus } from './status.js';
+import { ClusterDetector } from './cluster-detector.js';
+import { ClusterBudget } from './cluster-budget.js';
+import { getProcessLimiter } from '../bilibili/api-limiter.js';
 
 export interface ClusterTimings {
   /** Lease lifetime (database clock). */
@@ -31,6 +34,9 @@ export class ClusterNode {
   private readonly held = new Map<number, { epoch: number; sentAt: number; confirmedAt: number }>();
   private recorder: Recorder | null = null;
   private sync: GlobalSync | null = null;
+  /** The cluster's one live detector (runs here while this node holds its lease) and its one API budget. */
+  detector: ClusterDetector | null = null;
+  private budget: ClusterBudget | null = null;
   private timers: NodeJS.Timeout[] = [];
   private registeredAt = 0;
   private lastStatus = 0;
@@ -58,6 +64,11 @@ export class ClusterNode {
     this.registeredAt = performance.now();
     this.log.info({ advertise: this.identity.advertise, maxRooms: this.identity.maxRooms }, 'joined the cluster');
     this.timers.push(setInterval(() => this.fenceIfStale(), Math.max(100, this.timings.tickMs / 4)));
+    this.budget = new ClusterBudget(this.db, getProcessLimiter(), () => recorder.config.effective('ApiBudgetPerMinute'));
+    this.budget.start();
+    this.detector = new ClusterDetector(this.db, this.identity.nodeId, recorder, this.timings.ttlMs);
+    this.detector.start();
+    this.loop(() => this.detector!.step());
     // Renewal runs on its own loop so that slow placement work (many claims, room starts) never delays it.
     this.loop(() => this.renew());
     this.loop(() => this.placeAndPublish());
@@ -69,8 +80,11 @@ export class ClusterNode {
     this.timers.forEach((t) => clearTimeout(t));
     // A step stuck on a slow database must not eat the 5-s stop budget; anything it claims late is freed below or expires.
     await Promise.race([Promise.all([...this.inFlight]), new Promise((r) => setTimeout(r, 1000))]);
+    // The detector first, so another node takes it over at once.
+    await this.detector?.stop();
     await this.stopRooms([...this.held.keys()], 'leaving the cluster');
     await leaveCluster(this.leaseDb, this.identity.nodeId).catch((err: unknown) => this.log.warn({ err }, 'could not free leases; they expire'));
+    this.budget?.stop();
   }
 
   private loop(step: () => Promise<void>): void {

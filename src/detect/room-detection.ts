@@ -56,7 +56,7 @@ export class RoomDetection {
   }
 
   start(): void {
-    if (this.started) return;
+    if (this.started || this.remote) return;
     this.started = true;
     this.usage.start();
     for (const r of this.deps.rooms()) this.detector.watch(r.roomId);
@@ -64,6 +64,24 @@ export class RoomDetection {
   }
 
   private started = false;
+  /** Cluster mode: one detector for the whole cluster reports through report(); this one never calls. */
+  private remote = false;
+
+  /** Cluster mode: stops this process's detector for good; statuses arrive through report() instead. */
+  useRemote(): void {
+    this.remote = true;
+    this.detector.stop();
+  }
+
+  /** Statuses found by the cluster's detector for rooms of this process: only changes reach the actors, as with ours. */
+  report(list: readonly { roomId: number; status: BatchRoomStatus }[]): void {
+    this.index = new Map();
+    for (const r of this.deps.rooms()) if (!r.disposed) this.index.set(r.roomId, r);
+    for (const o of list) {
+      this.learned(o.roomId, o.status.uid, true);
+      this.onStatus(o.roomId, o.status);
+    }
+  }
 
   /** A room was added, or an actor reported facts: learn its uid; a new room is checked with the next batch. */
   learned(roomId: number, uid: number | undefined, checked = false): void {
