@@ -31,6 +31,8 @@ const total = warmupTotal + Math.round(rps * seconds);
 const interval = 1000 / rps;
 /** Indexed by send order: the first `warmupTotal` are the warm-up. NaN = not answered (yet). */
 const latencies = new Float64Array(total).fill(Number.NaN);
+/** 1 where the request was GET /api/room (the list), by send order. */
+const isList = new Uint8Array(total);
 let answered = 0;
 let ok = 0;
 let httpErrors = 0;
@@ -46,7 +48,9 @@ function send(): void {
   const id = ids[Math.floor(Math.random() * ids.length)]!;
   const t = performance.now();
   const n = sent++;
-  const path = listShare > 0 && Math.random() < listShare ? '/api/room' : `/api/room/${id}`;
+  const list = listShare > 0 && Math.random() < listShare;
+  if (list) isList[n] = 1;
+  const path = list ? '/api/room' : `/api/room/${id}`;
   const req = get({ agent, host: base.hostname, port: base.port, path, timeout: 10_000 }, (res) => {
     res.on('data', (c: Buffer) => (bytes += c.length));
     res.on('end', () => {
@@ -89,10 +93,18 @@ async function finish(): Promise<void> {
   while (answered + netErrors < sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   const wallS = (performance.now() - perfStart) / 1000;
   const answeredIn = (from: number, to: number): Float64Array => latencies.subarray(from, Math.min(to, sent)).filter((x) => !Number.isNaN(x));
+  const pick = (kind: number): number[] => {
+    const out: number[] = [];
+    for (let i = warmupTotal; i < Math.min(total, sent); i++) if (isList[i] === kind && !Number.isNaN(latencies[i]!)) out.push(latencies[i]!);
+    return out;
+  };
   const result = {
     targetRps: rps, listShare, seconds, warmupSeconds, sent: sent - Math.min(sent, warmupTotal), ok, httpErrors, netErrors, unanswered: sent - answered - netErrors,
     achievedRps: sent / Math.max(seconds + warmupSeconds, 1e-9), maxSendLagMs: maxLagMs, meanResponseBytes: answered ? bytes / answered : 0,
     wallS, ...summarize(answeredIn(warmupTotal, total)), errorSamples: [...errorSamples],
+    byPath: listShare > 0 ? {
+      list: summarize(pick(1)), room: summarize(pick(0)),
+    } : null,
     warmup: warmupTotal > 0 ? summarize(answeredIn(0, warmupTotal)) : null,
     wakeup,
   };

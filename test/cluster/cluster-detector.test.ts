@@ -94,7 +94,7 @@ describe('one live detector and one API budget for a 3-node cluster', () => {
     const target = rooms.find((r) => r.ownerNode === 'n3' && !r.recording)!.roomId;
     sim.setLive(target, true);
     await until(async () => {
-      const view = (await api(nodes.get('n3')!.url, `/api/room/${target}`)).json as RoomView;
+      const view = (await roomsOf(nodes.get('n3')!.url)).find((r) => r.roomId === target)!;
       return view.recording && view.ownerNode === 'n3';
     }, 90_000, `room ${target} recording on n3`);
     expect(sim.rooms.get(target)!.media.size).toBe(1);
@@ -113,7 +113,7 @@ describe('one live detector and one API budget for a 3-node cluster', () => {
     const target = rooms.find((r) => !r.recording && r.ownerNode !== next)!;
     sim.setLive(target.roomId, true);
     await until(async () => {
-      const view = (await api(nodes.get(target.ownerNode!)!.url, `/api/room/${target.roomId}`)).json as RoomView;
+      const view = (await roomsOf(nodes.get(target.ownerNode!)!.url)).find((r) => r.roomId === target.roomId)!;
       return view.recording && view.ownerNode === target.ownerNode;
     }, 90_000, `room ${target.roomId} recording on ${target.ownerNode}`);
     // Two nodes now, still one detector: the same call rate as before (plus the live rooms' own calls, spaced by the budget).

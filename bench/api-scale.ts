@@ -1,0 +1,160 @@
+// The HTTP API at scale: list and room GETs at R req/s from another process while N rooms record (latency, the
+// recorder's CPU with and without the load in one run), then GET /api/room with M idle rooms (time, size, 304).
+// Usage: npm run bench:api -- [--rooms 50] [--bitrate-kbps 6000] [--rps 500] [--list-share 0.5] [--seconds 20] [--list-rooms 5000] [--out DIR]
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { OutputTail, waitForLine } from './child-output.js';
+import { installCleanup, removeDir, stopChild, tempDir, track } from './cleanup.js';
+import { freePort } from './free-port.js';
+import { getJson, waitFor } from './http-json.js';
+import { summarize } from './latency.js';
+import { describeMachine } from './machine.js';
+import { cpuSeconds } from './proc.js';
+import { cliPath, startSimulator } from './simulator-process.js';
+import { packageRoot } from '../src/paths.js';
+
+const { values } = parseArgs({
+  options: {
+    rooms: { type: 'string' }, 'bitrate-kbps': { type: 'string' }, rps: { type: 'string' }, 'list-share': { type: 'string' },
+    seconds: { type: 'string' }, 'list-rooms': { type: 'string' }, out: { type: 'string' },
+  },
+});
+const o = {
+  rooms: Number(values.rooms ?? 50), bitrateKbps: Number(values['bitrate-kbps'] ?? 6000), rps: Number(values.rps ?? 500),
+  listShare: Number(values['list-share'] ?? 0.5), seconds: Number(values.seconds ?? 20), listRooms: Number(values['list-rooms'] ?? 5000),
+};
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const line = (s: string): void => void process.stderr.write(`api-scale: ${s}\n`);
+const LOAD_WARMUP_S = 2;
+
+/** `liverec run` on a fresh work dir with these rooms; default settings but the live API host (and a start-up budget). */
+async function startLiverec(simUrl: string, roomIds: number[], global: Record<string, unknown>): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  const workDir = tempDir('liverec-api-scale-');
+  const rooms = roomIds.map((id) => ({ RoomId: { HasValue: true, Value: id }, AutoRecord: { HasValue: true, Value: true } }));
+  const g = Object.fromEntries(Object.entries({ LiveApiHost: simUrl, MaxRooms: 0, ...global }).map(([k, v]) => [k, { HasValue: true, Value: v }]));
+  writeFileSync(join(workDir, 'config.json'), JSON.stringify({ version: 3, global: g, rooms }));
+  const url = `http://127.0.0.1:${await freePort()}`;
+  const child = track(spawn(process.execPath, [cliPath, 'run', workDir, '--bind', url, '-l', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  new OutputTail(child.stdout, 2000);
+  new OutputTail(child.stderr, 2000);
+  await waitFor('the liverec API', 60_000, async () => ((await getJson<unknown[]>(`${url}/api/room`)).length === roomIds.length ? true : undefined), 500);
+  return { url, pid: child.pid!, stop: async () => { await stopChild(child); removeDir(workDir); } };
+}
+
+/** One keep-alive GET, timed to the last body byte. */
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+function timedGet(url: string, headers: Record<string, string> = {}): Promise<{ ms: number; status: number; bytes: number; etag: string }> {
+  return new Promise((resolve, reject) => {
+    const t = performance.now();
+    const req = request(url, { agent, headers }, (res) => {
+      let bytes = 0;
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('end', () => resolve({ ms: performance.now() - t, status: res.statusCode ?? 0, bytes, etag: String(res.headers.etag ?? '') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function recordingPhase(): Promise<unknown> {
+  line(`${o.rooms} rooms at ${o.bitrateKbps} kbps: starting the simulator`);
+  const sim = await startSimulator(o.rooms, o.bitrateKbps, { clip: null, padWithFiller: false });
+  const ids = sim.roomIds;
+  // The default budget (50 calls a minute) would take minutes to start 50 rooms; it plays no part in serving the API.
+  const rec = await startLiverec(sim.url, ids, { ApiBudgetPerMinute: 600 });
+  await waitFor(`all ${ids.length} rooms to record`, 240_000, async () => {
+    const list = await getJson<{ recording: boolean; recordingStats: { sessionMaxTimestamp: number } }[]>(`${rec.url}/api/room`);
+    const n = list.filter((r) => r.recording && r.recordingStats.sessionMaxTimestamp > 0).length;
+    return n === ids.length ? true : undefined;
+  }, 1000);
+  line('all rooms recording; 10-s warm-up');
+  await sleep(10_000);
+  const quietStart = Date.now();
+  const startAt = quietStart + o.seconds * 1000 + 500;
+  const load = track(spawn(process.execPath, [join(packageRoot, 'dist', 'bench', 'api-load.js'), '--url', rec.url, '--ids', ids.join(','),
+    '--rps', String(o.rps), '--seconds', String(o.seconds), '--warmup', String(LOAD_WARMUP_S), '--start-at', String(startAt), '--list-share', String(o.listShare)],
+  { stdio: ['ignore', 'pipe', 'pipe'] }));
+  let out = '';
+  load.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const loadErr = new OutputTail(load.stderr, 2000);
+  const c0 = cpuSeconds(rec.pid)!;
+  line(`recording only: ${o.seconds} s`);
+  await sleep(o.seconds * 1000);
+  const c1 = cpuSeconds(rec.pid)!;
+  const quietS = (Date.now() - quietStart) / 1000;
+  await sleep(Math.max(0, startAt + LOAD_WARMUP_S * 1000 - Date.now()));
+  line(`with ${o.rps} req/s (${Math.round(o.listShare * 100)} % GET /api/room): ${o.seconds} s`);
+  const loadStart = Date.now();
+  const l0 = cpuSeconds(rec.pid)!;
+  const g0 = cpuSeconds(load.pid!) ?? 0;
+  await sleep(o.seconds * 1000);
+  const l1 = cpuSeconds(rec.pid)!;
+  const g1 = cpuSeconds(load.pid!) ?? 0;
+  const loadS = (Date.now() - loadStart) / 1000;
+  await once(load, 'exit');
+  let api: unknown;
+  try {
+    api = JSON.parse(out);
+  } catch {
+    throw new Error(`api-load gave no result: ${loadErr.tail}`);
+  }
+  const cpuQuiet = ((c1 - c0) / quietS) * 100;
+  const cpuLoaded = ((l1 - l0) / loadS) * 100;
+  await rec.stop();
+  await sim.stop();
+  return { rooms: ids.length, bitrateKbps: o.bitrateKbps, rps: o.rps, listShare: o.listShare, seconds: o.seconds,
+    recorderCpuPct: { recordingOnly: cpuQuiet, withApiLoad: cpuLoaded, ratio: cpuLoaded / cpuQuiet }, loadProcessCpuPct: ((g1 - g0) / loadS) * 100, api };
+}
+
+async function listPhase(): Promise<unknown> {
+  line(`${o.listRooms} idle rooms: starting the simulator and liverec`);
+  const sim = track(spawn(process.execPath, [cliPath, 'simulate', '--small-clips', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  const simUrl = (await waitForLine(sim.stdout!, /http:\/\/127\.0\.0\.1:\d+/, once(sim, 'exit'), 60_000, 'simulator'))[0];
+  sim.stdout!.resume();
+  const first = 1_000_001;
+  await fetch(`${simUrl}/_sim/rooms/bulk`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ count: o.listRooms, firstRoomId: first }) });
+  const rec = await startLiverec(simUrl, Array.from({ length: o.listRooms }, (_, i) => first + i), {});
+  line('listed; 30-s settle (the detector learns every room once)');
+  await sleep(30_000);
+  const full: number[] = [];
+  const cached: number[] = [];
+  let bytes = 0;
+  let etag = '';
+  const statuses: Record<string, number> = {};
+  for (let i = 0; i < 30; i++) {
+    const a = await timedGet(`${rec.url}/api/room`);
+    full.push(a.ms);
+    bytes = a.bytes;
+    etag = a.etag;
+    const b = await timedGet(`${rec.url}/api/room`, { 'if-none-match': etag });
+    cached.push(b.ms);
+    statuses[b.status] = (statuses[b.status] ?? 0) + 1;
+    await sleep(200);
+  }
+  await rec.stop();
+  await stopChild(sim);
+  return { rooms: o.listRooms, bodyBytes: bytes, full: summarize(full), ifNoneMatch: { ...summarize(cached), statuses } };
+}
+
+async function main(): Promise<void> {
+  installCleanup();
+  const t0 = new Date();
+  const recording = o.rooms > 0 ? await recordingPhase() : null;
+  const list = o.listRooms > 0 ? await listPhase() : null;
+  const result = { command: `npm run bench:api -- ${process.argv.slice(2).join(' ')}`.trim(), startedAt: t0.toISOString(), machine: describeMachine(), recording, list };
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (values.out) {
+    mkdirSync(values.out, { recursive: true });
+    writeFileSync(join(values.out, `api-scale-${t0.toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify(result, null, 2));
+  }
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});
