@@ -70,6 +70,8 @@ export async function readPause(db: Db): Promise<number> {
 export class ClusterBudget {
   private timer: NodeJS.Timeout | null = null;
   private expiresAt = 0;
+  /** The budget was used up: no use asking again before the current bucket ends. */
+  private retryAt = 0;
   private busy = false;
   private lastPauseRead = 0;
   private sharedPauseUntil = 0;
@@ -107,10 +109,11 @@ export class ClusterBudget {
       }
       await this.syncPause(now);
       const { left, waiting } = this.limiter.grantState();
-      if (waiting > 0 && left <= 0 && this.limiter.pausedUntil() <= now) {
+      if (waiting > 0 && left <= 0 && this.limiter.pausedUntil() <= now && now >= this.retryAt) {
         const grant = await grantTokens(this.db, Math.min(MAX_GRANT, waiting + 1), perMinute);
         this.grants++;
-        if (grant.granted > 0) {
+        if (grant.granted === 0) this.retryAt = Date.now() + grant.expiresInMs;
+        else {
           this.tokens += grant.granted;
           this.expiresAt = Date.now() + grant.expiresInMs;
           this.limiter.addGrant(grant.granted);

@@ -1,0 +1,74 @@
+// The cluster's one API budget on real PostgreSQL: three nodes' limiters together never get more than the budget a minute.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiLimiter } from '../../src/bilibili/api-limiter.js';
+import { ClusterBudget, grantTokens } from '../../src/cluster/cluster-budget.js';
+import { openDb, type Db } from '../../src/cluster/db.js';
+import { migrate } from '../../src/cluster/migrations.js';
+import { startPostgres } from './harness.js';
+
+describe('the cluster API budget', () => {
+  let postgres: Awaited<ReturnType<typeof startPostgres>>;
+  let db: Db;
+
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    db = openDb({ url: postgres.url, timeoutMs: 10_000 });
+    await migrate(db);
+  }, 120_000);
+
+  afterAll(async () => {
+    await db?.end();
+    await postgres?.stop();
+  }, 60_000);
+
+  it('grants never add up to more than the budget within a minute, however many ask at once', async () => {
+    await db.query('DELETE FROM liverec_api_budget');
+    const asks = await Promise.all(Array.from({ length: 30 }, () => grantTokens(db, 3, 40)));
+    const granted = asks.reduce((s, g) => s + g.granted, 0);
+    expect(granted).toBe(40);
+    expect(asks.every((g) => g.expiresInMs > 0 && g.expiresInMs <= 10_000)).toBe(true);
+    expect((await grantTokens(db, 3, 40)).granted).toBe(0);
+  }, 60_000);
+
+  it('three nodes calling flat out share one budget, each getting some, and a risk-control pause reaches them all', async () => {
+    await db.query('DELETE FROM liverec_api_budget');
+    const BUDGET = 24;
+    const nodes = Array.from({ length: 3 }, () => {
+      // The node's own spacing is far above the cluster's budget: only the grants hold the calls back.
+      const limiter = ApiLimiter.create({ spacingMs: 1, burst: 100 });
+      const pools = openDb({ url: postgres.url, max: 2, timeoutMs: 10_000 });
+      const budget = new ClusterBudget(pools, limiter, () => BUDGET);
+      return { limiter, pools, budget, calls: 0 };
+    });
+    nodes.forEach((n) => n.budget.start());
+    const end = Date.now() + 15_000;
+    const callers = nodes.flatMap((n) => Array.from({ length: 4 }, async () => {
+      while (Date.now() < end) {
+        const signal = AbortSignal.timeout(Math.max(1, end - Date.now()));
+        try {
+          await n.limiter.acquire(signal);
+        } catch {
+          break;
+        }
+        if (Date.now() < end) n.calls++;
+      }
+    }));
+    await Promise.all(callers);
+    const total = nodes.reduce((s, n) => s + n.calls, 0);
+    expect(total).toBeLessThanOrEqual(BUDGET);
+    expect(total).toBeGreaterThanOrEqual(BUDGET / 2);
+    for (const n of nodes) expect(n.calls).toBeGreaterThan(0);
+    // Database calls are per grant, not per API call.
+    expect(nodes.reduce((s, n) => s + n.budget.grants, 0)).toBeLessThan(total * 2);
+
+    nodes[0]!.limiter.pause(20_000);
+    const start = Date.now();
+    while (Date.now() - start < 10_000 && nodes.some((n) => n.limiter.pausedUntil() <= Date.now())) await new Promise((r) => setTimeout(r, 100));
+    for (const n of nodes) expect(n.limiter.pausedUntil()).toBeGreaterThan(Date.now() + 5000);
+    for (const n of nodes) {
+      n.budget.stop();
+      expect(n.limiter.grantState().left).toBe(-1);
+      await n.pools.end();
+    }
+  }, 90_000);
+});
