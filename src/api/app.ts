@@ -17,6 +17,7 @@ import { registerLogRoutes } from './log.js';
 import { registerMiscRoutes } from './misc.js';
 import { openApiDocument, registerOpenApiRoutes, type OpenApiDocument } from './openapi.js';
 import { registerRoomRoutes } from './room.js';
+import type { RoomSnapshots } from './room-snapshot.js';
 import { registerSwaggerRoutes } from './swagger.js';
 import { registerVersionRoutes } from './version.js';
 import { registerWebhookRoutes } from './webhook.js';
@@ -60,6 +61,8 @@ export interface ApiAppParts {
   metrics: RecorderMetrics;
   /** The rooms' last hour of bitrate, pace and bytes (GET /api/history). */
   history: RoomHistory;
+  /** The cached room answers (GET /api/room, /api/room/{id}), shared with the raw fast path (fast-room-get.ts). */
+  snapshots: RoomSnapshots;
   /** Stops the event stream's and the metrics' timers and closes every event-stream client. */
   dispose(): void;
 }
@@ -79,7 +82,7 @@ export function createApiApp(options: ApiAppOptions): ApiAppParts {
   app.use('*', bodyLimit(MAX_BODY_BYTES));
 
   options.cluster?.register(app, options);
-  registerRoomRoutes(app, options);
+  const snapshots = registerRoomRoutes(app, options);
   registerConfigRoutes(app, options);
   registerFileRoutes(app, options);
   registerLogRoutes(app);
@@ -105,5 +108,5 @@ export function createApiApp(options: ApiAppOptions): ApiAppParts {
   registerOpenApiRoutes(app, document);
   registerSwaggerRoutes(app);
   installFallbacks(app);
-  return { app, document, events, metrics, history, dispose: () => (events.dispose(), metrics.dispose(), history.dispose()) };
+  return { app, document, events, metrics, history, snapshots, dispose: () => (events.dispose(), metrics.dispose(), history.dispose()) };
 }

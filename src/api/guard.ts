@@ -66,7 +66,7 @@ function memo(map: Map<string, boolean>, key: string, test: (k: string) => boole
 }
 
 /** Why a request is refused, or null when it may pass. */
-export function guardVerdict(remoteAddress: string | undefined, headers: Headers): string | null {
+export function guardVerdict(remoteAddress: string | undefined, headers: Pick<Headers, 'has' | 'get'>): string | null {
   if (!remoteAddress || !memo(addressMemo, remoteAddress, isLocalAddress)) return 'remote address is not local';
   for (const h of PROXY_HEADERS) if (headers.has(h)) return `proxy header ${h}`;
   const host = headers.get('host');

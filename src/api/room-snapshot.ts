@@ -4,17 +4,18 @@ import type { Room } from '../rooms/room.js';
 import { roomDto } from './room-dto.js';
 
 /*
- * Why per-room strings keyed by what changed, not a timed snapshot: an answer must show a change the moment it
+ * Why per-room answers keyed by the room's version, not a timed snapshot: an answer must show a change the moment it
  * happened (a test or a client that POSTs /stop and then GETs must see it), yet 5000 idle rooms must not be
- * serialised again on every request. A room's stats objects are replaced on every update (identity tells), its
- * state is patched in place (a short signature tells). The whole list's body and ETag are reused while no room
- * changed and the list is the same.
+ * serialised again on every request. Every change to a room's mirror bumps `room.version` (autoRecord lives in the
+ * config entry and is compared on its own). The whole list's body and ETag are reused while no room changed and
+ * the list is the same, so between two stats ticks a list request costs one integer comparison per room.
  */
 interface Entry {
-  sig: string;
-  recordingStats: unknown;
-  ioStats: unknown;
+  version: number;
+  autoRecord: boolean;
   json: string;
+  /** The same JSON as bytes, for the raw fast path (fast-room-get.ts). */
+  bytes: Buffer;
   etag: string;
 }
 
@@ -25,41 +26,48 @@ export interface ListPage {
 
 const etagOf = (text: string): string => `W/"${createHash('sha1').update(text).digest('base64url').slice(0, 22)}"`;
 
-function stateSig(room: Room): string {
-  const s = room.state;
-  return `${room.roomId}|${room.autoRecord}|${room.objectId}|${s.shortId}|${s.name}|${s.uid}|${s.title}|${s.areaNameParent}|${s.areaNameChild}|`
-    + `${s.recording}|${s.streaming}|${s.danmakuConnected}|${s.autoRecordForThisSession}|${s.recordingCodec}|${s.waitingForDiskSpace}|${s.unavailableReason}`;
-}
-
 export class RoomSnapshots {
   private readonly cache = new WeakMap<Room, Entry>();
-  private list: { rooms: Room[]; jsons: string[]; page: ListPage } | null = null;
+  private list: { rooms: Room[]; entries: Entry[]; page: ListPage; bytes: Buffer } | null = null;
   /** Room DTOs serialised (for tests and the benchmark: stays flat while nothing changes). */
   serialised = 0;
 
   /** The room's JSON and ETag, serialised again only when the room changed. */
   room(room: Room): Entry {
-    const sig = stateSig(room);
     const hit = this.cache.get(room);
-    if (hit && hit.sig === sig && hit.recordingStats === room.recordingStats && hit.ioStats === room.ioStats) return hit;
+    if (hit && hit.version === room.version && hit.autoRecord === room.autoRecord) return hit;
     this.serialised++;
     const json = JSON.stringify(roomDto(room));
-    const entry: Entry = { sig, recordingStats: room.recordingStats, ioStats: room.ioStats, json, etag: etagOf(json) };
+    const entry: Entry = { version: room.version, autoRecord: room.autoRecord, json, bytes: Buffer.from(json), etag: etagOf(json) };
     this.cache.set(room, entry);
     return entry;
   }
 
+  /** The whole list as one body (bytes too), rebuilt only when a room changed or the list did. */
+  whole(rooms: readonly Room[]): { page: ListPage; bytes: Buffer } {
+    const prev = this.list;
+    if (prev && prev.rooms.length === rooms.length) {
+      let same = true;
+      for (let i = 0; i < rooms.length; i++) {
+        const r = rooms[i]!;
+        const e = prev.entries[i]!;
+        if (prev.rooms[i] !== r || e.version !== r.version || e.autoRecord !== r.autoRecord) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return prev;
+    }
+    const entries = rooms.map((r) => this.room(r));
+    const body = `[${entries.map((e) => e.json).join(',')}]`;
+    this.list = { rooms: [...rooms], entries, page: { body, etag: etagOf(body) }, bytes: Buffer.from(body) };
+    return this.list;
+  }
+
   /** The list (optionally only recording rooms, optionally one page), as a JSON array body with its ETag. */
   page(rooms: readonly Room[], opts: { recording?: boolean; page?: number; limit?: number } = {}): ListPage {
+    if (opts.recording === undefined && opts.limit === undefined && opts.page === undefined) return this.whole(rooms).page;
     const jsons = rooms.map((r) => this.room(r).json);
-    const whole = opts.recording === undefined && opts.limit === undefined && opts.page === undefined;
-    if (whole) {
-      const prev = this.list;
-      if (prev && prev.rooms.length === rooms.length && prev.jsons.every((j, i) => j === jsons[i] && prev.rooms[i] === rooms[i])) return prev.page;
-      const body = `[${jsons.join(',')}]`;
-      this.list = { rooms: [...rooms], jsons, page: { body, etag: etagOf(body) } };
-      return this.list.page;
-    }
     let picked = jsons;
     if (opts.recording !== undefined) picked = jsons.filter((_, i) => rooms[i]!.state.recording === opts.recording);
     if (opts.limit !== undefined || opts.page !== undefined) {

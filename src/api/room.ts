@@ -83,7 +83,8 @@ const actions = {
   refresh: perRoom('post', '/refresh', '刷新直播间信息', RoomSchema, 'The room after its info was re-fetched'),
 } as const;
 
-export function registerRoomRoutes(app: ApiApp, deps: ApiDeps): void {
+/** Registers the room routes; answers the snapshots they serve from (the raw fast path serves from the same). */
+export function registerRoomRoutes(app: ApiApp, deps: ApiDeps): RoomSnapshots {
   const { recorder } = deps;
 
   const snapshots = new RoomSnapshots();
@@ -148,6 +149,7 @@ export function registerRoomRoutes(app: ApiApp, deps: ApiDeps): void {
     await refreshRoom(deps, r.room);
     return sendJson(c, roomDto(r.room), 200);
   });
+  return snapshots;
 }
 
 /** brec answers start/stop/split at once (the work is asynchronous); a failure is logged, never answered. */

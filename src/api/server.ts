@@ -1,5 +1,5 @@
 // Starts the HTTP API: resolves auth/open-access from options and env, binds like brec, closes gracefully.
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { getRequestListener } from '@hono/node-server';
 import { LiverecError } from '../errors.js';
@@ -7,6 +7,7 @@ import { logger } from '../log/logger.js';
 import type { Recorder } from '../rooms/recorder.js';
 import type { WebhookDelivery } from '../webhook/deliveries-schema.js';
 import { createApiApp } from './app.js';
+import { fastRoomGets } from './fast-room-get.js';
 import { parseBind, type BindSpec } from './bind.js';
 import type { ApiApp, ApiDeps } from './context.js';
 import { normalizeOrigin } from './cors.js';
@@ -82,7 +83,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       'an https:// bind needs a certificate: --cert-pem-path and --cert-key-path, or --cert-pfx-path (liverec does not generate self-signed ones)');
   }
 
-  const { app, document, events, metrics, history, dispose } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, replayDelivery: options.replayDelivery, jobs: options.jobs, retention: options.retention, notifyTest: options.notifyTest, fileBrowser: options.fileBrowser, cluster: options.cluster, auth, openAccess, corsOrigins });
+  const { app, document, events, metrics, history, snapshots, dispose } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, replayDelivery: options.replayDelivery, jobs: options.jobs, retention: options.retention, notifyTest: options.notifyTest, fileBrowser: options.fileBrowser, cluster: options.cluster, auth, openAccess, corsOrigins });
   // From the start, not the first request: resumable events and metric counters must not miss the first rooms' events.
   events.start();
   metrics.start();
@@ -92,7 +93,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   // is other HTTP clients in the process: stream downloads and live-API calls use node:net/node:http, and the
   // webhook sender's fetch/ky works with the swapped globals (the adapter's classes extend undici's); the
   // webhook end-to-end test runs with the API started in the same process to keep that true.
-  const listener = getRequestListener(app.fetch, { overrideGlobalObjects: true });
+  const appListener = getRequestListener(app.fetch, { overrideGlobalObjects: true });
+  // The polled room GETs skip the app when nothing needs deciding (fast-room-get.ts); never with Basic auth (its
+  // check and failed-login throttle stay in one place) nor in cluster mode, whose room routes read the database.
+  const fast = options.cluster || auth ? null : fastRoomGets({ recorder: options.recorder, snapshots, guard: !openAccess });
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    if (!fast?.(req, res)) void appListener(req, res);
+  };
   const make = (): Server => (bind.scheme === 'https' && options.tls ? createHttpsServer({ ...options.tls, minVersion: 'TLSv1.2' }, listener) : createHttpServer(listener));
 
   const servers: Server[] = [];

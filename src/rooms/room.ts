@@ -19,6 +19,8 @@ export class Room {
   ioStats: IoStats = emptyIoStats();
   /** Set once the room was removed; commands become no-ops, as in brec. */
   disposed = false;
+  /** Bumped with every change to the mirror (state or stats): the API's cached answers compare it, not the fields. */
+  version = 0;
 
   constructor(readonly entry: RoomConfigEntry, private readonly control: RoomControl) {}
 
@@ -40,12 +42,14 @@ export class Room {
     if (update.state) Object.assign(this.state, update.state);
     if (update.recordingStats) this.recordingStats = update.recordingStats;
     if (update.ioStats) this.ioStats = update.ioStats;
+    this.version++;
   }
 
   /** Starts recording (brec: sets autoRecordForThisSession at once; recording begins asynchronously). */
   start(): Promise<void> {
     if (this.disposed) return Promise.resolve();
     this.state.autoRecordForThisSession = true;
+    this.version++;
     return this.control.command(this.roomId, 'start');
   }
 
@@ -53,6 +57,7 @@ export class Room {
   stop(): Promise<void> {
     if (this.disposed) return Promise.resolve();
     this.state.autoRecordForThisSession = false;
+    this.version++;
     return this.control.command(this.roomId, 'stop');
   }
 
