@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { OutputTail, waitForLine } from './child-output.js';
@@ -38,7 +39,9 @@ async function startLiverec(simUrl: string, roomIds: number[], global: Record<st
   const g = Object.fromEntries(Object.entries({ LiveApiHost: simUrl, MaxRooms: 0, ...global }).map(([k, v]) => [k, { HasValue: true, Value: v }]));
   writeFileSync(join(workDir, 'config.json'), JSON.stringify({ version: 3, global: g, rooms }));
   const url = `http://127.0.0.1:${await freePort()}`;
-  const child = track(spawn(process.execPath, [cliPath, 'run', workDir, '--bind', url, '-l', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  // BENCH_CPU_PROF=<dir>: a V8 CPU profile of liverec (written when it stops), to see where the API's time goes.
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const child = track(spawn(process.execPath, [...prof, cliPath, 'run', workDir, '--bind', url, '-l', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] }));
   new OutputTail(child.stdout, 2000);
   new OutputTail(child.stderr, 2000);
   await waitFor('the liverec API', 60_000, async () => ((await getJson<unknown[]>(`${url}/api/room`)).length === roomIds.length ? true : undefined), 500);
@@ -145,7 +148,8 @@ async function main(): Promise<void> {
   const t0 = new Date();
   const recording = o.rooms > 0 ? await recordingPhase() : null;
   const list = o.listRooms > 0 ? await listPhase() : null;
-  const result = { command: `npm run bench:api -- ${process.argv.slice(2).join(' ')}`.trim(), startedAt: t0.toISOString(), machine: describeMachine(), recording, list };
+  const result = { command: `npm run bench:api -- ${process.argv.slice(2).join(' ')}`.trim(), startedAt: t0.toISOString(), machine: describeMachine(),
+    loadAverageAtEnd: loadavg(), recording, list };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   if (values.out) {
     mkdirSync(values.out, { recursive: true });
