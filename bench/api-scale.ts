@@ -146,9 +146,10 @@ async function listPhase(): Promise<unknown> {
 async function main(): Promise<void> {
   installCleanup();
   const t0 = new Date();
+  const machine = describeMachine();
   const recording = o.rooms > 0 ? await recordingPhase() : null;
   const list = o.listRooms > 0 ? await listPhase() : null;
-  const result = { command: `npm run bench:api -- ${process.argv.slice(2).join(' ')}`.trim(), startedAt: t0.toISOString(), machine: describeMachine(),
+  const result = { command: `npm run bench:api -- ${process.argv.slice(2).join(' ')}`.trim(), startedAt: t0.toISOString(), machine,
     loadAverageAtEnd: loadavg(), recording, list };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   if (values.out) {
