@@ -41,8 +41,10 @@ const GRANT = 6;
 /** Cluster mode: callers waiting for a grant now (the main thread asks PostgreSQL for more when this is above 0). */
 const WANT = 7;
 const CELLS = 8;
-/** How often a caller without a cluster grant looks again. */
-const GRANT_POLL_MS = 50;
+/** The longest a caller without a cluster grant sleeps before it looks again (it is woken at once by a grant). */
+const GRANT_POLL_MS = 1000;
+
+type WaitAsync = (cells: BigInt64Array, index: number, value: bigint, timeoutMs: number) => { async: boolean; value: Promise<string> | string };
 
 export class ApiLimiter {
   private readonly cells: BigInt64Array;
@@ -151,7 +153,9 @@ export class ApiLimiter {
    * cluster mode. Tokens left from an earlier grant are replaced (they expire with their budget window).
    */
   setGrant(grant: number): void {
-    if (this.cells.length > WANT) Atomics.store(this.cells, GRANT, BigInt(Math.trunc(grant)));
+    if (this.cells.length <= WANT) return;
+    Atomics.store(this.cells, GRANT, BigInt(Math.trunc(grant)));
+    Atomics.notify(this.cells, GRANT);
   }
 
   /** Cluster mode: tokens left (-1 outside cluster mode) and callers waiting for one. */
@@ -162,7 +166,28 @@ export class ApiLimiter {
 
   /** Adds tokens granted by the cluster's budget. */
   addGrant(tokens: number): void {
-    if (this.cells.length > WANT && tokens > 0) Atomics.add(this.cells, GRANT, BigInt(Math.trunc(tokens)));
+    if (this.cells.length <= WANT || tokens <= 0) return;
+    Atomics.add(this.cells, GRANT, BigInt(Math.trunc(tokens)));
+    Atomics.notify(this.cells, GRANT);
+  }
+
+  /** Sleeps until the grant cell changes from `seen` (a grant arrived, in any thread) or GRANT_POLL_MS pass. */
+  private async grantChange(seen: bigint, signal?: AbortSignal): Promise<void> {
+    const waitAsync = (Atomics as unknown as { waitAsync?: WaitAsync }).waitAsync;
+    if (!waitAsync) return sleep(100, signal);
+    const r = waitAsync(this.cells, GRANT, seen, GRANT_POLL_MS);
+    if (!r.async) return;
+    if (!signal) return void (await r.value);
+    if (signal.aborted) throw signal.reason;
+    // An abort does not cancel the wait (it ends by itself within GRANT_POLL_MS); the caller stops waiting at once.
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      void (r.value as Promise<string>).then(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
   }
 
   /** Takes one token of the cluster's budget, waiting while there is none; returns at once outside cluster mode. */
@@ -181,7 +206,7 @@ export class ApiLimiter {
           waiting = true;
           Atomics.add(this.cells, WANT, 1n);
         }
-        await sleep(GRANT_POLL_MS, signal);
+        await this.grantChange(left, signal);
         this.checkPaused();
       }
     } finally {
