@@ -42,6 +42,30 @@ export type TsKind = 'video' | 'audio';
 
 /** PMT stream types liverec records: H.264, HEVC; AAC (ADTS), MPEG audio. */
 const STREAM_KINDS: Record<number, TsKind> = { 0x1b: 'video', 0x24: 'video', 0x0f: 'audio', 0x03: 'audio', 0x04: 'audio' };
+const CODEC_NAMES: Record<number, string> = { 0x1b: 'h264', 0x24: 'hevc', 0x0f: 'aac', 0x03: 'mp3', 0x04: 'mp3' };
+
+/**
+ * AV1 (AOM "Carriage of AV1 in MPEG-2 TS"): stream_type 0x06, private PES, identified by a registration descriptor
+ * (tag 0x05) with format_identifier 'AV01'; its access units are start-code delimited OBUs, one per PES.
+ */
+const PRIVATE_PES = 0x06;
+const AV1_FORMAT_IDENTIFIER = 0x41563031;
+
+/** A PMT entry the scanner does not read (its packets stay in the file; only its frames and times go uncounted). */
+export interface TsUnknownStream {
+  pid: number;
+  streamType: number;
+  /** format_identifier of its registration descriptor, '' without one. */
+  registration: string;
+}
+
+/** The registration descriptor's format_identifier in an ES_info loop, or 0. */
+function registrationOf(b: Uint8Array, from: number, end: number): number {
+  for (let d = from; d + 2 <= end; d += 2 + b[d + 1]!) {
+    if (b[d] === 0x05 && b[d + 1]! >= 4 && d + 6 <= end) return ((b[d + 2]! << 24) | (b[d + 3]! << 16) | (b[d + 4]! << 8) | b[d + 5]!) >>> 0;
+  }
+  return 0;
+}
 
 export interface TsTimes {
   /** First and last decode times (90 kHz, unwrapped) of video, else audio. */
@@ -63,6 +87,8 @@ export class TsScanner {
   readonly video: TsTimes = { first: null, last: null };
   readonly audio: TsTimes = { first: null, last: null };
   codecs = new Set<string>();
+  /** PMT entries of a kind the scanner does not read, by PID (reported once by the writer, never dropped from the file). */
+  readonly unknown = new Map<number, TsUnknownStream>();
   /** The start of a packet cut by the end of the last chunk (reads do not end on packet boundaries). */
   private readonly carry = new Uint8Array(TS_PACKET);
   private carryLen = 0;
@@ -194,12 +220,18 @@ export class TsScanner {
     while (q + 5 <= sectionEnd) {
       const type = b[q]!;
       const pid = ((b[q + 1]! & 0x1f) << 8) | b[q + 2]!;
-      const kind = STREAM_KINDS[type];
+      const infoEnd = Math.min(sectionEnd, q + 5 + (((b[q + 3]! & 0x0f) << 8) | b[q + 4]!));
+      const registration = registrationOf(b, q + 5, infoEnd);
+      const av1 = type === PRIVATE_PES && registration === AV1_FORMAT_IDENTIFIER;
+      const kind = av1 ? 'video' : STREAM_KINDS[type];
       if (kind) {
         this.kinds.set(pid, kind);
-        this.codecs.add(type === 0x1b ? 'h264' : type === 0x24 ? 'hevc' : type === 0x0f ? 'aac' : 'mp3');
+        this.codecs.add(av1 ? 'av1' : CODEC_NAMES[type]!);
+      } else if (!this.unknown.has(pid)) {
+        const name = registration ? Buffer.from([registration >>> 24, (registration >> 16) & 0xff, (registration >> 8) & 0xff, registration & 0xff]).toString('latin1').replace(/[^\x20-\x7e]/g, '?') : '';
+        this.unknown.set(pid, { pid, streamType: type, registration: name });
       }
-      q += 5 + (((b[q + 3]! & 0x0f) << 8) | b[q + 4]!);
+      q = infoEnd;
     }
   }
 }
