@@ -46,10 +46,13 @@ export async function startHarness(options: {
   sim?: SimulatorOptions;
   /** Test-only: liverec's WBI signing or guest identity off for the whole run (ClientTestSwitches). */
   clientTestSwitches?: ClientTestSwitches;
+  /** Runs once the simulator is up and its rooms exist, before the service starts (e.g. arm captured answers). */
+  beforeStart?: (sim: Simulator, url: string) => Promise<void>;
 }): Promise<Harness> {
   const sim = new Simulator(options.sim);
   const running = await sim.start();
   for (const r of options.rooms) sim.createRoom(r);
+  await options.beforeStart?.(sim, running.url);
   const workDir = options.workDir ?? mkdtempSync(join(tmpdir(), 'liverec-rec-'));
   const config = new ConfigStore();
   Object.assign(config.global, FAST, options.global ?? {}, { LiveApiHost: running.url });
