@@ -3,6 +3,7 @@
 // file while the simulator answers -352 for exactly the missing part.
 import { describe, expect, it } from 'vitest';
 import type { ClientTestSwitches } from '../../src/bilibili/client-options.js';
+import { collectLogs } from '../hls/helpers.js';
 import { type Harness, sleep, startHarness } from '../rooms/harness.js';
 import { until } from '../webhook/helpers.js';
 
@@ -10,7 +11,10 @@ const ROOM = 34301;
 /** After a -352 every API call waits this long, then keys and identity are fetched again and the call retried. */
 const PAUSE_MS = 1000;
 
+const logs = collectLogs();
+
 async function withRun<T>(switches: ClientTestSwitches | undefined, body: (h: Harness) => Promise<T>): Promise<T> {
+  logs.lines.length = 0;
   const h = await startHarness({
     rooms: [{ roomId: ROOM, live: true, formats: ['flv'], bitrateKbps: 600 }],
     // Checks every 5 s (the floor), so a refused room is tried again several times within the test.
@@ -34,6 +38,9 @@ async function expectNoRecording(h: Harness, refused: 'signature' | 'buvid3'): P
   const room = h.sim.room(ROOM);
   expect(room.counters.streamRequests).toBe(0);
   expect(room.counters.apiHits.getRoomPlayInfo).toBe(0); // refused before the room is even looked up
+  // The recorder saw the -352 (logged with its code), paused and retried, and tells the user why the room does not record.
+  expect(logs.lines.filter((l) => l.RoomId === ROOM && l.code === 'API_RISK_352').length).toBeGreaterThan(0);
+  expect(h.service.recorder.findRoom(ROOM)!.state.unavailableReason).toBe('riskControl');
   // As the control API tells it: refusals for exactly the missing part, nothing else wrong.
   const stats = (await (await fetch(`${h.sim.url}/_sim/stats`)).json()) as { refusedHits: Record<string, number>; lenient: boolean };
   expect(stats.lenient).toBe(false);
