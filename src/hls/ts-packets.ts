@@ -1,4 +1,5 @@
 // MPEG-TS reading for HLS segments: 188-byte packets, PAT/PMT, PES timestamps and frame counts, streamed chunk by chunk.
+import { identifyStream, registrationName, registrationOf, type TsKind, type TsUnknownStream } from './ts-stream-types.js';
 
 export const TS_PACKET = 188;
 const SYNC = 0x47;
@@ -38,34 +39,7 @@ export function pesTimes(b: Uint8Array, s: number, end: number): { pts: number; 
   return { pts, dts: flags === 0x03 && s + 19 <= end ? readTimestamp(b, s + 14) : pts };
 }
 
-export type TsKind = 'video' | 'audio';
-
-/** PMT stream types liverec records: H.264, HEVC; AAC (ADTS), MPEG audio. */
-const STREAM_KINDS: Record<number, TsKind> = { 0x1b: 'video', 0x24: 'video', 0x0f: 'audio', 0x03: 'audio', 0x04: 'audio' };
-const CODEC_NAMES: Record<number, string> = { 0x1b: 'h264', 0x24: 'hevc', 0x0f: 'aac', 0x03: 'mp3', 0x04: 'mp3' };
-
-/**
- * AV1 (AOM "Carriage of AV1 in MPEG-2 TS"): stream_type 0x06, private PES, identified by a registration descriptor
- * (tag 0x05) with format_identifier 'AV01'; its access units are start-code delimited OBUs, one per PES.
- */
-const PRIVATE_PES = 0x06;
-const AV1_FORMAT_IDENTIFIER = 0x41563031;
-
-/** A PMT entry the scanner does not read (its packets stay in the file; only its frames and times go uncounted). */
-export interface TsUnknownStream {
-  pid: number;
-  streamType: number;
-  /** format_identifier of its registration descriptor, '' without one. */
-  registration: string;
-}
-
-/** The registration descriptor's format_identifier in an ES_info loop, or 0. */
-function registrationOf(b: Uint8Array, from: number, end: number): number {
-  for (let d = from; d + 2 <= end; d += 2 + b[d + 1]!) {
-    if (b[d] === 0x05 && b[d + 1]! >= 4 && d + 6 <= end) return ((b[d + 2]! << 24) | (b[d + 3]! << 16) | (b[d + 4]! << 8) | b[d + 5]!) >>> 0;
-  }
-  return 0;
-}
+export type { TsKind, TsUnknownStream } from './ts-stream-types.js';
 
 export interface TsTimes {
   /** First and last decode times (90 kHz, unwrapped) of video, else audio. */
@@ -221,16 +195,11 @@ export class TsScanner {
       const type = b[q]!;
       const pid = ((b[q + 1]! & 0x1f) << 8) | b[q + 2]!;
       const infoEnd = Math.min(sectionEnd, q + 5 + (((b[q + 3]! & 0x0f) << 8) | b[q + 4]!));
-      const registration = registrationOf(b, q + 5, infoEnd);
-      const av1 = type === PRIVATE_PES && registration === AV1_FORMAT_IDENTIFIER;
-      const kind = av1 ? 'video' : STREAM_KINDS[type];
-      if (kind) {
-        this.kinds.set(pid, kind);
-        this.codecs.add(av1 ? 'av1' : CODEC_NAMES[type]!);
-      } else if (!this.unknown.has(pid)) {
-        const name = registration ? Buffer.from([registration >>> 24, (registration >> 16) & 0xff, (registration >> 8) & 0xff, registration & 0xff]).toString('latin1').replace(/[^\x20-\x7e]/g, '?') : '';
-        this.unknown.set(pid, { pid, streamType: type, registration: name });
-      }
+      const known = identifyStream(type, registrationOf(b, q + 5, infoEnd));
+      if (known) {
+        this.kinds.set(pid, known.kind);
+        this.codecs.add(known.codec);
+      } else if (!this.unknown.has(pid)) this.unknown.set(pid, { pid, streamType: type, registration: registrationName(registrationOf(b, q + 5, infoEnd)) });
       q = infoEnd;
     }
   }

@@ -1,5 +1,6 @@
 // MPEG-TS (HLS TS recordings) → samples: H.264/HEVC/AV1 access units per PES, AAC frames out of ADTS; 90 kHz clock.
 import { payloadStart, readTimestamp, TS_PACKET } from '../../hls/ts-packets.js';
+import { identifyStream, registrationOf } from '../../hls/ts-stream-types.js';
 import { AnnexBConverter } from './annexb.js';
 import { Av1TsConverter } from './av1-ts.js';
 import type { FileReader } from './file-reader.js';
@@ -142,14 +143,6 @@ function readPat(b: Uint8Array, s: number, pmtPids: Set<number>): void {
   }
 }
 
-/** 'AV01' as the registration descriptor's format_identifier (AOM's AV1-in-MPEG-2-TS; stream_type 0x06). */
-const AV01 = 0x41563031;
-
-function registration(b: Uint8Array, from: number, end: number): number {
-  for (let d = from; d + 6 <= end; d += 2 + b[d + 1]!) if (b[d] === 0x05 && b[d + 1]! >= 4) return ((b[d + 2]! << 24) | (b[d + 3]! << 16) | (b[d + 4]! << 8) | b[d + 5]!) >>> 0;
-  return 0;
-}
-
 /** Adds the streams it reads; returns the PIDs of the entries it does not. */
 function readPmt(b: Uint8Array, s: number, streams: Map<number, Pes>): number[] {
   const p = s + 1 + b[s]!;
@@ -162,7 +155,7 @@ function readPmt(b: Uint8Array, s: number, streams: Map<number, Pes>): number[] 
     const pid = ((b[q + 1]! & 0x1f) << 8) | b[q + 2]!;
     const infoEnd = Math.min(end, q + 5 + (((b[q + 3]! & 0x0f) << 8) | b[q + 4]!));
     const kind = type === 0x1b ? 'h264' : type === 0x24 ? 'hevc' : type === 0x0f ? 'aac'
-      : type === 0x06 && registration(b, q + 5, infoEnd) === AV01 ? 'av1' : null;
+      : identifyStream(type, registrationOf(b, q + 5, infoEnd))?.codec === 'av1' ? 'av1' : null;
     if (kind && !streams.has(pid)) streams.set(pid, { kind, parts: [], track: -1, last: null });
     if (!kind) skipped.push(pid);
     q = infoEnd;
