@@ -1,6 +1,7 @@
 // Composition root: one process-wide API limiter, the recorder, the webhook outbox and the HTTP API, started and stopped together.
 import { existsSync } from 'node:fs';
 import { ApiLimiter, setProcessLimiter } from './bilibili/api-limiter.js';
+import type { ClientTestSwitches } from './bilibili/client-options.js';
 import type { ConfigStore } from './config/store.js';
 import { startApiServer, type ApiServer, type ApiServerOptions } from './api/server.js';
 import type { EventBus } from './events/bus.js';
@@ -26,6 +27,8 @@ export interface ServiceOptions {
   api?: Omit<ApiServerOptions, 'recorder' | 'deliveries' | 'replayDelivery' | 'jobs' | 'retention' | 'notifyTest'>;
   roomsPerWorker?: number;
   allowTestFaults?: boolean;
+  /** Test-only: WBI signing or guest identity off for the whole run (see ClientTestSwitches); never a config field. */
+  clientTestSwitches?: ClientTestSwitches;
   /** Pass a bus to subscribe before the first room starts (no early event is missed). */
   bus?: EventBus;
   /** Another outbox than the file journal under <workDir>/.liverec (the cluster's, in PostgreSQL). */
@@ -56,6 +59,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   setProcessLimiter(limiter);
   const recorder = new Recorder({
     workDir, config, bus: options.bus, limiter: limiter.toShared(), roomsPerWorker: options.roomsPerWorker, allowTestFaults: options.allowTestFaults,
+    clientTestSwitches: options.clientTestSwitches,
   });
   const getSettings: GetWebhookSettings = () => ({
     webHookUrls: config.effective('WebHookUrls'),

@@ -60,6 +60,14 @@ export const DEFAULT_CLIENT_OPTIONS: Readonly<ClientOptions> = Object.freeze({
   maxRedirects: 5,
 });
 
+/**
+ * Test-only: turns liverec's own WBI signing or guest identity off for a whole run. Never a config field and never
+ * read from the environment: only code that starts the service (the test harness) can pass it. It reaches the API
+ * clients that recording depends on (room threads and their danmaku, live detection, room-id resolution; not the
+ * optional cover job), so a test can prove that the strict simulator refuses what signing and identity protect.
+ */
+export type ClientTestSwitches = Partial<Pick<ClientOptions, 'wbiSign' | 'guestIdentity'>>;
+
 /** Fills unset fields with the defaults; an empty LiveApiHost means the default host. */
 export function clientOptions(partial: Partial<ClientOptions> = {}): ClientOptions {
   const merged: ClientOptions = { ...DEFAULT_CLIENT_OPTIONS };

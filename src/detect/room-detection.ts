@@ -2,6 +2,7 @@
 import { BilibiliApiClient } from '../bilibili/api-client.js';
 import { getProcessLimiter } from '../bilibili/api-limiter.js';
 import type { BatchRoomStatus, RoomBaseInfo } from '../bilibili/batch-status.js';
+import type { ClientTestSwitches } from '../bilibili/client-options.js';
 import type { ConfigStore } from '../config/store.js';
 import { logger } from '../log/logger.js';
 import { clientOptionsFrom } from '../rooms/client-settings.js';
@@ -18,6 +19,8 @@ export interface DetectionDeps {
   observe: (observations: RoomObservation[]) => void;
   /** The per-room check (getInfoByRoom) used while the batch endpoint fails. */
   refresh: (roomId: number) => Promise<void>;
+  /** Test-only (see ClientTestSwitches). */
+  clientTestSwitches?: ClientTestSwitches;
 }
 
 /** Per-room fallback checks in flight at most: a failing batch endpoint must not queue thousands of calls. */
@@ -104,7 +107,7 @@ export class RoomDetection {
 
   private client(): BilibiliApiClient {
     const settings = this.deps.config.resolveRoom({ roomId: 0, autoRecord: false, overrides: {}, extra: {} });
-    return new BilibiliApiClient(clientOptionsFrom(settings), getProcessLimiter());
+    return new BilibiliApiClient(clientOptionsFrom(settings, this.deps.clientTestSwitches), getProcessLimiter());
   }
 
   /**

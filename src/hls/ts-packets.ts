@@ -1,4 +1,5 @@
 // MPEG-TS reading for HLS segments: 188-byte packets, PAT/PMT, PES timestamps and frame counts, streamed chunk by chunk.
+import { identifyStream, registrationName, registrationOf, type TsKind, type TsUnknownStream } from './ts-stream-types.js';
 
 export const TS_PACKET = 188;
 const SYNC = 0x47;
@@ -38,10 +39,7 @@ export function pesTimes(b: Uint8Array, s: number, end: number): { pts: number; 
   return { pts, dts: flags === 0x03 && s + 19 <= end ? readTimestamp(b, s + 14) : pts };
 }
 
-export type TsKind = 'video' | 'audio';
-
-/** PMT stream types liverec records: H.264, HEVC; AAC (ADTS), MPEG audio. */
-const STREAM_KINDS: Record<number, TsKind> = { 0x1b: 'video', 0x24: 'video', 0x0f: 'audio', 0x03: 'audio', 0x04: 'audio' };
+export type { TsKind, TsUnknownStream } from './ts-stream-types.js';
 
 export interface TsTimes {
   /** First and last decode times (90 kHz, unwrapped) of video, else audio. */
@@ -63,6 +61,8 @@ export class TsScanner {
   readonly video: TsTimes = { first: null, last: null };
   readonly audio: TsTimes = { first: null, last: null };
   codecs = new Set<string>();
+  /** PMT entries of a kind the scanner does not read, by PID (reported once by the writer, never dropped from the file). */
+  readonly unknown = new Map<number, TsUnknownStream>();
   /** The start of a packet cut by the end of the last chunk (reads do not end on packet boundaries). */
   private readonly carry = new Uint8Array(TS_PACKET);
   private carryLen = 0;
@@ -194,12 +194,13 @@ export class TsScanner {
     while (q + 5 <= sectionEnd) {
       const type = b[q]!;
       const pid = ((b[q + 1]! & 0x1f) << 8) | b[q + 2]!;
-      const kind = STREAM_KINDS[type];
-      if (kind) {
-        this.kinds.set(pid, kind);
-        this.codecs.add(type === 0x1b ? 'h264' : type === 0x24 ? 'hevc' : type === 0x0f ? 'aac' : 'mp3');
-      }
-      q += 5 + (((b[q + 3]! & 0x0f) << 8) | b[q + 4]!);
+      const infoEnd = Math.min(sectionEnd, q + 5 + (((b[q + 3]! & 0x0f) << 8) | b[q + 4]!));
+      const known = identifyStream(type, registrationOf(b, q + 5, infoEnd));
+      if (known) {
+        this.kinds.set(pid, known.kind);
+        this.codecs.add(known.codec);
+      } else if (!this.unknown.has(pid)) this.unknown.set(pid, { pid, streamType: type, registration: registrationName(registrationOf(b, q + 5, infoEnd)) });
+      q = infoEnd;
     }
   }
 }

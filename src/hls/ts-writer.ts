@@ -25,6 +25,8 @@ export class TsWriter extends SegmentWriter {
   /** Last decode time written (90 kHz, unwrapped), and the file's first. */
   private last: number | null = null;
   private fileFirst = 0;
+  /** PMT entries of an unread kind already reported (by PID and type): one warning each per connection. */
+  private readonly reported = new Set<string>();
 
   /** TS has no init section. */
   init(): void {}
@@ -53,6 +55,7 @@ export class TsWriter extends SegmentWriter {
     if (!this.scanner.aligned) return false;
     if (!this.decided) this.decide(this.scanner.video.first ?? this.scanner.audio.first);
     this.anomalies += this.scanner.anomalies;
+    this.reportUnknown();
     if (this.skip) return true;
     const s = this.scanner;
     const t = s.video.last ?? s.audio.last;
@@ -62,6 +65,23 @@ export class TsWriter extends SegmentWriter {
       fileMaxMs: this.last === null ? 0 : (this.last - this.fileFirst) / 90,
     });
     return true;
+  }
+
+  /**
+   * A stream the scanner cannot read (an unknown stream_type, or private data without a known registration) is kept
+   * in the file as it came, since segments are written whole; it is told once, as its frames and times go uncounted.
+   */
+  private reportUnknown(): void {
+    for (const u of this.scanner.unknown.values()) {
+      const key = `${u.pid}:${u.streamType}:${u.registration}`;
+      if (this.reported.has(key)) continue;
+      this.reported.add(key);
+      this.anomalies++;
+      const type = `0x${u.streamType.toString(16).padStart(2, '0')}`;
+      this.hooks.log('warn', `the TS carries a stream liverec does not read (stream_type ${type}${u.registration ? `, registration '${u.registration}'` : ''}, PID ${u.pid}); it is kept in the file, its frames are not counted`, {
+        code: 'TS_UNKNOWN_STREAM', pid: u.pid, streamType: u.streamType, registration: u.registration,
+      });
+    }
   }
 
   private decide(rawFirst: number | null): void {

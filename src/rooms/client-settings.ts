@@ -1,12 +1,14 @@
 // Maps a room's resolved brec config onto the live-service client options.
-import type { ClientOptions } from '../bilibili/client-options.js';
+import type { ClientOptions, ClientTestSwitches } from '../bilibili/client-options.js';
 import type { RoomSettings } from '../config/fields.js';
 
 /** brec DanmakuTransport: 0 Random, 1 Tcp, 2 Ws, 3 Wss. There is no raw-TCP client; Tcp and Random use ws. */
 const TRANSPORT: Record<number, ClientOptions['danmakuTransport']> = { 0: 'ws', 1: 'ws', 2: 'ws', 3: 'wss' };
 
-export function clientOptionsFrom(s: RoomSettings): Partial<ClientOptions> {
+/** `test` (ClientTestSwitches) is for the test harness only; production passes nothing. */
+export function clientOptionsFrom(s: RoomSettings, test?: ClientTestSwitches): Partial<ClientOptions> {
   return {
+    ...test,
     liveApiHost: s.LiveApiHost ?? '',
     cookie: s.Cookie ?? '',
     apiTimeoutMs: s.TimingApiTimeout,

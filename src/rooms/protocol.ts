@@ -1,6 +1,7 @@
 // The contract between the main thread and room workers: commands (comlink) one way, a typed message union back.
 import type { UnavailableReason } from '../bilibili/room-availability.js';
 import type { BatchRoomStatus } from '../bilibili/batch-status.js';
+import type { ClientTestSwitches } from '../bilibili/client-options.js';
 import type { PlainError } from '../errors.js';
 import type { FileGap, RecorderEvent } from '../events/types.js';
 import type { RoomSettings } from '../config/fields.js';
@@ -103,6 +104,8 @@ export interface RoomInit {
   workDir: string;
   /** Test-only faults are honoured only when the recorder was started with them enabled. */
   allowTestFaults?: boolean;
+  /** Test-only: signing or guest identity off for this run's API clients (see ClientTestSwitches). */
+  clientTestSwitches?: ClientTestSwitches;
   /** Live detection is the process's batch detector's (src/detect/): the actor keeps no poll timer of its own. */
   batchDetect?: boolean;
   /** The anchor uid, when known (cached): the actor then makes no call until the detector reports the room. */

@@ -18,6 +18,7 @@ import { roomIdResolver, type ResolveRoomId } from './resolve-room-id.js';
 import { Room, type RoomControl } from './room.js';
 import { Supervisor } from './supervisor.js';
 import { RoomDetection } from '../detect/room-detection.js';
+import type { ClientTestSwitches } from '../bilibili/client-options.js';
 import { getProcessLimiter } from '../bilibili/api-limiter.js';
 
 export interface RecorderOptions {
@@ -30,6 +31,8 @@ export interface RecorderOptions {
   limiter?: unknown;
   /** Enables the test-only crash commands (never set in production). */
   allowTestFaults?: boolean;
+  /** Test-only: WBI signing or guest identity off for every API client of this run (never set in production). */
+  clientTestSwitches?: ClientTestSwitches;
   /** Short id → real id before a room is added; default: the live API's room_init, bounded. */
   resolveRoomId?: ResolveRoomId;
 }
@@ -85,7 +88,7 @@ export class Recorder {
     this.config = options.config;
     this.workDir = options.workDir;
     this.journal = new OpenJournal(options.workDir);
-    this.resolveRoomId = options.resolveRoomId ?? roomIdResolver(options.config);
+    this.resolveRoomId = options.resolveRoomId ?? roomIdResolver(options.config, options.clientTestSwitches);
     this.supervisor = new Supervisor({
       roomsPerWorker: options.roomsPerWorker,
       resourceLimits: options.resourceLimits ?? { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
@@ -97,7 +100,7 @@ export class Recorder {
       },
     });
     this.detection = new RoomDetection({
-      workDir: options.workDir, config: options.config, rooms: () => this.rooms,
+      workDir: options.workDir, config: options.config, rooms: () => this.rooms, clientTestSwitches: options.clientTestSwitches,
       observe: (list) => {
         for (const o of list) {
           const room = this.byId(o.roomId);
@@ -134,6 +137,7 @@ export class Recorder {
       settings: this.settingsOf(room),
       workDir: this.workDir,
       allowTestFaults: this.options.allowTestFaults,
+      clientTestSwitches: this.options.clientTestSwitches,
       batchDetect: true,
       uid: this.detection.uidOf(room.roomId, room.state),
     }).catch((err: unknown) => roomLogger(room.roomId).error({ err }, 'room actor failed to start'));

@@ -55,7 +55,7 @@ export class RoomActor {
     this.settings = init.settings;
     this.roomId = init.roomId;
     this.outbox = new ActorOutbox(post, batcher, init.roomId);
-    this.client = new BilibiliApiClient(clientOptionsFrom(this.settings));
+    this.client = new BilibiliApiClient(clientOptionsFrom(this.settings, this.init.clientTestSwitches));
     this.availability = new RoomAvailability(this.outbox, () => this.settings.TimingApiBlockedPause);
   }
 
@@ -141,7 +141,7 @@ export class RoomActor {
   updateSettings(settings: RoomSettings): void {
     const before = this.settings;
     this.settings = settings;
-    this.client = new BilibiliApiClient(clientOptionsFrom(settings));
+    this.client = new BilibiliApiClient(clientOptionsFrom(settings, this.init.clientTestSwitches));
     if (before.TimingCheckInterval !== settings.TimingCheckInterval && (!this.init.batchDetect || this.pollTimer)) this.restartPoll();
     if (settings.DanmakuInstantDetect !== before.DanmakuInstantDetect) {
       if (settings.DanmakuInstantDetect) {
@@ -354,7 +354,7 @@ export class RoomActor {
   private ensureDanmaku(): void {
     if (this.danmaku || this.disposed || !this.infoFetched) return;
     if (!this.state.streaming && !this.settings.DanmakuInstantDetect && !this.lingerTimer) return;
-    const client = new DanmakuClient({ roomId: this.roomId, api: this.client, options: clientOptionsFrom(this.settings) });
+    const client = new DanmakuClient({ roomId: this.roomId, api: this.client, options: clientOptionsFrom(this.settings, this.init.clientTestSwitches) });
     client.on('state', () => {
       const connected = client.connected;
       if (connected !== this.state.danmakuConnected) {

@@ -113,8 +113,8 @@ export function playInfoData(room: SimRoom, addr: SimAddress, q: URLSearchParams
     const out = [];
     if (codecs.has('0') && !room.hevcOnly && !room.av1Only) out.push(codecEntry(room, addr, 'avc', format, qn, variant));
     if (codecs.has('1') && room.hevc && !room.av1Only) out.push(codecEntry(room, addr, 'hevc', format, qn, variant));
-    // AV1 (codec 2) over FLV and fMP4; no TS entry (none has been seen).
-    if (codecs.has('2') && av1Offered && format !== 'ts') out.push(codecEntry(room, addr, 'av1', format, qn, variant));
+    // AV1 (codec 2) over FLV, fMP4 and TS. No capture shows AV1 over TS: the TS entry is offered so liverec handles it if served.
+    if (codecs.has('2') && av1Offered) out.push(codecEntry(room, addr, 'av1', format, qn, variant));
     return out;
   };
   const offered = new Set(room.formats);

@@ -36,7 +36,10 @@ export interface SimRoomInit {
   hevcOnly?: boolean;
   /** Hands out this stream host instead of the simulator's own (tests: a hostile CDN on loopback). */
   streamHost?: string;
-  /** Also offer av1 entries (codec id 2, `_av1` URLs): Enhanced FLV `av01` and fMP4 `av01` (no TS: none seen). */
+  /**
+   * Also offer av1 entries (codec id 2, `_av1` URLs): Enhanced FLV `av01`, fMP4 `av01`, and TS per AOM's AV1-in-MPEG-2-TS
+   * (no capture shows AV1 over TS; offered so liverec handles it if the service ever serves it).
+   */
   av1?: boolean;
   /** Offer only av1 entries (no avc, no hevc); implies av1. */
   av1Only?: boolean;
@@ -134,7 +137,7 @@ export class SimRoom {
   /** Captured answers replayed for this room instead of the generated ones (POST /_sim/rooms/{id}/captured). */
   readonly captured = new Map<CapturedEndpoint, unknown>();
   /** The live HLS timelines of the current live session, by format (see hls/hls-timeline.ts). */
-  hls: { session: number; fmp4?: HlsTimeline; 'fmp4-hevc'?: HlsTimeline; 'fmp4-av1'?: HlsTimeline; ts?: HlsTimeline; 'ts-hevc'?: HlsTimeline } = { session: 0 };
+  hls: { session: number; fmp4?: HlsTimeline; 'fmp4-hevc'?: HlsTimeline; 'fmp4-av1'?: HlsTimeline; ts?: HlsTimeline; 'ts-hevc'?: HlsTimeline; 'ts-av1'?: HlsTimeline } = { session: 0 };
   /** 0 = the content clip (or committed 360p), 1 = the committed 480p clip: flips on every header-change. */
   clipIndex = 0;
   popularity = 1000;

@@ -11,6 +11,7 @@ beforeAll(async () => {
     { roomId: 34602, live: true, special: 'paid' },
     { roomId: 34603, live: false },
     { roomId: 34604, live: true },
+    { roomId: 34605, live: true, av1Only: true, formats: ['ts'] },
   ]);
 });
 afterAll(() => sim.close());
@@ -50,6 +51,12 @@ describe('liverec check', () => {
     const replay = JSON.parse((await run(['34604', '--live-api-host', sim.url, '--json', '--recording-quality', 'hevc400,avc250'])).out);
     expect(replay.rooms[0].streams).toHaveLength(6);
     expect(replay.rooms[0].choice).toMatchObject({ format: 'flv', codec: 'hevc', qn: 400 });
+  });
+
+  it('names AV1 over HLS TS (codec 2 in a ts format) when the quality asks for av1', async () => {
+    const r = JSON.parse((await run(['34605', '--live-api-host', sim.url, '--json', '--recording-quality', 'av110000', '--recording-protocol', 'hls-ts'])).out);
+    expect(r.rooms[0].streams).toEqual([expect.objectContaining({ format: 'ts', codec: 'av1' })]);
+    expect(r.rooms[0].choice).toMatchObject({ protocol: 'http_hls', format: 'ts', codec: 'av1', qn: 10000 });
   });
 
   it('prints a readable report', async () => {

@@ -4,7 +4,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
 import { TsScanner } from '../../src/hls/ts-packets.js';
+import { av1TsClip } from '../../src/simulator/hls/av1-ts-clip.js';
+import { ffmpegBin } from '../support/media-tools.js';
 import { readMp4Summary } from '../../src/post/remux/mp4-summary.js';
 import { remuxToMp4 } from '../../src/post/remux/remux.js';
 import { clip, longFlv, mediaFacts, type MediaFacts } from './media.js';
@@ -23,8 +26,7 @@ function tsFacts(file: string): MediaFacts {
   };
 }
 
-function expectSameMedia(mp4: string, source: MediaFacts): void {
-  const out = mediaFacts(mp4);
+function expectSameMedia(mp4: string, source: MediaFacts, out = mediaFacts(mp4)): void {
   expect(out.streams.map((s) => s.kind)).toEqual(source.streams.map((s) => s.kind));
   out.streams.forEach((s, i) => expect(Math.abs(s.packets - source.streams[i]!.packets), `${s.kind} samples`).toBeLessThanOrEqual(1));
   expect(Math.abs(out.videoDuration - source.videoDuration)).toBeLessThan(0.05);
@@ -46,6 +48,23 @@ describe('remux to MP4', () => {
     const report = remuxToMp4(clip('clip-360p.mpegts'), out);
     expect(report.format).toBe('ts');
     expectSameMedia(out, tsFacts(clip('clip-360p.mpegts')));
+  });
+
+  it('AV1 over TS (AOM carriage, the simulator\'s ts/av1 stream) → MP4 with an av01 track that libaom decodes', async () => {
+    const src = join(dir, 'av1.ts');
+    writeFileSync(src, Buffer.concat(av1TsClip().segments.map((s) => s.bytes)));
+    const out = join(dir, 'av1-ts.mp4');
+    const report = remuxToMp4(src, out);
+    // Its audio PES (one ADTS frame each) complete before the first video PES does: the audio track comes first.
+    expect(report.tracks.map((t) => t.handler).sort()).toEqual(['soun', 'vide']);
+    const [got, want] = [mediaFacts(out), tsFacts(src)].map((f) => ({ ...f, streams: [...f.streams].sort((a, b) => a.kind.localeCompare(b.kind)) }));
+    expectSameMedia(out, want!, got);
+    const { stderr } = await new Promise<{ stderr: string }>((resolve) => {
+      execFile(ffmpegBin(), ['-v', 'error', '-c:v', 'libaom-av1', '-i', out, '-f', 'null', '-'], (_e, _o, stderr) => resolve({ stderr }));
+    });
+    expect(stderr.trim()).toBe('');
+    const moov = readFileSync(out);
+    expect(moov.includes(Buffer.from('av01')) && moov.includes(Buffer.from('av1C'))).toBe(true);
   });
 
   it('a long FLV (20 loops) keeps every sample and its duration', () => {

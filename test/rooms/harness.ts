@@ -8,6 +8,7 @@ import type { EventType, RecorderEvent } from '../../src/events/types.js';
 import { startService, type Service } from '../../src/service.js';
 import { Simulator, type SimRoomInit, type SimulatorOptions } from '../../src/simulator/index.js';
 import type { Overrides } from '../../src/config/store.js';
+import type { ClientTestSwitches } from '../../src/bilibili/client-options.js';
 
 export interface Harness {
   sim: Simulator;
@@ -43,10 +44,15 @@ export async function startHarness(options: {
   workDir?: string;
   /** Simulator options (e.g. riskPerMinute). */
   sim?: SimulatorOptions;
+  /** Test-only: liverec's WBI signing or guest identity off for the whole run (ClientTestSwitches). */
+  clientTestSwitches?: ClientTestSwitches;
+  /** Runs once the simulator is up and its rooms exist, before the service starts (e.g. arm captured answers). */
+  beforeStart?: (sim: Simulator, url: string) => Promise<void>;
 }): Promise<Harness> {
   const sim = new Simulator(options.sim);
   const running = await sim.start();
   for (const r of options.rooms) sim.createRoom(r);
+  await options.beforeStart?.(sim, running.url);
   const workDir = options.workDir ?? mkdtempSync(join(tmpdir(), 'liverec-rec-'));
   const config = new ConfigStore();
   Object.assign(config.global, FAST, options.global ?? {}, { LiveApiHost: running.url });
@@ -61,7 +67,7 @@ export async function startHarness(options: {
     for (const w of waiters) w();
   });
   const service = await startService({
-    workDir, config, bus, roomsPerWorker: options.roomsPerWorker, allowTestFaults: options.allowTestFaults,
+    workDir, config, bus, roomsPerWorker: options.roomsPerWorker, allowTestFaults: options.allowTestFaults, clientTestSwitches: options.clientTestSwitches,
     api: options.api ? { bind: 'http://127.0.0.1:0', env: {} } : undefined,
   });
   const waitEvent: Harness['waitEvent'] = (type, filter = () => true, timeoutMs = 20_000, from = 0) =>

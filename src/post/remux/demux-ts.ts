@@ -1,6 +1,8 @@
-// MPEG-TS (HLS TS recordings) → samples: H.264/HEVC access units per PES, AAC frames out of ADTS; 90 kHz clock.
+// MPEG-TS (HLS TS recordings) → samples: H.264/HEVC/AV1 access units per PES, AAC frames out of ADTS; 90 kHz clock.
 import { payloadStart, readTimestamp, TS_PACKET } from '../../hls/ts-packets.js';
+import { identifyStream, registrationOf } from '../../hls/ts-stream-types.js';
 import { AnnexBConverter } from './annexb.js';
+import { Av1TsConverter } from './av1-ts.js';
 import type { FileReader } from './file-reader.js';
 import { aacEntry, ascInfo } from './sample-entries.js';
 import type { SampleSink } from './track.js';
@@ -9,7 +11,7 @@ import { videoEntry } from './video-config.js';
 const WRAP = 2 ** 33;
 
 interface Pes {
-  kind: 'h264' | 'hevc' | 'aac';
+  kind: 'h264' | 'hevc' | 'av1' | 'aac';
   parts: Buffer[];
   track: number;
   last: number | null;
@@ -27,19 +29,21 @@ function unwrap(t: number, prev: number | null): number {
 export function demuxTs(r: FileReader, sink: SampleSink): void {
   const pmtPids = new Set<number>();
   const streams = new Map<number, Pes>();
-  const video = { conv: null as AnnexBConverter | null, track: -1 };
+  const video = { conv: null as AnnexBConverter | Av1TsConverter | null, track: -1 };
+  /** PIDs of PMT entries that are not read (reported once each as an anomaly; their packets are skipped). */
+  const unknown = new Set<number>();
   let audioTrack = -1;
   let audioCarry = Buffer.alloc(0);
 
   const flushVideo = (pes: Pes, data: Buffer): void => {
     const t = pesTime(data);
     if (!t) return sink.anomaly('ts-pes-without-time');
-    video.conv ??= new AnnexBConverter(pes.kind === 'hevc');
+    video.conv ??= pes.kind === 'av1' ? new Av1TsConverter() : new AnnexBConverter(pes.kind === 'hevc');
     const au = video.conv.convert(data.subarray(t.payload));
     if (!au) return;
     if (video.track < 0) {
       if (!video.conv.config) return sink.anomaly('ts-video-before-parameter-sets');
-      const v = videoEntry(pes.kind === 'hevc' ? 'hevc' : 'avc', video.conv.config);
+      const v = videoEntry(pes.kind === 'hevc' ? 'hevc' : pes.kind === 'av1' ? 'av1' : 'avc', video.conv.config);
       video.track = sink.track({ handler: 'vide', timescale: 90000, sampleEntry: v.entry, width: v.width, height: v.height });
     }
     const dts = unwrap(t.dts, pes.last);
@@ -102,7 +106,12 @@ export function demuxTs(r: FileReader, sink: SampleSink): void {
     const s = payloadStart(pkt, 0);
     if (s >= 0) {
       if (pid === 0 && unitStart) readPat(pkt, s, pmtPids);
-      else if (pmtPids.has(pid) && unitStart) readPmt(pkt, s, streams);
+      else if (pmtPids.has(pid) && unitStart) {
+        for (const skipped of readPmt(pkt, s, streams)) {
+          if (!unknown.has(skipped)) sink.anomaly('ts-unread-stream');
+          unknown.add(skipped);
+        }
+      }
       else {
         const pes = streams.get(pid);
         if (pes) {
@@ -134,16 +143,22 @@ function readPat(b: Uint8Array, s: number, pmtPids: Set<number>): void {
   }
 }
 
-function readPmt(b: Uint8Array, s: number, streams: Map<number, Pes>): void {
+/** Adds the streams it reads; returns the PIDs of the entries it does not. */
+function readPmt(b: Uint8Array, s: number, streams: Map<number, Pes>): number[] {
   const p = s + 1 + b[s]!;
   const len = ((b[p + 1]! & 0x0f) << 8) | b[p + 2]!;
   const end = Math.min(p + 3 + len - 4, TS_PACKET);
   let q = p + 12 + (((b[p + 10]! & 0x0f) << 8) | b[p + 11]!);
+  const skipped: number[] = [];
   while (q + 5 <= end) {
     const type = b[q]!;
     const pid = ((b[q + 1]! & 0x1f) << 8) | b[q + 2]!;
-    const kind = type === 0x1b ? 'h264' : type === 0x24 ? 'hevc' : type === 0x0f ? 'aac' : null;
+    const infoEnd = Math.min(end, q + 5 + (((b[q + 3]! & 0x0f) << 8) | b[q + 4]!));
+    const kind = type === 0x1b ? 'h264' : type === 0x24 ? 'hevc' : type === 0x0f ? 'aac'
+      : identifyStream(type, registrationOf(b, q + 5, infoEnd))?.codec === 'av1' ? 'av1' : null;
     if (kind && !streams.has(pid)) streams.set(pid, { kind, parts: [], track: -1, last: null });
-    q += 5 + (((b[q + 3]! & 0x0f) << 8) | b[q + 4]!);
+    if (!kind) skipped.push(pid);
+    q = infoEnd;
   }
+  return skipped;
 }

@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { boxes, parseInit, parseMoof, type Mp4Init, type TrackRun } from '../../hls/mp4-boxes.js';
 import { fragmentByGop, readSamples } from '../../media/fmp4-fragments.js';
 import { AV1_CLIPS } from '../av1-clips.js';
+import { av1TsClip } from './av1-ts-clip.js';
 import { TS_PACKET } from '../../hls/ts-packets.js';
 import { CLIP_FILES } from '../clip-files.js';
 import { clipPath } from '../clips.js';
@@ -89,15 +90,17 @@ const cache = new Map<string, HlsClip[]>();
 /** A stream's video codec as its URL names it (`_prohevc`, `_av1`). */
 export type SimCodec = 'avc' | 'hevc' | 'av1';
 
-/** The clips of one format (index 0: 360p, 1: 480p; HEVC and AV1: the one 360p fMP4 clip), loaded on first use. */
+/** The clips of one format (index 0: 360p, 1: 480p; HEVC and AV1: the one 360p clip), loaded on first use. */
 export function hlsClips(format: HlsFormat, codec: SimCodec | boolean = 'avc'): HlsClip[] {
   const c: SimCodec = codec === true ? 'hevc' : codec === false ? 'avc' : codec;
-  const key = `${format}${c !== 'avc' && (format === 'fmp4' || c === 'hevc') ? `-${c}` : ''}`;
+  const key = `${format}${c !== 'avc' ? `-${c}` : ''}`;
   let list = cache.get(key);
   if (!list) {
     list = key === 'fmp4-hevc' ? [loadFmp4(clipPath(HEVC_FMP4_CLIP))]
       : key === 'ts-hevc' ? [loadTs(clipPath(HEVC_TS_CLIP))]
       : key === 'fmp4-av1' ? [loadFmp4(clipPath(AV1_CLIPS.fmp4))]
+      // AV1 over TS: packaged by the simulator itself (the bundled ffmpeg cannot mux AV1 into MPEG-TS).
+      : key === 'ts-av1' ? [av1TsClip()]
       : CLIP_FILES.map((f) => (format === 'fmp4' ? loadFmp4(clipPath(f.replace(/\.flv$/, '.fmp4'))) : loadTs(clipPath(f.replace(/\.flv$/, '.mpegts')))));
     cache.set(key, list);
   }

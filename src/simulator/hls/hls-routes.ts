@@ -6,9 +6,9 @@ import type { HlsFormat } from './hls-clips.js';
 import { timelineOf } from './hls-timeline.js';
 import { handleLiveHls } from '../live-stream/live-routes.js';
 
-// fMP4: …/live_<room>_<n>[_prohevc|_av1]/index.m3u8, …/<seq>.m4s, …/h<id>.m4s; TS: …/live_<room>_<n>.m3u8, …/live_<room>_<n>-<seq>.ts
+// fMP4: …/live_<room>_<n>[_prohevc|_av1]/index.m3u8, …/<seq>.m4s, …/h<id>.m4s; TS: …/live_<room>_<n>[_prohevc|_av1].m3u8, …/live_<room>_<n>[…]-<seq>.ts
 const FMP4_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(_prohevc|_av1)?\/(index\.m3u8|\d+\.m4s|h\d+\.m4s)$/;
-const TS_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(_prohevc)?(\.m3u8|-\d+\.ts)$/;
+const TS_PATH = /^\/live-bvc\/\d+\/live_(\d+)_\d+(_prohevc|_av1)?(\.m3u8|-\d+\.ts)$/;
 
 export function isHlsPath(path: string): boolean {
   return FMP4_PATH.test(path) || TS_PATH.test(path);
@@ -37,7 +37,7 @@ export async function handleHls(findRoom: (id: number) => SimRoom | undefined, r
   // taking the last playlist's segments gets them; nothing new appears.
   const endedAt = !room.live && room.endedAt !== null && Date.now() - room.endedAt < ENDED_RETAIN_MS ? room.endedAt : null;
   if (!room.live && endedAt === null) return sendText(res, 404, 'Not Found');
-  if (m[2] === '_av1' && (!room.av1 || format !== 'fmp4')) return sendText(res, 404, 'Not Found');
+  if (m[2] === '_av1' && !room.av1) return sendText(res, 404, 'Not Found');
   const tl = timelineOf(room, format, m[2] === '_av1' ? 'av1' : m[2] !== undefined && room.hevc ? 'hevc' : 'avc');
   const name = m[3]!;
   if (name.endsWith('.m3u8')) {

@@ -101,7 +101,7 @@ export class HlsTimeline {
 
   segmentUri(seq: number): string {
     const r = this.room;
-    return this.format === 'fmp4' ? `${seq}.m4s` : `live_${r.roomId}_${r.session}${this.codec === 'hevc' ? '_prohevc' : ''}-${seq}.ts`;
+    return this.format === 'fmp4' ? `${seq}.m4s` : `live_${r.roomId}_${r.session}${this.codec === 'hevc' ? '_prohevc' : this.codec === 'av1' ? '_av1' : ''}-${seq}.ts`;
   }
 
   /** The playlist text for a request carrying `trid` (a frozen one answers the same text again). */
@@ -214,10 +214,10 @@ export class HlsTimeline {
   }
 }
 
-/** The room's timeline for `format` (HEVC and AV1 fMP4 apart), created on first use and renewed with every new live session. */
+/** The room's timeline for `format` and codec (one per pair), created on first use and renewed with every new live session. */
 export function timelineOf(room: SimRoom, format: HlsFormat, codec: SimCodec | boolean = 'avc'): HlsTimeline {
   if (room.hls.session !== room.session) room.hls = { session: room.session };
   const c: SimCodec = codec === true ? 'hevc' : codec === false ? 'avc' : codec;
-  const key = format === 'fmp4' && c !== 'avc' ? (`fmp4-${c}` as const) : format === 'ts' && c === 'hevc' ? 'ts-hevc' : format;
-  return (room.hls[key] ??= new HlsTimeline(room, format, key === 'fmp4-hevc' || key === 'ts-hevc' ? 'hevc' : key === 'fmp4-av1' ? 'av1' : 'avc'));
+  const key = c === 'avc' ? format : (`${format}-${c}` as const);
+  return (room.hls[key] ??= new HlsTimeline(room, format, c));
 }

@@ -1,0 +1,82 @@
+// Recorder-level proof that the strict (2026, default) simulator refuses what liverec's WBI signing and guest identity
+// supply: the same live room, the same config, three runs: both on records; signing off or identity off never opens a
+// file while the simulator answers -352 for exactly the missing part.
+import { describe, expect, it } from 'vitest';
+import type { ClientTestSwitches } from '../../src/bilibili/client-options.js';
+import { collectLogs } from '../hls/helpers.js';
+import { type Harness, sleep, startHarness } from '../rooms/harness.js';
+import { until } from '../webhook/helpers.js';
+
+const ROOM = 34301;
+/** After a -352 every API call waits this long, then keys and identity are fetched again and the call retried. */
+const PAUSE_MS = 1000;
+
+const logs = collectLogs();
+
+async function withRun<T>(switches: ClientTestSwitches | undefined, body: (h: Harness) => Promise<T>): Promise<T> {
+  logs.lines.length = 0;
+  const h = await startHarness({
+    rooms: [{ roomId: ROOM, live: true, formats: ['flv'], bitrateKbps: 600 }],
+    // Checks every 5 s (the floor), so a refused room is tried again several times within the test.
+    global: { TimingApiBlockedPause: PAUSE_MS, TimingCheckInterval: 5 },
+    clientTestSwitches: switches,
+  });
+  try {
+    return await body(h);
+  } finally {
+    await h.close();
+  }
+}
+
+const opened = (h: Harness): number => h.events.filter((e) => e.EventType === 'FileOpening' && e.EventData.RoomId === ROOM).length;
+
+/** Lets the recorder try for a while (several pauses and retries), then checks it never got to the stream. */
+async function expectNoRecording(h: Harness, refused: 'signature' | 'buvid3'): Promise<void> {
+  await until(() => h.sim.refusedHits[refused] >= 3, 60_000, `three ${refused} refusals`);
+  await sleep(4 * PAUSE_MS);
+  expect(opened(h)).toBe(0);
+  const room = h.sim.room(ROOM);
+  expect(room.counters.streamRequests).toBe(0);
+  expect(room.counters.apiHits.getRoomPlayInfo).toBe(0); // refused before the room is even looked up
+  // The recorder saw the -352 (logged with its code), paused and retried, and tells the user why the room does not record.
+  expect(logs.lines.filter((l) => l.RoomId === ROOM && l.code === 'API_RISK_352').length).toBeGreaterThan(0);
+  expect(h.service.recorder.findRoom(ROOM)!.state.unavailableReason).toBe('riskControl');
+  // As the control API tells it: refusals for exactly the missing part, nothing else wrong.
+  const stats = (await (await fetch(`${h.sim.url}/_sim/stats`)).json()) as { refusedHits: Record<string, number>; lenient: boolean };
+  expect(stats.lenient).toBe(false);
+  expect(stats.refusedHits[refused]).toBeGreaterThanOrEqual(3);
+  expect(stats.refusedHits[refused === 'signature' ? 'buvid3' : 'signature']).toBe(0);
+}
+
+describe('turning off signing or identity makes recording fail against the strict simulator', () => {
+  it('control: with both on (the default), the room records', async () => {
+    await withRun(undefined, async (h) => {
+      await h.waitEvent('FileOpening', (e) => e.EventData.RoomId === ROOM, 60_000);
+      expect(opened(h)).toBe(1);
+      expect(h.sim.refusedHits).toEqual({ signature: 0, buvid3: 0 });
+      expect(h.sim.stats().lenient).toBe(false);
+    });
+  }, 90_000);
+
+  it('signing off: getInfoByRoom goes out unsigned, is refused with the compact -352, and no file is opened', async () => {
+    await withRun({ wbiSign: false }, async (h) => {
+      await expectNoRecording(h, 'signature');
+      const log = h.sim.refusedLog;
+      expect(log.length).toBeGreaterThan(0);
+      for (const r of log) {
+        expect(r.query).not.toMatch(/[?&]w_rid=/);
+        expect(String(r.headers.cookie)).toMatch(/(^|; )buvid3=\S+/); // identity is still on
+      }
+      expect(log.some((r) => r.path === '/xlive/web-room/v1/index/getInfoByRoom')).toBe(true);
+    });
+  }, 90_000);
+
+  it('identity off: live calls go out without buvid3, are refused with the v_voucher -352, and no file is opened', async () => {
+    await withRun({ guestIdentity: false }, async (h) => {
+      await expectNoRecording(h, 'buvid3');
+      expect(h.sim.fingerHits).toBe(0); // no guest identity was fetched
+      for (const r of h.sim.refusedLog) expect(String(r.headers.cookie ?? '')).not.toMatch(/buvid3=/);
+      expect(h.sim.refusedLog.some((r) => r.path === '/xlive/web-room/v1/index/getInfoByRoom')).toBe(true);
+    });
+  }, 90_000);
+});
