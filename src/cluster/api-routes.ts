@@ -9,6 +9,7 @@ import { ConfigStore } from '../config/store.js';
 import { Room } from '../rooms/room.js';
 import type { ClusterNode } from './node.js';
 import { readNodes } from './leases.js';
+import { singletonHolder } from './singleton.js';
 import { addSharedRoom, removeSharedRoom } from './shared-config.js';
 import { readSharedRooms, type SharedRoomRow } from './status.js';
 import { forwardTo, FORWARDED_HEADER } from './forward.js';
@@ -63,8 +64,8 @@ export class ClusterApi {
     };
 
     app.get('/api/cluster/nodes', async (c) => {
-      const [nodes, rooms] = await Promise.all([readNodes(node.db, node.timings.ttlMs), readSharedRooms(node.db)]);
-      return sendJson(c, nodes.map((n) => ({ ...n, rooms: rooms.filter((r) => r.owner === n.nodeId).map((r) => r.roomId) })), 200);
+      const [nodes, rooms, detector] = await Promise.all([readNodes(node.db, node.timings.ttlMs), readSharedRooms(node.db), singletonHolder(node.db, 'detector')]);
+      return sendJson(c, nodes.map((n) => ({ ...n, detector: n.nodeId === detector, rooms: rooms.filter((r) => r.owner === n.nodeId).map((r) => r.roomId) })), 200);
     });
 
     app.use('/api/room', async (c: Context, next: Next) => {

@@ -83,6 +83,8 @@ describe('one live detector and one API budget for a 3-node cluster', () => {
     const threeNodeCalls = await callsOver(WINDOW_MS);
     console.info(`api calls in ${WINDOW_MS / 1000} s for ${ROOMS.length} idle rooms: 1 node ${oneNodeCalls}, 3 nodes ${threeNodeCalls}`);
     expect(await holder()).toBe('n1');
+    const listed = (await api(nodes.get('n2')!.url, '/api/cluster/nodes')).json as { nodeId: string; detector: boolean }[];
+    expect(listed.filter((n) => n.detector).map((n) => n.nodeId)).toEqual(['n1']);
     expect(threeNodeCalls).toBeGreaterThanOrEqual(oneNodeCalls - 2);
     expect(threeNodeCalls).toBeLessThanOrEqual(oneNodeCalls + 2);
     const stats = (await (await fetch(`${running.url}/_sim/stats`)).json()) as { peakApiCallsPerMinute: number; riskHits: number };
