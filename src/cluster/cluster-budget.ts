@@ -12,7 +12,7 @@ import { type Db, inTransaction } from './db.js';
  */
 export const BUCKET_MS = 10_000;
 const BUCKETS_PER_MINUTE = 6;
-/** At most this many tokens a grant (what one room going live needs: info, play info and a spare). */
+/** At most this many tokens a grant: callers waiting at once share one database round trip. */
 const MAX_GRANT = 4;
 /** How often the loop looks at the shared cells (no database call unless a caller waits). */
 const STEP_MS = 100;
@@ -110,7 +110,9 @@ export class ClusterBudget {
       await this.syncPause(now);
       const { left, waiting } = this.limiter.grantState();
       if (waiting > 0 && left <= 0 && this.limiter.pausedUntil() <= now && now >= this.retryAt) {
-        const grant = await grantTokens(this.db, Math.min(MAX_GRANT, waiting + 1), perMinute);
+        // Exactly what waits: a spare token would expire unused with its bucket (the detector calls once in 6 s) and
+        // still count against the budget.
+        const grant = await grantTokens(this.db, Math.min(MAX_GRANT, waiting), perMinute);
         this.grants++;
         if (grant.granted === 0) this.retryAt = Date.now() + grant.expiresInMs;
         else {
