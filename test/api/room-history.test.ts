@@ -8,20 +8,23 @@ import { ConfigStore } from '../../src/config/store.js';
 import { emptyIoStats, emptyRecordingStats } from '../../src/rooms/protocol.js';
 import type { Recorder } from '../../src/rooms/recorder.js';
 import { Room } from '../../src/rooms/room.js';
+import { RoomChanges } from '../../src/rooms/room-changes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'liverec-history-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const changes = new RoomChanges();
+
 function rooms(ids: number[]): Room[] {
   const config = ConfigStore.load(dir);
-  return ids.map((id) => new Room(config.addRoom(id, true), { command: async () => undefined }));
+  return ids.map((id) => new Room(config.addRoom(id, true), { command: async () => undefined }, changes));
 }
 
 describe('RoomHistory', () => {
   it('keeps one hour of bitrate, pace and bytes per room, oldest first, and forgets removed rooms', () => {
     const list = rooms([501, 502]);
-    // Only `rooms` is read: the sampler needs no other part of the recorder.
-    const recorder = { rooms: list } as unknown as Recorder;
+    // Only `rooms` and the change feed are read: the sampler needs no other part of the recorder.
+    const recorder = { rooms: list, changes } as unknown as Recorder;
     const history = new RoomHistory(recorder, { intervalMs: 60_000, spanMs: 10 * 60_000 });
     const t0 = Date.UTC(2026, 0, 1);
     for (let i = 0; i < 30; i++) {
