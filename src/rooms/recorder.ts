@@ -54,6 +54,8 @@ export class Recorder {
   readonly rooms: Room[] = [];
   /** Every change of a room (state, stats, listed, removed): periodic work looks only at rooms that changed. */
   readonly changes = new RoomChanges();
+  /** The rooms by room id (messages and detection look rooms up thousands of times a round). */
+  private readonly byRoomId = new Map<number, Room>();
   readonly bus: EventBus;
   readonly config: ConfigStore;
   readonly workDir: string;
@@ -100,7 +102,7 @@ export class Recorder {
       },
     });
     this.detection = new RoomDetection({
-      workDir: options.workDir, config: options.config, rooms: () => this.rooms,
+      workDir: options.workDir, config: options.config, rooms: () => this.rooms, room: (roomId) => this.byId(roomId),
       observe: (list) => {
         for (const o of list) {
           const room = this.byId(o.roomId);
@@ -203,8 +205,7 @@ export class Recorder {
     if (index < 0) return;
     this.config.commit(() => this.config.removeRoom(room.entry));
     room.disposed = true;
-    this.rooms.splice(index, 1);
-    this.changes.emit(room, { kind: 'removed' });
+    this.unlist(room, index);
     await this.supervisor.remove(room.roomId);
   }
 
@@ -214,8 +215,7 @@ export class Recorder {
     const index = this.rooms.indexOf(room);
     if (index < 0) return;
     room.disposed = true;
-    this.rooms.splice(index, 1);
-    this.changes.emit(room, { kind: 'removed' });
+    this.unlist(room, index);
     this.config.removeRoom(room.entry);
     this.saveQuietly();
     await this.supervisor.removeDuplicate(room.roomId, realRoomId);
@@ -223,8 +223,15 @@ export class Recorder {
 
   private list(room: Room): Room {
     this.rooms.push(room);
+    this.byRoomId.set(room.roomId, room);
     this.changes.emit(room, { kind: 'added' });
     return room;
+  }
+
+  private unlist(room: Room, index: number): void {
+    this.rooms.splice(index, 1);
+    if (this.byRoomId.get(room.roomId) === room) this.byRoomId.delete(room.roomId);
+    this.changes.emit(room, { kind: 'removed' });
   }
 
   /** Saves where no caller can be told (background renames, shutdown): a failure is logged, the next save retries. */
@@ -289,7 +296,7 @@ export class Recorder {
   }
 
   private byId(roomId: number): Room | undefined {
-    return this.rooms.find((r) => r.roomId === roomId);
+    return this.byRoomId.get(roomId);
   }
 
   private onMessage(m: RoomMessage): void {
@@ -338,7 +345,9 @@ export class Recorder {
           void this.dropDuplicate(room, m.realRoomId);
         } else if (room) {
           this.supervisor.rename(m.roomId, m.realRoomId);
+          if (this.byRoomId.get(m.roomId) === room) this.byRoomId.delete(m.roomId);
           room.entry.roomId = m.realRoomId;
+          this.byRoomId.set(m.realRoomId, room);
           room.entryChanged(['roomId']);
           this.openFiles.set(m.realRoomId, this.openFiles.get(m.roomId) ?? new Map());
           this.openFiles.delete(m.roomId);

@@ -6,7 +6,7 @@ import { logRing } from '../../log/logger.js';
 import type { Recorder } from '../../rooms/recorder.js';
 import type { Room } from '../../rooms/room.js';
 import { buildV2Payload } from '../../webhook/payload-v2.js';
-import { roomDto } from '../room-dto.js';
+import { roomDto, type RoomDto } from '../room-dto.js';
 import { EventBuffer, type BufferedFrame } from './event-buffer.js';
 import { roomHealth } from './room-health.js';
 import { sseFrame } from './sse-frame.js';
@@ -33,6 +33,8 @@ export class EventHub {
   /** Rooms listed since the last tick: removed again before it, they are never announced at all. */
   private readonly added = new Set<Room>();
   private removed: { objectId: string; roomId: number }[] = [];
+  /** The DTO made of each stats object (by identity), so frames of rooms that share one share its DTO. */
+  private readonly statsDtos = new WeakMap<object, unknown>();
   private readonly problems = new Map<number, number>();
   private readonly offs: (() => void)[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -85,7 +87,7 @@ export class EventHub {
   }
 
   private publish(event: string, data: unknown, roomId: number | null): void {
-    const entry: BufferedFrame = this.buffer.push((id) => sseFrame(event, data, id), roomId);
+    const entry: BufferedFrame = this.buffer.pushData(event, data, roomId);
     for (const c of this.clients) c.offer(entry);
   }
 
@@ -103,6 +105,18 @@ export class EventHub {
     if (this.clients.size > 0) this.broadcast(sseFrame('log', { id, log }), roomId);
   }
 
+  /** A room's DTO for a buffered frame: rooms with the same stats objects (every idle room) share their stats DTOs. */
+  private roomData(room: Room): RoomDto {
+    const dto = roomDto(room);
+    const rec = this.statsDtos.get(room.recordingStats) as RoomDto['recordingStats'] | undefined;
+    if (rec) dto.recordingStats = rec;
+    else this.statsDtos.set(room.recordingStats, dto.recordingStats);
+    const io = this.statsDtos.get(room.ioStats) as RoomDto['ioStats'] | undefined;
+    if (io) dto.ioStats = io;
+    else this.statsDtos.set(room.ioStats, dto.ioStats);
+    return dto;
+  }
+
   private onRoomChange(room: Room, change: RoomChange): void {
     if (change.kind === 'stats') return;
     if (change.kind === 'added') {
@@ -116,7 +130,7 @@ export class EventHub {
 
   private tick(): void {
     const now = Date.now();
-    for (const room of this.dirty) if (!room.disposed) this.publish('room', roomDto(room), room.roomId);
+    for (const room of this.dirty) if (!room.disposed) this.publish('room', this.roomData(room), room.roomId);
     this.dirty.clear();
     this.added.clear();
     for (const { objectId, roomId } of this.removed.splice(0)) {
