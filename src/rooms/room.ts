@@ -4,7 +4,7 @@ import type { RoomConfigEntry } from '../config/store.js';
 import type { RoomChanges } from './room-changes.js';
 import {
   emptyIoStats, emptyRecordingStats, initialRoomState,
-  type IoStats, type RecordingStats, type RoomCommand, type RoomState,
+  type IoStats, type RecordingStats, type RoomCommand, type RoomState, type SessionGap,
 } from './protocol.js';
 
 /** How a room reaches its actor; implemented by the supervisor. */
@@ -18,11 +18,12 @@ export interface RoomControl {
  */
 const IDLE_RECORDING_STATS: RecordingStats = Object.freeze(emptyRecordingStats());
 const IDLE_IO_STATS: IoStats = Object.freeze(emptyIoStats());
+const NO_GAPS = Object.freeze([]) as unknown as SessionGap[];
 
 export class Room {
   /** Regenerated on every start and never saved, as in brec. crypto.randomUUID, not nanoid: the API needs a UUID. */
   readonly objectId: string = randomUUID();
-  state: RoomState = initialRoomState();
+  state: RoomState = { ...initialRoomState(), sessionGaps: NO_GAPS };
   recordingStats: RecordingStats = IDLE_RECORDING_STATS;
   ioStats: IoStats = IDLE_IO_STATS;
   /** Set once the room was removed; commands become no-ops, as in brec. */

@@ -63,7 +63,7 @@ export class RoomHistory {
   private readonly columns = new Map<Room, Columns>();
   /** Rooms whose stats changed since the last sample (they may need columns). */
   private readonly changed = new Set<Room>();
-  /** When rooms listed after sampling began were listed: their series start there. */
+  /** When rooms listed after the first interval were listed: their series start there. */
   private readonly listedAt = new WeakMap<Room, number>();
   private readonly off: () => void;
   private timer: NodeJS.Timeout | null = null;
@@ -76,7 +76,8 @@ export class RoomHistory {
     for (const room of recorder.rooms) if (!idle(valuesOf(room))) this.changed.add(room);
     this.off = recorder.changes.on((room, change) => {
       if (change.kind === 'stats') this.changed.add(room);
-      else if (change.kind === 'added' && this.taken > 0) this.listedAt.set(room, Date.now());
+      // Rooms listed within the first interval (the recorder's start) count as listed from the first sample.
+      else if (change.kind === 'added' && this.taken > 1) this.listedAt.set(room, Date.now());
       else if (change.kind === 'removed') {
         this.changed.delete(room);
         this.columns.delete(room);
