@@ -49,3 +49,37 @@ describe('RoomHistory', () => {
     expect(history.series(null, now + 60_000).map((s) => s.roomId)).toEqual([501]);
   });
 });
+
+describe('RoomHistory at scale', () => {
+  it('keeps nothing for idle rooms, drops a room\'s columns after a whole idle span, and starts a later room at its listing', () => {
+    const list = rooms(Array.from({ length: 2000 }, (_, i) => 10_000 + i));
+    const recorder = { rooms: list, changes } as unknown as Recorder;
+    const history = new RoomHistory(recorder, { intervalMs: 60_000, spanMs: 10 * 60_000 });
+    const t0 = Date.UTC(2026, 0, 2);
+    history.sample(t0);
+    history.sample(t0 + 60_000);
+    expect(history.busyRooms).toBe(0);
+    // One room records for a minute, then is idle again (its actor reset the stats).
+    list[7].apply({ ioStats: { ...emptyIoStats(), networkMbps: 2 }, recordingStats: { ...emptyRecordingStats(), durationRatio: 1, totalOutputBytes: 5000 } });
+    history.sample(t0 + 2 * 60_000);
+    expect(history.busyRooms).toBe(1);
+    list[7].resetStats();
+    for (let k = 3; k <= 12; k++) history.sample(t0 + k * 60_000);
+    expect(history.series(list[7].roomId, t0 + 12 * 60_000)[0].mbps).toContain(2);
+    expect(history.busyRooms).toBe(1);
+    history.sample(t0 + 13 * 60_000);
+    expect(history.busyRooms).toBe(0); // the busy sample left the ring: 11 idle samples read as no columns at all
+    const [idle] = history.series(list[7].roomId, t0 + 13 * 60_000);
+    expect(idle.mbps.every((m) => m === 0) && idle.pace.every((p) => p === null) && idle.bytes.every((b) => b === 0)).toBe(true);
+    expect(idle.t).toHaveLength(11);
+
+    // A room listed now reports only samples from its listing on.
+    const [late] = rooms([99_999]);
+    list.push(late);
+    changes.emit(late, { kind: 'added' });
+    const listed = Date.now();
+    history.sample(listed + 60_000);
+    expect(history.series(99_999, listed + 60_000)[0].t).toEqual([listed + 60_000]);
+    history.dispose();
+  });
+});

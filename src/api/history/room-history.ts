@@ -85,6 +85,11 @@ export class RoomHistory {
     });
   }
 
+  /** Rooms holding columns now (busy within the span); every other room costs the history nothing. */
+  get busyRooms(): number {
+    return this.columns.size;
+  }
+
   /** Starts sampling (idempotent); the first sample is taken at once. */
   start(): void {
     if (this.timer) return;
