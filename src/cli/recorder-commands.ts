@@ -8,7 +8,6 @@ import { danmakuSettingsFromFlags } from '../danmaku/portable-flags.js';
 import { logger, startFileLog } from '../log/logger.js';
 import { startService, stopOnSignals, type Service } from '../service.js';
 import { addClusterOptions, clusterSettings, type ClusterFlags } from './cluster-command.js';
-import { runDemo } from './demo.js';
 import { intFlag, positiveNumberFlag, usage } from './flag-values.js';
 import { addServerOptions, apiOptions, fail, initCliLogger, type ServerFlags } from './server-flags.js';
 import { startupLines } from './startup-lines.js';
@@ -107,6 +106,7 @@ export function registerRecorderCommands(program: Command): void {
       const outDir = resolve(flags.out);
       const problem = workDirProblem(outDir, true);
       if (problem) fail(problem);
-      await runDemo({ seconds: flags.seconds, port: flags.port, outDir });
+      // Loaded for `demo` only: the simulator's stack has no place in a recorder that runs.
+      await (await import('./demo.js')).runDemo({ seconds: flags.seconds, port: flags.port, outDir });
     });
 }

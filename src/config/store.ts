@@ -24,6 +24,9 @@ export interface ConfigStoreOptions {
 
 type Optional = { HasValue: boolean; Value?: unknown } | undefined;
 
+/** The `extra` of every room without unknown members (nothing writes to it): 5000 rooms hold one, not 5000. */
+const NO_EXTRA: Record<string, unknown> = Object.freeze({});
+
 function readOverrides(section: Record<string, unknown>, fields: readonly FieldName[]): { overrides: Overrides; extra: Record<string, unknown> } {
   const overrides: Overrides = {};
   const extra: Record<string, unknown> = {};
@@ -88,7 +91,7 @@ export class ConfigStore {
       const { RoomId, AutoRecord, ...overrides } = r.overrides;
       if (typeof RoomId !== 'number' || RoomId <= 0) throw new ConfigError(`${this.path}: invalid field rooms.${i}.RoomId: a positive room id is required`);
       if (this.rooms.some((x) => x.roomId === RoomId)) throw new ConfigError(`${this.path}: invalid field rooms.${i}.RoomId: room ${RoomId} is listed twice`);
-      this.rooms.push({ roomId: RoomId, autoRecord: AutoRecord === true, overrides, extra: r.extra });
+      this.rooms.push({ roomId: RoomId, autoRecord: AutoRecord === true, overrides, extra: Object.keys(r.extra).length > 0 ? r.extra : NO_EXTRA });
     });
   }
 
@@ -122,7 +125,7 @@ export class ConfigStore {
   }
 
   addRoom(roomId: number, autoRecord: boolean): RoomConfigEntry {
-    const entry: RoomConfigEntry = { roomId, autoRecord, overrides: {}, extra: {} };
+    const entry: RoomConfigEntry = { roomId, autoRecord, overrides: {}, extra: NO_EXTRA };
     this.rooms.push(entry);
     this.changed();
     return entry;

@@ -16,6 +16,8 @@ export interface DetectionDeps {
   config: ConfigStore;
   /** The rooms as the recorder mirrors them. */
   rooms: () => ReadonlyArray<{ roomId: number; state: RoomState; disposed?: boolean }>;
+  /** One room by id (a map: answers for 500 rooms are mapped a call). */
+  room: (roomId: number) => { state: RoomState; disposed?: boolean } | undefined;
   observe: (observations: RoomObservation[]) => void;
   /** The per-room check (getInfoByRoom) used while the batch endpoint fails. */
   refresh: (roomId: number) => Promise<void>;
@@ -38,8 +40,6 @@ export class RoomDetection {
   private readonly lastFallback = new Map<number, number>();
   private fallbackInFlight = 0;
   private pending: RoomObservation[] = [];
-  /** The rooms by id as of the latest round (built in watched(), read by onStatus). */
-  private index = new Map<number, { state: RoomState }>();
 
   constructor(private readonly deps: DetectionDeps) {
     this.uids = new UidCache(deps.workDir);
@@ -91,6 +91,7 @@ export class RoomDetection {
     if (!uid) return;
     const known = this.uids.get(roomId) === uid;
     this.uids.set(roomId, uid);
+    this.learnTried.delete(roomId);
     if (!known && !checked) this.detector.watch(roomId);
   }
 
@@ -136,16 +137,13 @@ export class RoomDetection {
       return true;
     }
     const missed: number[] = [];
-    const byId = new Map(this.deps.rooms().map((r) => [r.roomId, r]));
     for (const id of todo) {
       const info = found.find((f) => f.roomId === id);
       if (info) {
         // The answer carries the live flag too: it counts as the room's first check (no extra status call).
         this.learned(id, info.uid, true);
-        const room = byId.get(id);
-        if (!room) continue;
+        if (!this.deps.room(id)) continue;
         this.detector.seen(id);
-        this.index.set(id, room);
         this.onStatus(id, { uid: info.uid, roomId: info.roomId, shortId: info.shortId, liveStatus: info.liveStatus, liveTime: 0,
           title: info.title, uname: info.uname, areaName: info.areaName, parentAreaName: info.parentAreaName });
       } else missed.push(id); // unknown, or a short id: the actor's own check resolves it
@@ -158,10 +156,8 @@ export class RoomDetection {
 
   private watched(): { roomId: number; uid: number }[] {
     const out: { roomId: number; uid: number }[] = [];
-    this.index = new Map();
     for (const r of this.deps.rooms()) {
       if (r.disposed) continue;
-      this.index.set(r.roomId, r);
       const uid = this.uidOf(r.roomId, r.state);
       if (uid) out.push({ roomId: r.roomId, uid });
     }
@@ -170,8 +166,8 @@ export class RoomDetection {
 
   /** Only what changes the actor's view crosses to its thread: a live flip, or facts it does not have yet. */
   private onStatus(roomId: number, s: BatchRoomStatus): void {
-    const room = this.index.get(roomId);
-    if (!room) return;
+    const room = this.deps.room(roomId);
+    if (!room || room.disposed) return;
     const st = room.state;
     const live = s.liveStatus === 1;
     const changed = live !== st.streaming || (s.title !== '' && s.title !== st.title) || (s.uname !== '' && s.uname !== st.name)

@@ -1,5 +1,4 @@
 // Sends one message to one target: HTTP POSTs for ntfy, Telegram, Bark and JSON; SMTP (STARTTLS) through nodemailer.
-import { createTransport } from 'nodemailer';
 import type { Target } from './targets.js';
 
 export interface NotifyMessage {
@@ -39,6 +38,8 @@ export async function sendTo(t: Target, m: NotifyMessage, timeoutMs = 10_000): P
         'content-type': 'application/json', ...(t.auth ? { Authorization: t.auth } : {}),
       }, timeoutMs);
     case 'mailto': {
+      // Loaded on the first mail: nodemailer is a few MB of heap in a process that may never send one.
+      const { createTransport } = await import('nodemailer');
       const transport = createTransport({
         host: t.host, port: t.port, secure: t.secure, requireTLS: !t.secure, auth: t.user ? { user: t.user, pass: t.pass } : undefined,
         tls: { rejectUnauthorized: t.verifyTls }, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs,

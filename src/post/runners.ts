@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import type { RoomSettings } from '../config/fields.js';
 import { runCommand } from './command-job.js';
 import { runCover } from './cover-job.js';
-import { runUpload, type StorageSettings } from '../storage/upload-job.js';
+import type { StorageSettings } from '../storage/upload-job.js';
 import type { PostJob } from './job.js';
 import { runOnPool } from './pool.js';
 import { runRemux } from './remux-job.js';
@@ -29,7 +29,11 @@ export function createServiceRunner(roomSettings: (roomId: number) => RoomSettin
     run: (job, ctx) => {
       if (job.kind === 'cover') return runCover(job, ctx, roomSettings(job.roomId));
       // Read when the job runs, never journaled: the URL holds the secret key.
-      if (job.kind === 'upload') return runUpload(job, ctx, storage());
+      // Loaded on the first upload: the S3 SDK costs ~6 MB of heap in a process that may never upload.
+      if (job.kind === 'upload') {
+        const settings = storage();
+        return import('../storage/upload-job.js').then((m) => m.runUpload(job, ctx, settings));
+      }
       return serviceRunner.run(job, ctx);
     },
   };

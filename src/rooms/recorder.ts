@@ -13,9 +13,10 @@ import { formatLocal } from '../time.js';
 import { OpenJournal } from './open-journal.js';
 import { finalizeOrphan, orphanFileClosed, recoverAfterCrash } from './crash-recovery.js';
 import { removeStaleTempFiles } from './stale-temp.js';
-import { emptyIoStats, emptyRecordingStats, type RoomMessage } from './protocol.js';
+import type { RoomMessage } from './protocol.js';
 import { roomIdResolver, type ResolveRoomId } from './resolve-room-id.js';
 import { Room, type RoomControl } from './room.js';
+import { RoomChanges } from './room-changes.js';
 import { Supervisor } from './supervisor.js';
 import { RoomDetection } from '../detect/room-detection.js';
 import type { ClientTestSwitches } from '../bilibili/client-options.js';
@@ -54,6 +55,10 @@ export interface RoomNotice {
 
 export class Recorder {
   readonly rooms: Room[] = [];
+  /** Every change of a room (state, stats, listed, removed): periodic work looks only at rooms that changed. */
+  readonly changes = new RoomChanges();
+  /** The rooms by room id (messages and detection look rooms up thousands of times a round). */
+  private readonly byRoomId = new Map<number, Room>();
   readonly bus: EventBus;
   readonly config: ConfigStore;
   readonly workDir: string;
@@ -100,7 +105,8 @@ export class Recorder {
       },
     });
     this.detection = new RoomDetection({
-      workDir: options.workDir, config: options.config, rooms: () => this.rooms, clientTestSwitches: options.clientTestSwitches,
+      workDir: options.workDir, config: options.config, rooms: () => this.rooms, room: (roomId) => this.byId(roomId),
+      clientTestSwitches: options.clientTestSwitches,
       observe: (list) => {
         for (const o of list) {
           const room = this.byId(o.roomId);
@@ -121,7 +127,7 @@ export class Recorder {
     recoverAfterCrash(this.journal, (e) => this.bus.emit(e), (fields, msg) => logger().warn(fields, msg));
     const removed = removeStaleTempFiles(this.workDir);
     if (removed.length > 0) logger().info({ removed }, 'removed temp files left by a previous run');
-    for (const entry of this.config.rooms) this.rooms.push(new Room(entry, this.control));
+    for (const entry of this.config.rooms) this.list(new Room(entry, this.control, this.changes));
     await Promise.all(this.rooms.map((room) => this.launch(room)));
     this.detection.start();
   }
@@ -182,8 +188,7 @@ export class Recorder {
     if (max > 0 && this.rooms.length >= max) {
       throw new LiverecError('ROOM_LIMIT', `MaxRooms is ${max}: remove a room or raise MaxRooms before adding room ${id}`);
     }
-    const room = new Room(this.config.commit(() => this.config.addRoom(roomId, autoRecord)), this.control);
-    this.rooms.push(room);
+    const room = this.list(new Room(this.config.commit(() => this.config.addRoom(roomId, autoRecord)), this.control, this.changes));
     void this.launch(room);
     this.detection.added(room.roomId);
     return room;
@@ -192,8 +197,7 @@ export class Recorder {
   /** Cluster: runs a room whose settings are kept elsewhere (the database), so nothing is saved here. */
   async adoptRoom(entry: RoomConfigEntry): Promise<Room> {
     this.config.rooms.push(entry);
-    const room = new Room(entry, this.control);
-    this.rooms.push(room);
+    const room = this.list(new Room(entry, this.control, this.changes));
     await this.launch(room);
     this.detection.added(room.roomId);
     return room;
@@ -206,7 +210,7 @@ export class Recorder {
     if (index < 0) return;
     this.config.commit(() => this.config.removeRoom(room.entry));
     room.disposed = true;
-    this.rooms.splice(index, 1);
+    this.unlist(room, index);
     await this.supervisor.remove(room.roomId);
   }
 
@@ -216,10 +220,23 @@ export class Recorder {
     const index = this.rooms.indexOf(room);
     if (index < 0) return;
     room.disposed = true;
-    this.rooms.splice(index, 1);
+    this.unlist(room, index);
     this.config.removeRoom(room.entry);
     this.saveQuietly();
     await this.supervisor.removeDuplicate(room.roomId, realRoomId);
+  }
+
+  private list(room: Room): Room {
+    this.rooms.push(room);
+    this.byRoomId.set(room.roomId, room);
+    this.changes.emit(room, { kind: 'added' });
+    return room;
+  }
+
+  private unlist(room: Room, index: number): void {
+    this.rooms.splice(index, 1);
+    if (this.byRoomId.get(room.roomId) === room) this.byRoomId.delete(room.roomId);
+    this.changes.emit(room, { kind: 'removed' });
   }
 
   /** Saves where no caller can be told (background renames, shutdown): a failure is logged, the next save retries. */
@@ -240,6 +257,8 @@ export class Recorder {
   /** Re-sends resolved settings to one room (room config changed) or all rooms (global config changed). */
   pushSettings(room?: Room): void {
     if (!room) getProcessLimiter().setBudgetPerMinute(this.config.effective('ApiBudgetPerMinute'));
+    // A room's settings change may have set its autoRecord (REST, GraphQL): the event stream announces the room.
+    room?.entryChanged(['autoRecord']);
     for (const r of room ? [room] : this.rooms) {
       const settings: RoomSettings = this.settingsOf(r);
       if (settings.DanmakuInstantDetect) this.ensureActor(r.roomId);
@@ -282,7 +301,7 @@ export class Recorder {
   }
 
   private byId(roomId: number): Room | undefined {
-    return this.rooms.find((r) => r.roomId === roomId);
+    return this.byRoomId.get(roomId);
   }
 
   private onMessage(m: RoomMessage): void {
@@ -331,7 +350,10 @@ export class Recorder {
           void this.dropDuplicate(room, m.realRoomId);
         } else if (room) {
           this.supervisor.rename(m.roomId, m.realRoomId);
+          if (this.byRoomId.get(m.roomId) === room) this.byRoomId.delete(m.roomId);
           room.entry.roomId = m.realRoomId;
+          this.byRoomId.set(m.realRoomId, room);
+          room.entryChanged(['roomId']);
           this.openFiles.set(m.realRoomId, this.openFiles.get(m.roomId) ?? new Map());
           this.openFiles.delete(m.roomId);
           this.saveQuietly();
@@ -369,9 +391,8 @@ export class Recorder {
     }
     files?.clear();
     if (!room) return;
-    Object.assign(room.state, { recording: false, danmakuConnected: false, recordingCodec: '', recordingSource: null, sessionGaps: [] });
-    room.recordingStats = emptyRecordingStats();
-    room.ioStats = emptyIoStats();
+    room.apply({ state: { recording: false, danmakuConnected: false, recordingCodec: '', recordingSource: null, sessionGaps: [] } });
+    room.resetStats();
     const sessionId = this.sessions.get(roomId);
     this.sessions.delete(roomId);
     if (sessionId) this.journal.sessionEnded(sessionId);

@@ -1,9 +1,10 @@
 // The main-thread side of one room: its config entry, the mirror of its actor's state and stats, and its commands.
 import { randomUUID } from 'node:crypto';
 import type { RoomConfigEntry } from '../config/store.js';
+import type { RoomChanges } from './room-changes.js';
 import {
   emptyIoStats, emptyRecordingStats, initialRoomState,
-  type IoStats, type RecordingStats, type RoomCommand, type RoomState,
+  type IoStats, type RecordingStats, type RoomCommand, type RoomState, type SessionGap,
 } from './protocol.js';
 
 /** How a room reaches its actor; implemented by the supervisor. */
@@ -11,18 +12,27 @@ export interface RoomControl {
   command(roomId: number, command: RoomCommand): Promise<void>;
 }
 
+/*
+ * An idle room shares these (frozen: nothing on the main thread mutates a room's stats; updates replace them), so
+ * 5000 idle rooms hold no stats objects of their own.
+ */
+const IDLE_RECORDING_STATS: RecordingStats = Object.freeze(emptyRecordingStats());
+const IDLE_IO_STATS: IoStats = Object.freeze(emptyIoStats());
+const NO_GAPS = Object.freeze([]) as unknown as SessionGap[];
+
 export class Room {
   /** Regenerated on every start and never saved, as in brec. crypto.randomUUID, not nanoid: the API needs a UUID. */
   readonly objectId: string = randomUUID();
-  state: RoomState = initialRoomState();
-  recordingStats: RecordingStats = emptyRecordingStats();
-  ioStats: IoStats = emptyIoStats();
+  state: RoomState = { ...initialRoomState(), sessionGaps: NO_GAPS };
+  recordingStats: RecordingStats = IDLE_RECORDING_STATS;
+  ioStats: IoStats = IDLE_IO_STATS;
   /** Set once the room was removed; commands become no-ops, as in brec. */
   disposed = false;
   /** Bumped with every change to the mirror (state or stats): the API's cached answers compare it, not the fields. */
   version = 0;
 
-  constructor(readonly entry: RoomConfigEntry, private readonly control: RoomControl) {}
+  /** `changes`: the recorder's feed, told of every change of this room (absent for placeholders that never change). */
+  constructor(readonly entry: RoomConfigEntry, private readonly control: RoomControl, private readonly changes?: RoomChanges) {}
 
   get roomId(): number {
     return this.entry.roomId;
@@ -37,27 +47,46 @@ export class Room {
     return this.entry.roomId === id || this.state.shortId === id;
   }
 
-  /** Applies state or stats from the actor; never blocks API readers. */
+  /** Applies state or stats from the actor; never blocks API readers. Only real changes are announced. */
   apply(update: { state?: Partial<RoomState>; recordingStats?: RecordingStats; ioStats?: IoStats }): void {
-    if (update.state) Object.assign(this.state, update.state);
+    if (update.state) {
+      const state = this.state as unknown as Record<string, unknown>;
+      let keys: string[] | null = null;
+      for (const [k, v] of Object.entries(update.state)) {
+        if (state[k] === v) continue;
+        state[k] = v;
+        (keys ??= []).push(k);
+      }
+      if (keys) this.changes?.emit(this, { kind: 'state', keys });
+    }
     if (update.recordingStats) this.recordingStats = update.recordingStats;
     if (update.ioStats) this.ioStats = update.ioStats;
     this.version++;
+    if (update.recordingStats || update.ioStats) this.changes?.emit(this, { kind: 'stats' });
+  }
+
+  /** The room is idle again (its actor died): stats back to the shared zeros. */
+  resetStats(): void {
+    this.apply({ recordingStats: IDLE_RECORDING_STATS, ioStats: IDLE_IO_STATS });
+  }
+
+  /** The config entry changed (autoRecord, or the real room id learned): listeners hear of it. */
+  entryChanged(keys: readonly ('roomId' | 'autoRecord')[]): void {
+    this.version++;
+    this.changes?.emit(this, { kind: 'state', keys });
   }
 
   /** Starts recording (brec: sets autoRecordForThisSession at once; recording begins asynchronously). */
   start(): Promise<void> {
     if (this.disposed) return Promise.resolve();
-    this.state.autoRecordForThisSession = true;
-    this.version++;
+    this.apply({ state: { autoRecordForThisSession: true } });
     return this.control.command(this.roomId, 'start');
   }
 
   /** Stops recording until the stream ends (autoRecordForThisSession = false). */
   stop(): Promise<void> {
     if (this.disposed) return Promise.resolve();
-    this.state.autoRecordForThisSession = false;
-    this.version++;
+    this.apply({ state: { autoRecordForThisSession: false } });
     return this.control.command(this.roomId, 'stop');
   }
 

@@ -6,17 +6,18 @@ import { logRing } from '../../log/logger.js';
 import type { Recorder } from '../../rooms/recorder.js';
 import type { Room } from '../../rooms/room.js';
 import { buildV2Payload } from '../../webhook/payload-v2.js';
-import { roomDto } from '../room-dto.js';
+import { roomDto, type RoomDto } from '../room-dto.js';
 import { EventBuffer, type BufferedFrame } from './event-buffer.js';
 import { roomHealth } from './room-health.js';
 import { sseFrame } from './sse-frame.js';
 import { CLIENT_QUEUE_BYTES, EventClient } from './event-client.js';
-import { roomSignature, statsEntry } from './room-snapshot.js';
+import { ANNOUNCED_FIELDS, statsEntry } from './room-snapshot.js';
+import type { RoomChange } from '../../rooms/room-changes.js';
 
 export interface EventHubOptions {
   /** Resumable frames kept for Last-Event-ID (default 2000). */
   bufferSize?: number;
-  /** How often room changes are looked for (default 250 ms). */
+  /** How often the rooms that changed are announced (default 250 ms). */
   watchMs?: number;
   /** How often stats snapshots are sent while clients are connected (default 1000 ms). */
   statsMs?: number;
@@ -27,7 +28,13 @@ const LEVELS_PROBLEM = new Set(['Warning', 'Error', 'Fatal']);
 export class EventHub {
   readonly buffer: EventBuffer;
   private readonly clients = new Set<EventClient>();
-  private readonly signatures = new Map<string, { roomId: number; sig: string }>();
+  /** Rooms with an announced field changed since the last tick (the recorder's change feed; never a scan of every room). */
+  private readonly dirty = new Set<Room>();
+  /** Rooms listed since the last tick: removed again before it, they are never announced at all. */
+  private readonly added = new Set<Room>();
+  private removed: { objectId: string; roomId: number }[] = [];
+  /** The DTO made of each stats object (by identity), so frames of rooms that share one share its DTO. */
+  private readonly statsDtos = new WeakMap<object, unknown>();
   private readonly problems = new Map<number, number>();
   private readonly offs: (() => void)[] = [];
   private timer: NodeJS.Timeout | null = null;
@@ -43,7 +50,7 @@ export class EventHub {
     if (this.timer) return;
     this.offs.push(this.recorder.bus.on((e) => this.onLifecycle(e)));
     this.offs.push(logRing.onEntry((id, log) => this.onLog(id, log)));
-    for (const room of this.recorder.rooms) this.signatures.set(room.objectId, { roomId: room.roomId, sig: roomSignature(room) });
+    this.offs.push(this.recorder.changes.on((room, change) => this.onRoomChange(room, change)));
     this.timer = setInterval(() => this.tick(), this.options.watchMs ?? 250);
     this.timer.unref();
   }
@@ -80,7 +87,7 @@ export class EventHub {
   }
 
   private publish(event: string, data: unknown, roomId: number | null): void {
-    const entry: BufferedFrame = this.buffer.push((id) => sseFrame(event, data, id), roomId);
+    const entry: BufferedFrame = this.buffer.pushData(event, data, roomId);
     for (const c of this.clients) c.offer(entry);
   }
 
@@ -98,22 +105,37 @@ export class EventHub {
     if (this.clients.size > 0) this.broadcast(sseFrame('log', { id, log }), roomId);
   }
 
+  /** A room's DTO for a buffered frame: rooms with the same stats objects (every idle room) share their stats DTOs. */
+  private roomData(room: Room): RoomDto {
+    const dto = roomDto(room);
+    const rec = this.statsDtos.get(room.recordingStats) as RoomDto['recordingStats'] | undefined;
+    if (rec) dto.recordingStats = rec;
+    else this.statsDtos.set(room.recordingStats, dto.recordingStats);
+    const io = this.statsDtos.get(room.ioStats) as RoomDto['ioStats'] | undefined;
+    if (io) dto.ioStats = io;
+    else this.statsDtos.set(room.ioStats, dto.ioStats);
+    return dto;
+  }
+
+  private onRoomChange(room: Room, change: RoomChange): void {
+    if (change.kind === 'stats') return;
+    if (change.kind === 'added') {
+      this.added.add(room);
+      this.dirty.add(room);
+    } else if (change.kind === 'removed') {
+      this.dirty.delete(room);
+      if (!this.added.delete(room)) this.removed.push({ objectId: room.objectId, roomId: room.roomId });
+    } else if (change.keys.some((k) => ANNOUNCED_FIELDS.has(k))) this.dirty.add(room);
+  }
+
   private tick(): void {
     const now = Date.now();
-    const seen = new Set<string>();
-    for (const room of this.recorder.rooms) {
-      seen.add(room.objectId);
-      const sig = roomSignature(room);
-      const prev = this.signatures.get(room.objectId);
-      if (prev?.sig === sig) continue;
-      this.signatures.set(room.objectId, { roomId: room.roomId, sig });
-      this.publish('room', roomDto(room), room.roomId);
-    }
-    for (const [objectId, prev] of this.signatures) {
-      if (seen.has(objectId)) continue;
-      this.signatures.delete(objectId);
-      this.problems.delete(prev.roomId);
-      this.publish('room-removed', { objectId, roomId: prev.roomId }, prev.roomId);
+    for (const room of this.dirty) if (!room.disposed) this.publish('room', this.roomData(room), room.roomId);
+    this.dirty.clear();
+    this.added.clear();
+    for (const { objectId, roomId } of this.removed.splice(0)) {
+      this.problems.delete(roomId);
+      this.publish('room-removed', { objectId, roomId }, roomId);
     }
     if (this.clients.size > 0 && now - this.lastStats >= (this.options.statsMs ?? 1000)) {
       this.lastStats = now;

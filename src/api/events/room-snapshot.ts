@@ -1,16 +1,13 @@
-// What the event stream says about a room: the change signature behind `room` frames and the compact stats entry.
+// What the event stream says about a room: the fields behind `room` frames and the compact stats entry.
 import type { Room } from '../../rooms/room.js';
 import { wireDouble, type WireDouble } from '../json.js';
 import type { RoomHealth } from './room-health.js';
 
 /** The fields whose change is announced at once as a `room` frame (stats travel in throttled snapshots). */
-export function roomSignature(room: Room): string {
-  const s = room.state;
-  return [
-    room.roomId, room.autoRecord, s.shortId, s.name, s.title, s.areaNameParent, s.areaNameChild,
-    s.recording, s.streaming, s.danmakuConnected, s.autoRecordForThisSession, s.unavailableReason,
-  ].join('\u0000');
-}
+export const ANNOUNCED_FIELDS: ReadonlySet<string> = new Set([
+  'roomId', 'autoRecord', 'shortId', 'name', 'title', 'areaNameParent', 'areaNameChild',
+  'recording', 'streaming', 'danmakuConnected', 'autoRecordForThisSession', 'unavailableReason',
+]);
 
 export interface StatsEntry {
   objectId: string;

@@ -1,10 +1,11 @@
 // The last hour of each room's bitrate, pace and written bytes, sampled by the server so the UI's charts survive a reload.
 import type { Recorder } from '../../rooms/recorder.js';
+import type { Room } from '../../rooms/room.js';
 
 export interface RoomHistoryOptions {
   /** Sampling interval (default 5000 ms). */
   intervalMs?: number;
-  /** How far back a room's ring reaches (default one hour). */
+  /** How far back the samples reach (default one hour). */
   spanMs?: number;
 }
 
@@ -20,64 +21,73 @@ export interface RoomHistorySeries {
 
 const round3 = (n: number): number => Math.round(n * 1000) / 1000;
 
-/**
- * A fixed ring per room: typed arrays, so 1000 rooms at one sample per 5 s for an hour hold about 20 MB, and a sample is
- * three stores with no allocation. Rooms are keyed by objectId, so a removed and re-added room starts empty.
+/*
+ * Why one shared clock and columns only for busy rooms: every room is sampled at the same instants, so the times are
+ * kept once, and a room that has not recorded within the span has nothing but zeros to report. 5000 idle rooms thus
+ * cost nothing here (per-room timestamp rings were 28 MB), and a sample touches only the rooms with columns plus
+ * those whose stats changed since the last one (the recorder's change feed), never every room.
  */
-class Ring {
-  readonly t: Float64Array;
-  /*
-   * A column is allocated on its first value other than an idle room's (0 Mbps, NaN pace, 0 bytes): thousands of
-   * rooms that never record keep only their timestamps (issue 40: an idle room costs almost nothing).
-   */
-  private mbps: Float32Array | null = null;
-  private pace: Float32Array | null = null;
-  private bytes: Float64Array | null = null;
-  private next = 0;
-  private size = 0;
+class Columns {
+  readonly mbps: Float32Array;
+  readonly pace: Float32Array;
+  readonly bytes: Float64Array;
+  /** The sample count when this room last had a value other than an idle room's. */
+  lastBusy = 0;
 
-  constructor(readonly objectId: string, readonly roomId: number, capacity: number) {
-    this.t = new Float64Array(capacity);
-  }
-
-  push(t: number, mbps: number, pace: number, bytes: number): void {
-    const i = this.next;
-    const cap = this.t.length;
-    this.t[i] = t;
-    if (mbps !== 0) this.mbps ??= new Float32Array(cap);
-    if (!Number.isNaN(pace)) this.pace ??= new Float32Array(cap).fill(Number.NaN);
-    if (bytes !== 0) this.bytes ??= new Float64Array(cap);
-    if (this.mbps) this.mbps[i] = mbps;
-    if (this.pace) this.pace[i] = pace;
-    if (this.bytes) this.bytes[i] = bytes;
-    this.next = (i + 1) % this.t.length;
-    this.size = Math.min(this.size + 1, this.t.length);
-  }
-
-  series(since: number): RoomHistorySeries {
-    const out: RoomHistorySeries = { objectId: this.objectId, roomId: this.roomId, t: [], mbps: [], pace: [], bytes: [] };
-    const cap = this.t.length;
-    for (let k = 0; k < this.size; k++) {
-      const i = (this.next - this.size + k + cap) % cap;
-      if (this.t[i] < since) continue;
-      out.t.push(this.t[i]);
-      out.mbps.push(this.mbps ? round3(this.mbps[i]!) : 0);
-      out.pace.push(this.pace && Number.isFinite(this.pace[i]) ? round3(this.pace[i]!) : null);
-      out.bytes.push(this.bytes ? this.bytes[i]! : 0);
-    }
-    return out;
+  constructor(capacity: number) {
+    this.mbps = new Float32Array(capacity);
+    this.pace = new Float32Array(capacity).fill(Number.NaN);
+    this.bytes = new Float64Array(capacity);
   }
 }
+
+interface Values {
+  mbps: number;
+  pace: number;
+  bytes: number;
+}
+
+function valuesOf(room: Room): Values {
+  const mbps = room.ioStats.networkMbps;
+  return { mbps: Number.isFinite(mbps) ? mbps : 0, pace: room.recordingStats.durationRatio, bytes: room.recordingStats.totalOutputBytes };
+}
+
+const idle = (v: Values): boolean => v.mbps === 0 && Number.isNaN(v.pace) && v.bytes === 0;
 
 export class RoomHistory {
   readonly intervalMs: number;
   readonly spanMs: number;
-  private readonly rings = new Map<string, Ring>();
+  private readonly times: Float64Array;
+  /** Samples taken so far; the newest is at (taken - 1) % capacity. */
+  private taken = 0;
+  private readonly columns = new Map<Room, Columns>();
+  /** Rooms whose stats changed since the last sample (they may need columns). */
+  private readonly changed = new Set<Room>();
+  /** When rooms listed after the first interval were listed: their series start there. */
+  private readonly listedAt = new WeakMap<Room, number>();
+  private readonly off: () => void;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly recorder: Recorder, options: RoomHistoryOptions = {}) {
+  constructor(private readonly recorder: Pick<Recorder, 'rooms' | 'changes'>, options: RoomHistoryOptions = {}) {
     this.intervalMs = options.intervalMs ?? 5000;
     this.spanMs = options.spanMs ?? 3_600_000;
+    this.times = new Float64Array(Math.ceil(this.spanMs / this.intervalMs) + 1);
+    // Rooms already busy when the history is made (the feed tells only of later changes).
+    for (const room of recorder.rooms) if (!idle(valuesOf(room))) this.changed.add(room);
+    this.off = recorder.changes.on((room, change) => {
+      if (change.kind === 'stats') this.changed.add(room);
+      // Rooms listed within the first interval (the recorder's start) count as listed from the first sample.
+      else if (change.kind === 'added' && this.taken > 1) this.listedAt.set(room, Date.now());
+      else if (change.kind === 'removed') {
+        this.changed.delete(room);
+        this.columns.delete(room);
+      }
+    });
+  }
+
+  /** Rooms holding columns now (busy within the span); every other room costs the history nothing. */
+  get busyRooms(): number {
+    return this.columns.size;
   }
 
   /** Starts sampling (idempotent); the first sample is taken at once. */
@@ -91,25 +101,53 @@ export class RoomHistory {
   dispose(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.off();
   }
 
-  /** One sample of every room: ioStats.networkMbps, recordingStats.durationRatio and totalOutputBytes. */
+  /** One sample: ioStats.networkMbps, recordingStats.durationRatio and totalOutputBytes of every room that is not idle. */
   sample(now = Date.now()): void {
-    const capacity = Math.ceil(this.spanMs / this.intervalMs) + 1;
-    const seen = new Set<string>();
-    for (const room of this.recorder.rooms) {
-      seen.add(room.objectId);
-      let ring = this.rings.get(room.objectId);
-      if (!ring) this.rings.set(room.objectId, (ring = new Ring(room.objectId, room.roomId, capacity)));
-      const mbps = room.ioStats.networkMbps;
-      ring.push(now, Number.isFinite(mbps) ? mbps : 0, room.recordingStats.durationRatio, room.recordingStats.totalOutputBytes);
+    const cap = this.times.length;
+    const i = this.taken % cap;
+    this.times[i] = now;
+    for (const room of this.changed) {
+      if (!this.columns.has(room) && !room.disposed && !idle(valuesOf(room))) this.columns.set(room, new Columns(cap));
     }
-    for (const id of this.rings.keys()) if (!seen.has(id)) this.rings.delete(id);
+    this.changed.clear();
+    for (const [room, c] of this.columns) {
+      const v = valuesOf(room);
+      c.mbps[i] = v.mbps;
+      c.pace[i] = v.pace;
+      c.bytes[i] = v.bytes;
+      if (!idle(v)) c.lastBusy = this.taken;
+      // A whole span of idle samples reads the same as no columns at all.
+      else if (this.taken - c.lastBusy >= cap) this.columns.delete(room);
+    }
+    this.taken++;
   }
 
   /** The samples of the last hour, for one room id or all rooms. */
   series(roomId: number | null, now = Date.now()): RoomHistorySeries[] {
     const since = now - this.spanMs;
-    return [...this.rings.values()].filter((r) => roomId === null || r.roomId === roomId).map((r) => r.series(since));
+    const out: RoomHistorySeries[] = [];
+    for (const room of this.recorder.rooms) {
+      if (roomId === null || room.roomId === roomId) out.push(this.seriesOf(room, Math.max(since, this.listedAt.get(room) ?? -Infinity)));
+    }
+    return out;
+  }
+
+  private seriesOf(room: Room, since: number): RoomHistorySeries {
+    const out: RoomHistorySeries = { objectId: room.objectId, roomId: room.roomId, t: [], mbps: [], pace: [], bytes: [] };
+    const c = this.columns.get(room);
+    const cap = this.times.length;
+    const size = Math.min(this.taken, cap);
+    for (let k = this.taken - size; k < this.taken; k++) {
+      const i = k % cap;
+      if (this.times[i]! < since) continue;
+      out.t.push(this.times[i]!);
+      out.mbps.push(c ? round3(c.mbps[i]!) : 0);
+      out.pace.push(c && Number.isFinite(c.pace[i]) ? round3(c.pace[i]!) : null);
+      out.bytes.push(c ? c.bytes[i]! : 0);
+    }
+    return out;
   }
 }

@@ -4,6 +4,7 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import { getProcessLimiter } from '../../bilibili/api-limiter.js';
 import { logRing } from '../../log/logger.js';
 import type { Recorder } from '../../rooms/recorder.js';
+import type { Room } from '../../rooms/room.js';
 import type { WebhookDelivery } from '../../webhook/deliveries-schema.js';
 import { DeliveryOutcomes } from './delivery-outcomes.js';
 import { registerApiBudgetMetrics } from './api-budget-metrics.js';
@@ -26,6 +27,8 @@ export class RecorderMetrics {
   private readonly counters = new RoomCounters();
   private readonly outcomes = new DeliveryOutcomes();
   private readonly gapSeconds = new GapSeconds();
+  /** Rooms whose stats changed since the last sample (the recorder's change feed: idle rooms are never visited). */
+  private readonly statsChanged = new Set<Room>();
   private readonly offs: (() => void)[] = [];
   private timer: NodeJS.Timeout | null = null;
   private pauses = 0;
@@ -42,6 +45,15 @@ export class RecorderMetrics {
     this.offs.push(this.options.recorder.bus.on((e) => this.counters.onEvent(e)));
     this.offs.push(this.options.recorder.bus.on((e) => this.gapSeconds.onEvent(e)));
     this.offs.push(logRing.onEntry((_id, log) => this.counters.onLog(log)));
+    this.offs.push(this.options.recorder.changes.on((room, change) => {
+      if (change.kind === 'stats') this.statsChanged.add(room);
+      else if (change.kind === 'removed') {
+        this.statsChanged.delete(room);
+        this.counters.forget(room.roomId);
+      }
+    }));
+    // Rooms that recorded before the metrics started (the feed tells only of later changes).
+    for (const room of this.options.recorder.rooms) if (room.recordingStats.totalInputBytes > 0 || room.recordingStats.totalOutputBytes > 0) this.statsChanged.add(room);
     this.timer = setInterval(() => this.sample(), 1000);
     this.timer.unref();
     this.sample();
@@ -66,7 +78,8 @@ export class RecorderMetrics {
   }
 
   private sample(): void {
-    this.counters.sample(this.options.recorder.rooms);
+    this.counters.sample(this.statsChanged);
+    this.statsChanged.clear();
     this.outcomes.sample(this.options.deliveries?.() ?? []);
     // The limiter lives in shared memory written by every room thread; a new, later pause end is a new pause.
     const until = getProcessLimiter().pausedUntil();

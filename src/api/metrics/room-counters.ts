@@ -33,15 +33,15 @@ export class RoomCounters {
   }
 
   /**
-   * Folds the rooms' session totals into lifetime totals. Called every second and at each scrape; bytes
-   * counted after the last sample of a session and before its reset are lost (at most one stats interval).
+   * Folds the session totals of rooms whose stats changed into lifetime totals. Called every second and at each
+   * scrape; bytes counted after the last sample of a session and before its reset are lost (at most one stats interval).
    */
-  sample(rooms: readonly Room[]): void {
-    const live = new Set<number>();
+  sample(rooms: Iterable<Room>): void {
     for (const room of rooms) {
-      live.add(room.roomId);
-      const t = this.track(room.roomId);
       const { totalInputBytes: input, totalOutputBytes: output } = room.recordingStats;
+      // An idle room has nothing to fold and keeps no track (get() answers zeros).
+      if (room.disposed || (input === 0 && output === 0 && !this.rooms.has(room.roomId))) continue;
+      const t = this.track(room.roomId);
       if (input < t.lastInput) t.baseInput += t.lastInput;
       if (output < t.lastOutput) t.baseOutput += t.lastOutput;
       t.lastInput = input;
@@ -49,8 +49,11 @@ export class RoomCounters {
       t.inputBytes = t.baseInput + input;
       t.outputBytes = t.baseOutput + output;
     }
-    // Bounded cardinality: a removed room's series disappear with it.
-    for (const id of this.rooms.keys()) if (!live.has(id)) this.rooms.delete(id);
+  }
+
+  /** Bounded cardinality: a removed room's series disappear with it. */
+  forget(roomId: number): void {
+    this.rooms.delete(roomId);
   }
 
   onEvent(event: RecorderEvent): void {

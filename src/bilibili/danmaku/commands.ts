@@ -1,4 +1,5 @@
 // Typed danmaku commands (op 5 JSON): the ones a recorder acts on or writes; unknown commands are ignored.
+import { MAX_FIELD_CHARS } from '../field-limits.js';
 import { decodeInteractWordV2, decodeSendGiftV2 } from './v2-protobuf.js';
 
 type Raw = Record<string, unknown>;
@@ -39,8 +40,7 @@ function n(v: unknown, fallback = 0): number {
   return fallback;
 }
 
-/** Text fields (titles, names, messages) are cut to this many characters at parse time: the service's own limits are far lower. */
-export const MAX_FIELD_CHARS = 1024;
+export { MAX_FIELD_CHARS };
 
 const cap = (v: string): string => (v.length > MAX_FIELD_CHARS ? v.slice(0, MAX_FIELD_CHARS) : v);
 const s = (v: unknown, fallback = ''): string => cap(typeof v === 'string' ? v : typeof v === 'number' ? String(v) : fallback);
