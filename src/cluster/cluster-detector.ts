@@ -30,6 +30,8 @@ export class ClusterDetector {
   private holding: { epoch: number; sentAt: number; detection: RoomDetection } | null = null;
   /** Holder: every room of the cluster as last written (the detection's filter writes only what changed). */
   private rooms: HeldRoom[] = [];
+  /** this.rooms by id, rebuilt lazily after the list is replaced (the detection looks rooms up per status). */
+  private index: { of: HeldRoom[]; byId: Map<number, HeldRoom> } | null = null;
   private roomsReadAt = 0;
   private readonly pending = new Map<number, BatchRoomStatus>();
   private writing: Promise<void> = Promise.resolve();
@@ -90,6 +92,7 @@ export class ClusterDetector {
       workDir: join(this.recorder.workDir, '.liverec', 'cluster-detector'),
       config: this.recorder.config,
       rooms: () => this.rooms,
+      room: (roomId) => this.roomById(roomId),
       observe: (list) => this.found(list),
       refresh: (roomId) => this.checkOne(roomId),
     });
@@ -123,11 +126,15 @@ export class ClusterDetector {
     for (const [id, r] of old) if (!this.rooms.includes(r)) { r.disposed = true; this.pending.delete(id); }
   }
 
+  private roomById(roomId: number): HeldRoom | undefined {
+    if (this.index?.of !== this.rooms) this.index = { of: this.rooms, byId: new Map(this.rooms.map((r) => [r.roomId, r])) };
+    return this.index.byId.get(roomId);
+  }
+
   /** The detection found changes: they become the rooms' state here and rows for their owners. */
   private found(list: { roomId: number; status: BatchRoomStatus }[]): void {
-    const byId = new Map(this.rooms.map((r) => [r.roomId, r]));
     for (const { roomId, status } of list) {
-      const room = byId.get(roomId);
+      const room = this.roomById(roomId);
       if (!room) continue;
       room.state = stateOf(status);
       this.pending.set(roomId, status);

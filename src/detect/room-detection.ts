@@ -78,8 +78,6 @@ export class RoomDetection {
 
   /** Statuses found by the cluster's detector for rooms of this process: only changes reach the actors, as with ours. */
   report(list: readonly { roomId: number; status: BatchRoomStatus }[]): void {
-    this.index = new Map();
-    for (const r of this.deps.rooms()) if (!r.disposed) this.index.set(r.roomId, r);
     for (const o of list) {
       this.learned(o.roomId, o.status.uid, true);
       this.onStatus(o.roomId, o.status);
