@@ -8,14 +8,20 @@ export function box(type: string, ...parts: (Buffer | Uint8Array)[]): Buffer {
   return Buffer.concat([head, ...parts]);
 }
 
-/**
- * A box as a list of buffers, never copied into one: a moov of a long recording runs to megabytes, and nesting
- * copies (stbl → minf → mdia → trak → moov) would hold it five times over.
- */
-export type BoxList = Buffer[];
+/** Bytes written to a file when the box is written: a sample table kept in a spool file. */
+export interface Piece {
+  readonly length: number;
+  writeTo(fd: number): void;
+}
 
-export function boxList(type: string, ...parts: (Buffer | BoxList)[]): BoxList {
-  const flat: Buffer[] = [];
+/**
+ * A box as a list of pieces, never copied into one: a moov of a long recording runs to megabytes (its tables stay
+ * in a spool file until written), and nesting copies (stbl → minf → mdia → trak → moov) would hold it five times over.
+ */
+export type BoxList = (Buffer | Piece)[];
+
+export function boxList(type: string, ...parts: (Buffer | Piece | BoxList)[]): BoxList {
+  const flat: (Buffer | Piece)[] = [];
   for (const p of parts) {
     if (Array.isArray(p)) flat.push(...p);
     else flat.push(p);
@@ -26,7 +32,7 @@ export function boxList(type: string, ...parts: (Buffer | BoxList)[]): BoxList {
   return [head, ...flat];
 }
 
-export function fullBoxList(type: string, version: number, flags: number, ...parts: Buffer[]): BoxList {
+export function fullBoxList(type: string, version: number, flags: number, ...parts: (Buffer | Piece)[]): BoxList {
   const vf = Buffer.alloc(4);
   vf.writeUInt32BE(((version & 0xff) << 24) | (flags & 0xffffff), 0);
   return boxList(type, vf, ...parts);

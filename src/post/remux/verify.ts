@@ -6,6 +6,7 @@ import type { RemuxReport } from './remux.js';
 export function verifyRemux(report: RemuxReport, written: Mp4Summary | null): string | null {
   if (!written) return 'the MP4 cannot be read back';
   if (!written.faststart) return 'the moov is not before the media';
+  if (written.mdatBytes !== report.mediaBytes) return `the mdat holds ${written.mdatBytes} bytes, ${report.mediaBytes} were written`;
   if (written.tracks.length !== report.tracks.length) return `${written.tracks.length} tracks written, ${report.tracks.length} read`;
   for (const [i, t] of report.tracks.entries()) {
     const w = written.tracks[i]!;

@@ -1,0 +1,121 @@
+// One track's sample tables built as samples arrive (run-length coded where MP4 allows), spooled, never held whole.
+import type { Spool, SpoolTable } from './spool.js';
+
+export class TrackTables {
+  samples = 0;
+  firstDts = 0;
+  lastDts = 0;
+  /** The last sample's duration: the delta before it (a single sample lasts one tick). */
+  lastDelta = 1;
+  readonly stsz: SpoolTable;
+  readonly stts: SpoolTable;
+  sttsEntries = 0;
+  readonly ctts: SpoolTable;
+  cttsEntries = 0;
+  /** Whether any composition offset is not zero (no ctts is written otherwise). */
+  anyCto = false;
+  readonly stss: SpoolTable;
+  syncSamples = 0;
+  readonly stsc: SpoolTable;
+  stscEntries = 0;
+  /** Chunk offsets as 64-bit words, relative to a base the muxer adds when it writes stco/co64. */
+  readonly offsets: SpoolTable;
+  chunks = 0;
+  private runDelta = -1;
+  private runLength = 0;
+  private cto = 0;
+  private ctoRun = 0;
+  private chunkSamples = 0;
+  private lastStsc = -1;
+  private finished = false;
+
+  /** `keepSync`: a video track lists its sync samples (stss); audio samples are all sync. */
+  constructor(spool: Spool, private readonly keepSync: boolean) {
+    this.stsz = spool.table();
+    this.stts = spool.table();
+    this.ctts = spool.table();
+    this.stss = spool.table();
+    this.stsc = spool.table();
+    this.offsets = spool.table();
+  }
+
+  /** A sample; `newChunk` when it does not follow the previous one of this track in the media. */
+  add(dts: number, cto: number, sync: boolean, size: number, newChunk: boolean, offset: number): void {
+    if (this.samples === 0) this.firstDts = dts;
+    else this.delta(dts - this.lastDts);
+    this.lastDts = dts;
+    if (this.samples > 0 && cto === this.cto) this.ctoRun++;
+    else {
+      this.closeCto();
+      this.cto = cto;
+      this.ctoRun = 1;
+    }
+    if (cto !== 0) this.anyCto = true;
+    this.samples++;
+    if (sync && this.keepSync) {
+      this.stss.u32(this.samples);
+      this.syncSamples++;
+    }
+    this.stsz.u32(size);
+    if (newChunk || this.chunks === 0) {
+      this.closeChunk();
+      this.offsets.u64(offset);
+      this.chunks++;
+    }
+    this.chunkSamples++;
+  }
+
+  /** Closes the open runs once the last sample is in; the tables are complete after it. */
+  finish(): void {
+    if (this.finished || this.samples === 0) return;
+    this.finished = true;
+    this.delta(this.lastDelta);
+    this.closeRun();
+    this.closeCto();
+    this.closeChunk();
+  }
+
+  /** Decode ticks from the first decode time to the end of the last sample. */
+  get duration(): number {
+    return this.lastDts - this.firstDts + this.lastDelta;
+  }
+
+  private delta(d: number): void {
+    this.lastDelta = d;
+    if (d === this.runDelta) {
+      this.runLength++;
+      return;
+    }
+    this.closeRun();
+    this.runDelta = d;
+    this.runLength = 1;
+  }
+
+  private closeRun(): void {
+    if (!this.runLength) return;
+    this.stts.u32(this.runLength);
+    this.stts.u32(this.runDelta);
+    this.sttsEntries++;
+    this.runLength = 0;
+  }
+
+  private closeCto(): void {
+    if (!this.ctoRun) return;
+    this.ctts.u32(this.ctoRun);
+    this.ctts.u32(this.cto);
+    this.cttsEntries++;
+    this.ctoRun = 0;
+  }
+
+  private closeChunk(): void {
+    if (!this.chunkSamples) return;
+    if (this.chunkSamples !== this.lastStsc) {
+      this.stsc.u32(this.chunks);
+      this.stsc.u32(this.chunkSamples);
+      this.stsc.u32(1);
+      this.stscEntries++;
+      this.lastStsc = this.chunkSamples;
+    }
+    this.chunkSamples = 0;
+  }
+}

@@ -1,0 +1,95 @@
+// A temp file that holds the moov's sample tables while pass 1 builds them, so a remux's memory stays flat at any length.
+import { closeSync, openSync, readSync, rmSync, unlinkSync } from 'node:fs';
+import { writeAll } from './write-all.js';
+
+/** Bytes a table keeps in memory before it goes to the file: a dozen tables stay under 1 MB. */
+const BLOCK = 64 * 1024;
+
+/** One temp file shared by every table; each table owns the blocks it flushed there, in order. */
+export class Spool {
+  private readonly fd: number;
+  private end = 0;
+  private unlinked = false;
+
+  constructor(private readonly path: string) {
+    this.fd = openSync(path, 'w+');
+    try {
+      // Gone from the directory at once where the OS allows it: a kill -9 leaves nothing behind.
+      unlinkSync(path);
+      this.unlinked = true;
+    } catch {
+      // Windows keeps an open file's name: removed in close() instead.
+    }
+  }
+
+  table(): SpoolTable {
+    return new SpoolTable(this);
+  }
+
+  /** Appends a block; returns where it went. */
+  put(block: Uint8Array): number {
+    const at = this.end;
+    writeAll(this.fd, block, at);
+    this.end += block.length;
+    return at;
+  }
+
+  get(into: Buffer, length: number, at: number): void {
+    for (let done = 0; done < length;) {
+      const got = readSync(this.fd, into, done, length - done, at + done);
+      if (got <= 0) throw new Error('the remux table spool was cut short');
+      done += got;
+    }
+  }
+
+  close(): void {
+    closeSync(this.fd);
+    if (!this.unlinked) rmSync(this.path, { force: true });
+  }
+}
+
+/** An append-only table of big-endian 32-bit words (the body of stsz, stts, stco …), counted by its owner. */
+export class SpoolTable {
+  private readonly buf = Buffer.allocUnsafe(BLOCK);
+  private used = 0;
+  /** Position and length of each flushed block. */
+  private readonly blocks: number[] = [];
+  private flushed = 0;
+
+  constructor(private readonly spool: Spool) {}
+
+  /** Bytes appended in all. */
+  get length(): number {
+    return this.flushed + this.used;
+  }
+
+  u32(v: number): void {
+    if (this.used + 4 > BLOCK) this.spill();
+    this.buf.writeUInt32BE(v >>> 0, this.used);
+    this.used += 4;
+  }
+
+  /** A non-negative integer below 2^53 as two words. */
+  u64(v: number): void {
+    this.u32(Math.floor(v / 0x100000000));
+    this.u32(v >>> 0);
+  }
+
+  private spill(): void {
+    this.blocks.push(this.spool.put(this.buf.subarray(0, this.used)), this.used);
+    this.flushed += this.used;
+    this.used = 0;
+  }
+
+  /** Writes the table to fd in order, each block passed through `map` first (chunk offsets get the mdat's position). */
+  writeTo(fd: number, map?: (block: Buffer) => Buffer): void {
+    const scratch = Buffer.allocUnsafe(BLOCK);
+    for (let i = 0; i < this.blocks.length; i += 2) {
+      const part = scratch.subarray(0, this.blocks[i + 1]!);
+      this.spool.get(part, part.length, this.blocks[i]!);
+      writeAll(fd, map ? map(part) : part);
+    }
+    const tail = this.buf.subarray(0, this.used);
+    if (tail.length) writeAll(fd, map ? map(tail) : tail);
+  }
+}
