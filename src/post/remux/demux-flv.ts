@@ -51,10 +51,11 @@ export function demuxFlv(r: FileReader, sink: SampleSink): void {
         codec = FOURCCS[b.readUInt32BE(p + 1)];
         packet = b0 & 0x0f;
         key = ((b0 >> 4) & 7) === 1;
-        if (packet === 1 && size >= 8) {
+        // Only AVC and HEVC coded frames carry a composition offset (Enhanced RTMP); AV1's OBUs follow the FourCC.
+        if (packet === 1 && codec !== 'av1' && size >= 8) {
           cto = si24(b, p + 5);
           from = 8;
-        } else if (packet === 3 || packet === 0) from = 5;
+        } else if (packet === 3 || packet === 0 || (packet === 1 && codec === 'av1')) from = 5;
       } else {
         codec = (b0 & 0x0f) === 7 ? 'avc' : (b0 & 0x0f) === 12 ? 'hevc' : undefined;
         packet = b[p + 1]!;
