@@ -31,6 +31,8 @@ export async function runRemux(job: PostJob, ctx: JobContext): Promise<JobResult
   } catch (err) {
     // A half-written MP4 is worth nothing; a retry or the next start writes it again from the untouched source.
     rmSync(tmp, { force: true });
+    // The table spool is unlinked as soon as it opens; only where the OS refuses that (Windows) can a name remain.
+    rmSync(`${tmp}.tables`, { force: true });
     throw err;
   }
   const written = readMp4Summary(tmp);

@@ -65,8 +65,14 @@ export class SpoolTable {
 
   u32(v: number): void {
     if (this.used + 4 > BLOCK) this.spill();
-    this.buf.writeUInt32BE(v >>> 0, this.used);
-    this.used += 4;
+    // Byte stores, not writeUInt32BE: this runs for every table entry, and Buffer's checks cost more than the store.
+    const b = this.buf;
+    const i = this.used;
+    b[i] = v >>> 24;
+    b[i + 1] = v >>> 16;
+    b[i + 2] = v >>> 8;
+    b[i + 3] = v;
+    this.used = i + 4;
   }
 
   /** A non-negative integer below 2^53 as two words. */

@@ -12,12 +12,14 @@ function chunkOffsets(t: TrackTables, shift: number, co64: boolean): Piece {
     writeTo: (fd) => t.offsets.writeTo(fd, (block) => {
       const n = block.length / 8;
       const out = Buffer.allocUnsafe(n * (co64 ? 8 : 4));
+      const inp = new DataView(block.buffer, block.byteOffset, block.length);
+      const dst = new DataView(out.buffer, out.byteOffset, out.length);
       for (let i = 0; i < n; i++) {
-        const v = block.readUInt32BE(i * 8) * 0x100000000 + block.readUInt32BE(i * 8 + 4) + shift;
+        const v = inp.getUint32(i * 8) * 0x100000000 + inp.getUint32(i * 8 + 4) + shift;
         if (co64) {
-          out.writeUInt32BE(Math.floor(v / 0x100000000), i * 8);
-          out.writeUInt32BE(v >>> 0, i * 8 + 4);
-        } else out.writeUInt32BE(v, i * 4);
+          dst.setUint32(i * 8, Math.floor(v / 0x100000000));
+          dst.setUint32(i * 8 + 4, v >>> 0);
+        } else dst.setUint32(i * 4, v);
       }
       return out;
     }),
