@@ -94,11 +94,12 @@ function track(f: BoxFile, trak: Box): Mp4Summary['tracks'][number] | null {
   let ticks = 0;
   if (stts) {
     const n = Math.min(f.bytes(stts.body + 4, 4).readUInt32BE(0), Math.floor((stts.end - stts.body - 8) / 8));
-    const block = Buffer.alloc(64 * 1024);
+    const block = Buffer.alloc(256 * 1024);
+    const view = new DataView(block.buffer, block.byteOffset, block.length);
     for (let i = 0; i < n;) {
       const take = Math.min(n - i, block.length / 8);
       readSync(f.fd, block, 0, take * 8, stts.body + 8 + i * 8);
-      for (let k = 0; k < take; k++) ticks += block.readUInt32BE(k * 8) * block.readUInt32BE(k * 8 + 4);
+      for (let k = 0; k < take * 8; k += 8) ticks += view.getUint32(k) * view.getUint32(k + 4);
       i += take;
     }
   }
