@@ -3,13 +3,16 @@ import { closeSync, openSync, readSync, rmSync, unlinkSync } from 'node:fs';
 import { writeAll } from './write-all.js';
 
 /** Bytes a table keeps in memory before it goes to the file: a dozen tables stay under 1 MB. */
-const BLOCK = 64 * 1024;
+export const SPOOL_BLOCK = 64 * 1024;
+const BLOCK = SPOOL_BLOCK;
 
 /** One temp file shared by every table; each table owns the blocks it flushed there, in order. */
 export class Spool {
   private readonly fd: number;
   private end = 0;
   private unlinked = false;
+  /** Where tables are read back into as they are written out, one block at a time (shared: one is written at a time). */
+  readonly scratch = Buffer.allocUnsafe(BLOCK);
 
   constructor(private readonly path: string) {
     this.fd = openSync(path, 'w+');
@@ -89,9 +92,8 @@ export class SpoolTable {
 
   /** Writes the table to fd in order, each block passed through `map` first (chunk offsets get the mdat's position). */
   writeTo(fd: number, map?: (block: Buffer) => Buffer): void {
-    const scratch = Buffer.allocUnsafe(BLOCK);
     for (let i = 0; i < this.blocks.length; i += 2) {
-      const part = scratch.subarray(0, this.blocks[i + 1]!);
+      const part = this.spool.scratch.subarray(0, this.blocks[i + 1]!);
       this.spool.get(part, part.length, this.blocks[i]!);
       writeAll(fd, map ? map(part) : part);
     }

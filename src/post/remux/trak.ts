@@ -1,17 +1,22 @@
 // The trak box of one remuxed track: headers built here, sample tables streamed from the spool when written.
 import { box, boxList, fullBox, fullBoxList, MATRIX, u32, type BoxList, type Piece } from './boxes.js';
 import type { TrackTables } from './sample-tables.js';
+import { SPOOL_BLOCK } from './spool.js';
 import type { TrackSetup } from './track.js';
 
 export const MOVIE_TIMESCALE = 1000;
 
 /** Chunk offsets as stco (32-bit) or co64 words, each moved by `shift` (where the mdat's data starts) as written. */
 function chunkOffsets(t: TrackTables, shift: number, co64: boolean): Piece {
+  // One output buffer for every block: a fresh one each would pile up as garbage outside the JS heap (a GC rarely
+  // runs here), and memory would grow with the recording's length.
+  let scratch: Buffer | null = null;
   return {
     length: t.chunks * (co64 ? 8 : 4),
     writeTo: (fd) => t.offsets.writeTo(fd, (block) => {
       const n = block.length / 8;
-      const out = Buffer.allocUnsafe(n * (co64 ? 8 : 4));
+      scratch ??= Buffer.allocUnsafe(SPOOL_BLOCK);
+      const out = scratch.subarray(0, n * (co64 ? 8 : 4));
       const inp = new DataView(block.buffer, block.byteOffset, block.length);
       const dst = new DataView(out.buffer, out.byteOffset, out.length);
       for (let i = 0; i < n; i++) {
