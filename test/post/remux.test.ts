@@ -73,6 +73,18 @@ describe('remux to MP4', () => {
     expect(csv[1]).toMatch(/^K/);
   });
 
+  it('an FLV with B-frames keeps every frame\'s decode and presentation time (ctts)', () => {
+    const src = join(dir, 'bframes.flv');
+    execFileSync(ffmpegBin(), ['-v', 'error', '-y', '-i', clip('clip-360p.flv'), '-c:v', 'libx264', '-preset', 'veryfast', '-bf', '2', '-g', '24', '-c:a', 'copy', src]);
+    const out = join(dir, 'bframes.mp4');
+    remuxToMp4(src, out);
+    const times = (f: string): string[] => execFileSync(FFPROBE, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,dts_time', '-of', 'csv=p=0', f],
+      { encoding: 'utf8' }).trim().split('\n');
+    const source = times(src);
+    expect(source.some((l) => { const [pts, dts] = l.split(','); return pts !== dts; })).toBe(true);
+    expect(times(out)).toEqual(source);
+  });
+
   it('the verify step refuses an MP4 whose mdat is short of what was written', () => {
     const out = join(dir, 'short.mp4');
     const report = remuxToMp4(clip('clip-360p.flv'), out);

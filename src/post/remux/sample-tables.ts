@@ -1,6 +1,34 @@
 // One track's sample tables built as samples arrive (run-length coded where MP4 allows), spooled, never held whole.
 import type { Spool, SpoolTable } from './spool.js';
 
+/** A (count, value) run-length table: stts (durations) and ctts (composition offsets). */
+export class RunTable {
+  entries = 0;
+  private value = 0;
+  private length = 0;
+
+  constructor(readonly table: SpoolTable) {}
+
+  push(v: number): void {
+    if (this.length > 0 && v === this.value) {
+      this.length++;
+      return;
+    }
+    this.close();
+    this.value = v;
+    this.length = 1;
+  }
+
+  /** Writes the open run (when the last sample is in). */
+  close(): void {
+    if (!this.length) return;
+    this.table.u32(this.length);
+    this.table.u32(this.value);
+    this.entries++;
+    this.length = 0;
+  }
+}
+
 export class TrackTables {
   samples = 0;
   firstDts = 0;
@@ -8,10 +36,8 @@ export class TrackTables {
   /** The last sample's duration: the delta before it (a single sample lasts one tick). */
   lastDelta = 1;
   readonly stsz: SpoolTable;
-  readonly stts: SpoolTable;
-  sttsEntries = 0;
-  readonly ctts: SpoolTable;
-  cttsEntries = 0;
+  readonly stts: RunTable;
+  readonly ctts: RunTable;
   /** Whether any composition offset is not zero (no ctts is written otherwise). */
   anyCto = false;
   readonly stss: SpoolTable;
@@ -21,10 +47,6 @@ export class TrackTables {
   /** Chunk offsets as 64-bit words, relative to a base the muxer adds when it writes stco/co64. */
   readonly offsets: SpoolTable;
   chunks = 0;
-  private runDelta = -1;
-  private runLength = 0;
-  private cto = 0;
-  private ctoRun = 0;
   private chunkSamples = 0;
   private lastStsc = -1;
   private finished = false;
@@ -32,8 +54,8 @@ export class TrackTables {
   /** `keepSync`: a video track lists its sync samples (stss); audio samples are all sync. */
   constructor(spool: Spool, private readonly keepSync: boolean) {
     this.stsz = spool.table();
-    this.stts = spool.table();
-    this.ctts = spool.table();
+    this.stts = new RunTable(spool.table());
+    this.ctts = new RunTable(spool.table());
     this.stss = spool.table();
     this.stsc = spool.table();
     this.offsets = spool.table();
@@ -42,14 +64,13 @@ export class TrackTables {
   /** A sample; `newChunk` when it does not follow the previous one of this track in the media. */
   add(dts: number, cto: number, sync: boolean, size: number, newChunk: boolean, offset: number): void {
     if (this.samples === 0) this.firstDts = dts;
-    else this.delta(dts - this.lastDts);
-    this.lastDts = dts;
-    if (this.samples > 0 && cto === this.cto) this.ctoRun++;
     else {
-      this.closeCto();
-      this.cto = cto;
-      this.ctoRun = 1;
+      // A sample's duration is known when the next one arrives.
+      this.lastDelta = dts - this.lastDts;
+      this.stts.push(this.lastDelta);
     }
+    this.lastDts = dts;
+    this.ctts.push(cto);
     if (cto !== 0) this.anyCto = true;
     this.samples++;
     if (sync && this.keepSync) {
@@ -69,42 +90,15 @@ export class TrackTables {
   finish(): void {
     if (this.finished || this.samples === 0) return;
     this.finished = true;
-    this.delta(this.lastDelta);
-    this.closeRun();
-    this.closeCto();
+    this.stts.push(this.lastDelta);
+    this.stts.close();
+    this.ctts.close();
     this.closeChunk();
   }
 
   /** Decode ticks from the first decode time to the end of the last sample. */
   get duration(): number {
     return this.lastDts - this.firstDts + this.lastDelta;
-  }
-
-  private delta(d: number): void {
-    this.lastDelta = d;
-    if (d === this.runDelta) {
-      this.runLength++;
-      return;
-    }
-    this.closeRun();
-    this.runDelta = d;
-    this.runLength = 1;
-  }
-
-  private closeRun(): void {
-    if (!this.runLength) return;
-    this.stts.u32(this.runLength);
-    this.stts.u32(this.runDelta);
-    this.sttsEntries++;
-    this.runLength = 0;
-  }
-
-  private closeCto(): void {
-    if (!this.ctoRun) return;
-    this.ctts.u32(this.ctoRun);
-    this.ctts.u32(this.cto);
-    this.cttsEntries++;
-    this.ctoRun = 0;
   }
 
   private closeChunk(): void {

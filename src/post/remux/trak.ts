@@ -41,9 +41,9 @@ export function trak(setup: TrackSetup, t: TrackTables, id: number, shift: numbe
   const hdlr = fullBox('hdlr', 0, 0, u32(0), Buffer.from(setup.handler), Buffer.alloc(12), Buffer.from(video ? 'VideoHandler\0' : 'SoundHandler\0'));
   const stbl: BoxList = [
     ...fullBoxList('stsd', 0, 0, u32(1), setup.sampleEntry),
-    ...fullBoxList('stts', 0, 0, u32(t.sttsEntries), t.stts),
+    ...fullBoxList('stts', 0, 0, u32(t.stts.entries), t.stts.table),
   ];
-  if (t.anyCto) stbl.push(...fullBoxList('ctts', 1, 0, u32(t.cttsEntries), t.ctts));
+  if (t.anyCto) stbl.push(...fullBoxList('ctts', 1, 0, u32(t.ctts.entries), t.ctts.table));
   if (video && t.syncSamples < t.samples) stbl.push(...fullBoxList('stss', 0, 0, u32(t.syncSamples), t.stss));
   stbl.push(...fullBoxList('stsc', 0, 0, u32(t.stscEntries), t.stsc));
   stbl.push(...fullBoxList('stsz', 0, 0, u32(0, t.samples), t.stsz));
