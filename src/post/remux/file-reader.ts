@@ -2,6 +2,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 const WINDOW = 1024 * 1024;
+const FIRST_READ = 16 * 1024;
 
 export class FileReader {
   private readonly fd: number;
@@ -11,6 +12,7 @@ export class FileReader {
   private end = 0;
   /** File offset of buf[0]. */
   private base = 0;
+  private fills = 0;
 
   constructor(path: string, window = WINDOW) {
     this.fd = openSync(path, 'r');
@@ -71,8 +73,11 @@ export class FileReader {
     this.base += this.start;
     this.end -= this.start;
     this.start = 0;
-    while (this.end < this.buf.length) {
-      const got = readSync(this.fd, this.buf, this.end, this.buf.length - this.end, this.base + this.end);
+    // The first read is short, so that this refill runs again soon: the optimizing compiler then compiles ensure()
+    // with it, instead of code that is thrown away (and compiled again) when the first full window runs out.
+    const want = this.fills++ === 0 ? Math.max(n, Math.min(FIRST_READ, this.buf.length)) : this.buf.length;
+    while (this.end < want) {
+      const got = readSync(this.fd, this.buf, this.end, want - this.end, this.base + this.end);
       if (got <= 0) break;
       this.end += got;
     }

@@ -5,6 +5,7 @@ import { writeAll } from './write-all.js';
 /** Bytes a table keeps in memory before it goes to the file: a dozen tables stay under 1 MB. */
 export const SPOOL_BLOCK = 64 * 1024;
 const BLOCK = SPOOL_BLOCK;
+const FIRST_BLOCK = 1024;
 
 /** One temp file shared by every table; each table owns the blocks it flushed there, in order. */
 export class Spool {
@@ -58,6 +59,11 @@ export class SpoolTable {
   /** Position and length of each flushed block. */
   private readonly blocks: number[] = [];
   private flushed = 0;
+  /**
+   * The first block is small, so that spill() has run before the optimizing compiler compiles u32(): code compiled
+   * without it would be thrown away (a deoptimization and a second compile) when the first 64 KB block fills.
+   */
+  private limit = FIRST_BLOCK;
 
   constructor(private readonly spool: Spool) {}
 
@@ -67,7 +73,7 @@ export class SpoolTable {
   }
 
   u32(v: number): void {
-    if (this.used + 4 > BLOCK) this.spill();
+    if (this.used + 4 > this.limit) this.spill();
     // Byte stores, not writeUInt32BE: this runs for every table entry, and Buffer's checks cost more than the store.
     const b = this.buf;
     const i = this.used;
@@ -88,6 +94,7 @@ export class SpoolTable {
     this.blocks.push(this.spool.put(this.buf.subarray(0, this.used)), this.used);
     this.flushed += this.used;
     this.used = 0;
+    this.limit = BLOCK;
   }
 
   /** Writes the table to fd in order, each block passed through `map` first (chunk offsets get the mdat's position). */
