@@ -43,7 +43,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const dir = mkdtempSync(join(tmpdir(), 'liverec-bench-remux-'));
 console.log(machineLine(describeMachine()));
 console.log(`${sizes.map((mb, i) => `${mb} MB × ${roundsFor(i)}`).join(', ')} round(s), liverec and ffmpeg alternating; medians. liverec CPU = remux + verify in the job's process (Node start-up apart); process = the whole child, Node start-up included.`);
-console.log('input MB | samples | liverec CPU s (remux + verify) | process CPU s | ffmpeg CPU s | ratio | ratio (process) | liverec peak RSS MB | ffmpeg peak RSS MB | MP4 MB liverec / ffmpeg');
+console.log('input MB | samples | liverec CPU s (remux + verify) | process CPU s | ffmpeg CPU s | ratio | ratio of minima | ratio (process) | liverec peak RSS MB | ffmpeg peak RSS MB | MP4 MB liverec / ffmpeg');
 try {
   for (const [si, mb] of sizes.entries()) {
     const rounds = roundsFor(si);
@@ -63,11 +63,13 @@ try {
     const b = readMp4Summary(join(dir, 'ffmpeg.mp4'))!.tracks.map((t) => t.samples);
     if (a.join() !== b.join()) throw new Error(`sample counts differ: liverec ${a.join('+')}, ffmpeg ${b.join('+')}`);
     const job = median(ours.map((r) => r.remuxS! + r.verifyS!));
+    // The least CPU of the rounds: what other work on a shared machine adds (cache misses, reclaim) only ever adds.
+    const best = Math.min(...ours.map((r) => r.remuxS! + r.verifyS!)) / Math.min(...theirs.map((r) => r.cpuS));
     const proc = median(ours.map((r) => r.cpuS));
     const ff = median(theirs.map((r) => r.cpuS));
     const verify = median(ours.map((r) => r.verifyS!));
     console.log([(statSync(input).size / 1e6).toFixed(1), a.join('+'), `${job.toFixed(3)} (verify ${verify.toFixed(3)})`, proc.toFixed(3), ff.toFixed(3),
-      (job / ff).toFixed(2), (proc / ff).toFixed(2), (Math.max(...ours.map((r) => r.maxRssKiB)) / 1024).toFixed(1),
+      (job / ff).toFixed(2), best.toFixed(2), (proc / ff).toFixed(2), (Math.max(...ours.map((r) => r.maxRssKiB)) / 1024).toFixed(1),
       (Math.max(...theirs.map((r) => r.maxRssKiB)) / 1024).toFixed(1),
       `${(statSync(join(dir, 'liverec.mp4')).size / 1e6).toFixed(1)} / ${(statSync(join(dir, 'ffmpeg.mp4')).size / 1e6).toFixed(1)}`].join(' | '));
     rmSync(input);
