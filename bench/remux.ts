@@ -1,5 +1,5 @@
 // Native MP4 remux against `ffmpeg -c copy -movflags +faststart` on the same long FLVs: CPU seconds and peak RSS of each.
-// Run: node dist/bench/remux.js [--mb 30,300,1000,2000] [--rounds 3,3,1,1] (inputs are back-to-back loops of the simulator's
+// Run: npm run bench:remux -- [--mb 30,300,1000,2000] [--rounds 15,3,2,1] (inputs are back-to-back loops of the simulator's
 // 360p H.264 + AAC clip, 3.84 s and ~184 KB a loop, made in the temp directory and deleted after).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
