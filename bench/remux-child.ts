@@ -2,7 +2,7 @@
 // source may be deleted; prints the CPU seconds of each (Node's start-up apart), the process's, and its peak RSS.
 import { readMp4Summary } from '../src/post/remux/mp4-summary.js';
 import { remuxToMp4 } from '../src/post/remux/remux.js';
-import { verifyRemux } from '../src/post/remux/verify.js';
+import { verifyRemux, verifySamples } from '../src/post/remux/verify.js';
 
 const cpu = (): number => {
   const u = process.cpuUsage();
@@ -12,7 +12,8 @@ const [input, output] = process.argv.slice(2);
 const t0 = cpu();
 const report = remuxToMp4(input!, output!);
 const t1 = cpu();
-const problem = verifyRemux(report, readMp4Summary(output!));
+const written = readMp4Summary(output!);
+const problem = verifyRemux(report, written) ?? verifySamples(report, written!, output!);
 if (problem) throw new Error(problem);
 const t2 = cpu();
 const u = process.resourceUsage();

@@ -9,7 +9,7 @@ import { TsScanner } from '../../src/hls/ts-packets.js';
 import { ffmpegBin } from '../../src/media/ffmpeg-bin.js';
 import { readMp4Summary } from '../../src/post/remux/mp4-summary.js';
 import { remuxToMp4 } from '../../src/post/remux/remux.js';
-import { verifyRemux } from '../../src/post/remux/verify.js';
+import { verifyRemux, verifySamples } from '../../src/post/remux/verify.js';
 import { clip, FFPROBE, longFlv, mediaFacts, type MediaFacts } from './media.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'liverec-remux-'));
@@ -64,6 +64,7 @@ describe('remux to MP4', () => {
     expectSameMedia(out, mediaFacts(src));
     expect(mediaFacts(out).videoDuration).toBeGreaterThan(300);
     expect(verifyRemux(report, readMp4Summary(out))).toBeNull();
+    expect(verifySamples(report, readMp4Summary(out)!, out)).toBeNull();
     expect(existsSync(`${out}.tables`)).toBe(false);
     // Seeking goes through stss: ffprobe lands on the keyframe at or before 200 s (the clip has one every 0.96 s).
     const csv = execFileSync(FFPROBE, ['-v', 'error', '-select_streams', 'v:0', '-read_intervals', '200%+#1', '-show_entries', 'packet=pts_time,flags',
@@ -85,10 +86,19 @@ describe('remux to MP4', () => {
     expect(times(out)).toEqual(source);
   });
 
-  it('the verify step refuses an MP4 whose mdat is short of what was written', () => {
+  it('the verify step refuses an MP4 whose mdat is short of what was written, or whose index points off a sample', () => {
     const out = join(dir, 'short.mp4');
     const report = remuxToMp4(clip('clip-360p.flv'), out);
     const whole = readFileSync(out);
+    expect(verifyRemux(report, readMp4Summary(out))).toBeNull();
+    expect(verifySamples(report, readMp4Summary(out)!, out)).toBeNull();
+    // One byte of the audio track's last chunk changed: counts, durations and sizes still agree.
+    const audioLast = readMp4Summary(out)!.tracks[1]!.chunkOffsets!.last;
+    const changed = Buffer.from(whole);
+    changed[audioLast + 1] ^= 0xff;
+    writeFileSync(out, changed);
+    expect(verifyRemux(report, readMp4Summary(out))).toBeNull();
+    expect(verifySamples(report, readMp4Summary(out)!, out)).toMatch(/track 2: the last chunk's first sample differs/);
     writeFileSync(out, whole.subarray(0, whole.length - 1000));
     expect(verifyRemux(report, readMp4Summary(out))).not.toBeNull();
   });

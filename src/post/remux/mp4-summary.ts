@@ -7,7 +7,7 @@ export interface Mp4Summary {
   faststart: boolean;
   /** Bytes of the mdat's payload (0 without one). */
   mdatBytes: number;
-  tracks: { handler: string; samples: number; duration: number }[];
+  tracks: { handler: string; samples: number; duration: number; chunkOffsets: { first: number; last: number } | null }[];
 }
 
 interface Box { type: string; start: number; body: number; end: number }
@@ -91,6 +91,14 @@ function track(f: BoxFile, trak: Box): Mp4Summary['tracks'][number] | null {
   const kids = f.children(stbl.body, stbl.end) ?? [];
   const stsz = kids.find((b) => b.type === 'stsz');
   const stts = kids.find((b) => b.type === 'stts');
+  const stco = kids.find((b) => b.type === 'stco' || b.type === 'co64');
+  let chunkOffsets: { first: number; last: number } | null = null;
+  if (stco) {
+    const wide = stco.type === 'co64';
+    const n = f.bytes(stco.body + 4, 4).readUInt32BE(0);
+    const entry = (i: number): number => (wide ? Number(f.bytes(stco.body + 8 + i * 8, 8).readBigUInt64BE(0)) : f.bytes(stco.body + 8 + i * 4, 4).readUInt32BE(0));
+    if (n > 0 && stco.body + 8 + n * (wide ? 8 : 4) <= stco.end) chunkOffsets = { first: entry(0), last: entry(n - 1) };
+  }
   let ticks = 0;
   if (stts) {
     const n = Math.min(f.bytes(stts.body + 4, 4).readUInt32BE(0), Math.floor((stts.end - stts.body - 8) / 8));
@@ -103,5 +111,5 @@ function track(f: BoxFile, trak: Box): Mp4Summary['tracks'][number] | null {
       i += take;
     }
   }
-  return { handler, samples: stsz ? f.bytes(stsz.body + 8, 4).readUInt32BE(0) : 0, duration: ticks / timescale };
+  return { handler, samples: stsz ? f.bytes(stsz.body + 8, 4).readUInt32BE(0) : 0, duration: ticks / timescale, chunkOffsets };
 }

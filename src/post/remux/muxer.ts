@@ -17,6 +17,8 @@ export interface MuxedTrack {
   samples: number;
   /** Seconds from the first decode time to the end of the last sample. */
   duration: number;
+  /** Where the first samples of the first and the last chunk lie in the input (verbatim samples only; else empty). */
+  probes: { at: number; size: number }[];
 }
 
 export class Mp4Muxer implements SampleSink {
@@ -87,7 +89,10 @@ export class Mp4Muxer implements SampleSink {
 
   /** What each track holds (empty tracks left out, as in the moov). */
   summary(): MuxedTrack[] {
-    return this.kept().map((t) => ({ handler: t.setup.handler, samples: t.t.samples, duration: t.t.duration / t.setup.timescale }));
+    return this.kept().map((t) => ({
+      handler: t.setup.handler, samples: t.t.samples, duration: t.t.duration / t.setup.timescale,
+      probes: this.mode === 'file' ? [t.t.ends.first, t.t.ends.last].map((e) => ({ at: e.offset, size: e.size })) : [],
+    }));
   }
 
   private kept(): Track[] {

@@ -47,6 +47,8 @@ export class TrackTables {
   /** Chunk offsets as 64-bit words, relative to a base the muxer adds when it writes stco/co64. */
   readonly offsets: SpoolTable;
   chunks = 0;
+  /** Where the first and the last chunk's first sample were (an offset as given to add()) and their sizes: the verify step compares their bytes. */
+  readonly ends = { first: { offset: 0, size: 0 }, last: { offset: 0, size: 0 } };
   private chunkSamples = 0;
   private lastStsc = -1;
   private finished = false;
@@ -81,6 +83,9 @@ export class TrackTables {
     if (newChunk || this.chunks === 0) {
       this.closeChunk();
       this.offsets.u64(offset);
+      if (this.chunks === 0) this.ends.first = { offset, size };
+      this.ends.last.offset = offset;
+      this.ends.last.size = size;
       this.chunks++;
     }
     this.chunkSamples++;
