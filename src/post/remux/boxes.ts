@@ -52,13 +52,6 @@ export function u32(...values: number[]): Buffer {
   return b;
 }
 
-/** A long list as big-endian 32-bit words (no argument spreading: tables run to hundreds of thousands). */
-export function u32a(values: ArrayLike<number>): Buffer {
-  const b = Buffer.alloc(values.length * 4);
-  for (let i = 0; i < values.length; i++) b.writeUInt32BE(values[i]! >>> 0, i * 4);
-  return b;
-}
-
 export function u64(value: number): Buffer {
   const b = Buffer.alloc(8);
   b.writeBigUInt64BE(BigInt(Math.max(0, Math.round(value))), 0);
