@@ -105,12 +105,12 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     runner: createServiceRunner((roomId) => {
       const room = config.findRoom(roomId);
       return room ? config.resolveRoom(room) : config.resolveRoom({ roomId, autoRecord: false, overrides: {}, extra: {} });
-    }, () => ({ url: config.effective('StorageS3Url'), deleteLocal: config.effective('StorageDeleteLocal') })),
+    }, () => ({ url: config.effective('StorageS3Url'), deleteLocal: config.effective('StorageDeleteLocal') }), () => config.effective('NotifyUrls')),
     emit: (event) => recorder.bus.emit(event),
   });
   jobs.attach(recorder.bus);
   jobs.start();
-  const notifier = new Notifier({ config, recorder });
+  const notifier = new Notifier({ config, recorder, queue: jobs });
   notifier.attach(recorder.bus);
   const retention = new Retention({
     workDir,

@@ -5,8 +5,10 @@ import type { RecorderEvent } from '../events/types.js';
 import { logger as rootLogger, type Logger } from '../log/logger.js';
 import type { Recorder, RoomNotice } from '../rooms/recorder.js';
 import { renderTemplate } from '../template/liquid-engine.js';
+import type { PostQueue } from '../post/queue.js';
+import { noticeParams } from './notify-job.js';
 import { sendAll, type NotifyMessage, type SendResult } from './send.js';
-import { parseTargets } from './targets.js';
+import { parseTargets, type Target } from './targets.js';
 
 export const DEFAULT_NOTIFY_TEMPLATE = '{{ message }}';
 /** The same (room, kind) notice is sent at most once in this window (a stuck disk or a flapping error is one message). */
@@ -20,6 +22,8 @@ const TITLES: Record<string, string> = {
 export interface NotifierOptions {
   config: ConfigStore;
   recorder: Pick<Recorder, 'notices' | 'roomSnapshot'>;
+  /** The durable job queue: each message to each target is journaled and retried there. Without it, sent once at once. */
+  queue?: Pick<PostQueue, 'enqueueNotice'>;
   logger?: Logger;
 }
 
@@ -64,14 +68,29 @@ export class Notifier {
     this.notify(kind, n.roomId, n.detail ?? TITLES[kind]!, { detail: n.detail });
   }
 
-  /** Renders the message and sends it to every NotifyUrls target, unless the room opted out. */
+  /**
+   * Renders the message for every NotifyUrls target, unless the room opted out, and queues it (one durable job a
+   * target, retried with backoff; a failure ends as a failed job in the list); without a queue, sends it at once.
+   */
   notify(kind: string, roomId: number | null, message: string, extra: Record<string, unknown>): Promise<SendResult[]> {
+    const built = this.build(kind, roomId, message, extra);
+    if (!built) return Promise.resolve([]);
+    const { queue } = this.options;
+    if (queue) {
+      queue.enqueueNotice(roomId, noticeParams(built.targets, built.m));
+      this.log.info({ roomId, kind, targets: built.targets.map((t) => t.redacted) }, 'notification queued');
+      return Promise.resolve([]);
+    }
+    return this.send(built.targets, built.m);
+  }
+
+  private build(kind: string, roomId: number | null, message: string, extra: Record<string, unknown>): { targets: Target[]; m: NotifyMessage } | null {
     const { config } = this.options;
     const room = roomId === null ? undefined : config.findRoom(roomId);
-    if (roomId !== null && !config.effective('NotifyEnabled', room)) return Promise.resolve([]);
+    if (roomId !== null && !config.effective('NotifyEnabled', room)) return null;
     const { targets, errors } = parseTargets(config.effective('NotifyUrls'));
     if (errors.length) this.log.warn({ code: 'NOTIFY_BAD_URL', errors }, 'NotifyUrls has lines that are not notification URLs; they are skipped');
-    if (targets.length === 0) return Promise.resolve([]);
+    if (targets.length === 0) return null;
     const snap = roomId === null ? null : this.options.recorder.roomSnapshot(roomId);
     const title = `[liverec] ${snap?.Name || (roomId ?? '')} ${TITLES[kind] ?? kind}`.replace(/\s+/g, ' ').trim();
     const scope = { kind, message, title, roomId, name: snap?.Name ?? '', roomTitle: snap?.Title ?? '', time: new Date().toISOString(), ...extra };
@@ -81,11 +100,14 @@ export class Notifier {
     } catch (err) {
       this.log.warn({ code: 'NOTIFY_TEMPLATE', error: (err as Error).message }, 'NotifyTemplate could not be rendered; the plain message is sent');
     }
-    const m: NotifyMessage = { title, body, kind, roomId };
+    return { targets, m: { title, body, kind, roomId } };
+  }
+
+  private send(targets: Target[], m: NotifyMessage): Promise<SendResult[]> {
     return sendAll(targets, m).then((results) => {
       for (const r of results) {
-        if (r.ok) this.log.info({ roomId, kind, target: r.target }, 'notification sent');
-        else this.log.warn({ roomId, kind, target: r.target, error: r.error }, 'notification not sent');
+        if (r.ok) this.log.info({ roomId: m.roomId, kind: m.kind, target: r.target }, 'notification sent');
+        else this.log.warn({ roomId: m.roomId, kind: m.kind, target: r.target, error: r.error }, 'notification not sent');
       }
       return results;
     });
@@ -93,6 +115,8 @@ export class Notifier {
 
   /** POST /api/notify/test: one test message to every target, results per target. */
   test(): Promise<SendResult[]> {
-    return this.notify('test', null, 'liverec test notification: if you read this, NotifyUrls works.', {});
+    // Sent at once, never queued: the user waits for each target's answer.
+    const built = this.build('test', null, 'liverec test notification: if you read this, NotifyUrls works.', {});
+    return built ? this.send(built.targets, built.m) : Promise.resolve([]);
   }
 }

@@ -15,28 +15,31 @@ export interface SendResult {
   error: string | null;
 }
 
-async function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<void> {
-  const res = await fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+async function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number, stop?: AbortSignal): Promise<void> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
+  const res = await fetch(url, { method: 'POST', body, headers, signal, redirect: 'error' });
   await res.arrayBuffer().catch(() => undefined);
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
 }
 
-export async function sendTo(t: Target, m: NotifyMessage, timeoutMs = 10_000): Promise<void> {
+/** `stop` (a stopping service) cuts an HTTP send short; an SMTP session ends by its own timeouts. */
+export async function sendTo(t: Target, m: NotifyMessage, timeoutMs = 10_000, stop?: AbortSignal): Promise<void> {
   switch (t.scheme) {
     case 'ntfy':
       return post(`${t.url}/${t.topic}`, m.body, {
         'content-type': 'text/plain; charset=utf-8', // Header values are ASCII: a title with other characters goes as an RFC 2047 word, which ntfy decodes.
         Title: /^[\x20-\x7e]*$/.test(m.title) ? m.title : `=?UTF-8?B?${Buffer.from(m.title).toString('base64')}?=`,
         Tags: m.kind, ...(t.auth ? { Authorization: t.auth } : {}),
-      }, timeoutMs);
+      }, timeoutMs, stop);
     case 'tgram':
-      return post(`${t.api}/bot${t.bot}/sendMessage`, JSON.stringify({ chat_id: t.chat, text: `${m.title}\n${m.body}` }), { 'content-type': 'application/json' }, timeoutMs);
+      return post(`${t.api}/bot${t.bot}/sendMessage`, JSON.stringify({ chat_id: t.chat, text: `${m.title}\n${m.body}` }), { 'content-type': 'application/json' }, timeoutMs, stop);
     case 'bark':
-      return post(t.url, JSON.stringify({ title: m.title, body: m.body, group: 'liverec' }), { 'content-type': 'application/json; charset=utf-8' }, timeoutMs);
+      return post(t.url, JSON.stringify({ title: m.title, body: m.body, group: 'liverec' }), { 'content-type': 'application/json; charset=utf-8' }, timeoutMs, stop);
     case 'json':
       return post(t.url, JSON.stringify({ title: m.title, body: m.body, kind: m.kind, roomId: m.roomId }), {
         'content-type': 'application/json', ...(t.auth ? { Authorization: t.auth } : {}),
-      }, timeoutMs);
+      }, timeoutMs, stop);
     case 'mailto': {
       // Loaded on the first mail: nodemailer is a few MB of heap in a process that may never send one.
       const { createTransport } = await import('nodemailer');
@@ -54,6 +57,9 @@ export async function sendTo(t: Target, m: NotifyMessage, timeoutMs = 10_000): P
   }
 }
 
+/** An error's text for logs and the job list: fetch and SMTP errors name the host and the reply; credentials in a URL are cut. */
+export const redactError = (err: unknown): string => ((err as Error)?.message ?? String(err)).replace(/\/\/[^@\s/]*@/g, '//…@');
+
 /** Sends to every target at once; each result names the target without its secrets. */
 export async function sendAll(targets: Target[], m: NotifyMessage, timeoutMs?: number): Promise<SendResult[]> {
   return Promise.all(targets.map(async (t) => {
@@ -61,8 +67,7 @@ export async function sendAll(targets: Target[], m: NotifyMessage, timeoutMs?: n
       await sendTo(t, m, timeoutMs);
       return { target: t.redacted, ok: true, error: null };
     } catch (err) {
-      // Error texts from fetch and SMTP name the host and the reply, never the URL's credentials.
-      return { target: t.redacted, ok: false, error: (err as Error).message.replace(/\/\/[^@\s/]*@/g, '//…@') };
+      return { target: t.redacted, ok: false, error: redactError(err) };
     }
   }));
 }

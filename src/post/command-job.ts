@@ -9,6 +9,7 @@ import type { JobContext } from './runner.js';
 /** The environment a PostCommand sees besides the service's own (documented in docs/post-processing.md). */
 export function commandEnv(job: PostJob, ctx: JobContext): Record<string, string> {
   const f = job.file;
+  if (!f) throw new Error(`job ${job.id} has no file`);
   let size = f.FileSize;
   try {
     size = statSync(ctx.input).size;

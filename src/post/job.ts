@@ -2,7 +2,8 @@
 import { z } from '@hono/zod-openapi';
 import type { FileClosedData } from '../events/types.js';
 
-export const JOB_KINDS = ['cover', 'remux', 'danmaku-ass', 'command', 'upload'] as const;
+/** `notify`: one notification to one NotifyUrls target (no file: it rides the same journal, retries and listing). */
+export const JOB_KINDS = ['cover', 'remux', 'danmaku-ass', 'command', 'upload', 'notify'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 export const JOB_STATES = ['pending', 'running', 'retrying', 'done', 'failed'] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -15,7 +16,7 @@ export interface PostJob {
   /** Index of the job in its file's chain: a job starts once every earlier one has ended. */
   step: number;
   roomId: number;
-  /** Absolute path of the closed recording the chain started from. */
+  /** Absolute path of the closed recording the chain started from ('' for a notification). */
   source: string;
   /** Kind-specific settings frozen when the file closed (a later config change does not rewrite a queued job). */
   params: Record<string, string | boolean | number>;
@@ -28,8 +29,8 @@ export interface PostJob {
   error: string | null;
   /** What the job produced (the MP4's path…), absolute. */
   output: string | null;
-  /** The file's FileClosed data, for PostProcessed and the command's environment. */
-  file: FileClosedData;
+  /** The file's FileClosed data, for PostProcessed and the command's environment (null for a notification). */
+  file: FileClosedData | null;
 }
 
 export const isFinished = (j: PostJob): boolean => j.state === 'done' || j.state === 'failed';

@@ -8,6 +8,7 @@ import { JOB_KINDS, JOB_STATES, isFinished, type PostJob } from './job.js';
 export const JOBS_JOURNAL_RELATIVE_PATH = join('.liverec', 'post-jobs.jsonl');
 /** Finished jobs kept across a compaction, newest first, so the API and a repeated FileClosed still see them. */
 const KEEP_FINISHED = 500;
+const KEEP_FINISHED_NOTICES = 200;
 
 function isJob(x: unknown): x is PostJob {
   const j = x as PostJob;
@@ -40,7 +41,10 @@ export class JobJournal {
       }
     }
     const all = [...jobs.values()];
-    const finished = all.filter(isFinished).sort((a, b) => b.updatedAt - a.updatedAt).slice(0, KEEP_FINISHED);
+    const newest = (kind: (j: PostJob) => boolean, n: number): PostJob[] =>
+      all.filter((j) => isFinished(j) && kind(j)).sort((a, b) => b.updatedAt - a.updatedAt).slice(0, n);
+    // Notifications have their own share: many of them must never push a file's finished jobs out.
+    const finished = [...newest((j) => j.kind !== 'notify', KEEP_FINISHED), ...newest((j) => j.kind === 'notify', KEEP_FINISHED_NOTICES)];
     const kept = [...all.filter((j) => !isFinished(j)), ...finished].sort((a, b) => a.createdAt - b.createdAt || a.step - b.step);
     mkdirSync(dirname(this.path), { recursive: true });
     atomicWriteFile(this.path, kept.map((j) => `${JSON.stringify(j)}\n`).join(''));

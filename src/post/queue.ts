@@ -1,5 +1,5 @@
 // The durable post-file job queue: FileClosed → journaled jobs → a bounded pool of runners → PostProcessed.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { EventBus } from '../events/bus.js';
 import type { FileClosedData, RecorderEvent } from '../events/types.js';
@@ -8,6 +8,7 @@ import { formatLocal } from '../time.js';
 import { isFinished, type PostJob } from './job.js';
 import { JobJournal, JOBS_JOURNAL_RELATIVE_PATH } from './journal.js';
 import { planJobs, type PostSettings } from './plan.js';
+import type { NoticeJobParams } from '../notify/notify-job.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import type { JobRunner } from './runner.js';
 
@@ -23,6 +24,8 @@ export interface PostQueueOptions {
 }
 
 const fileIdOf = (relativePath: string): string => createHash('sha1').update(relativePath).digest('hex').slice(0, 16);
+/** Finished notifications kept in memory (and listed): they are many and small, and nothing later depends on them. */
+const KEEP_FINISHED_NOTICES = 200;
 
 export class PostQueue {
   private readonly journal: JobJournal;
@@ -82,6 +85,22 @@ export class PostQueue {
     return jobs;
   }
 
+  /**
+   * Journals one notification per target (each its own one-step chain, so one target's failure never resends to
+   * the others): sent off the caller, retried with the queue's backoff, listed with the other jobs.
+   */
+  enqueueNotice(roomId: number | null, targets: NoticeJobParams[]): PostJob[] {
+    const now = Date.now();
+    const fileId = `notice-${now.toString(36)}-${randomBytes(4).toString('hex')}`;
+    const jobs = targets.map((params, i): PostJob => ({
+      id: `${fileId}:notify:${i}`, fileId, kind: 'notify', step: 0, roomId: roomId ?? 0, source: '', params: { ...params },
+      state: 'pending', attempts: 0, createdAt: now, updatedAt: now, dueAt: 0, error: null, output: null, file: null,
+    }));
+    for (const job of jobs) this.save(job);
+    this.pump();
+    return jobs;
+  }
+
   private save(job: PostJob): void {
     this.jobs.set(job.id, job);
     try {
@@ -108,14 +127,19 @@ export class PostQueue {
     const now = Date.now();
     let nextDue = Infinity;
     const limit = Math.max(1, this.options.settings(0).PostJobConcurrency || 1);
+    // Notifications are small network calls: they never wait behind a long remux, nor count against its limit.
+    let busy = [...this.running.keys()].filter((id) => this.jobs.get(id)?.kind !== 'notify').length;
     for (const job of [...this.jobs.values()].sort((a, b) => a.createdAt - b.createdAt || a.step - b.step)) {
       if (isFinished(job) || this.running.has(job.id)) continue;
-      if (this.chain(job.fileId).some((j) => j.step < job.step && !isFinished(j))) continue;
+      if (job.kind !== 'notify' && this.chain(job.fileId).some((j) => j.step < job.step && !isFinished(j))) continue;
       if (job.dueAt > now) {
         nextDue = Math.min(nextDue, job.dueAt);
         continue;
       }
-      if (this.running.size >= limit) break;
+      if (job.kind !== 'notify') {
+        if (busy >= limit) continue;
+        busy++;
+      }
       this.run(job);
     }
     if (nextDue !== Infinity) {
@@ -139,7 +163,7 @@ export class PostQueue {
     const job: PostJob = { ...queued, state: 'running', attempts: queued.attempts + 1, updatedAt: Date.now() };
     this.save(job);
     const log = this.log.child({ roomId: job.roomId, job: job.id, kind: job.kind });
-    log.info({ attempt: job.attempts, path: job.file.RelativePath }, `post-file job ${job.kind} started`);
+    log.info({ attempt: job.attempts, path: job.file?.RelativePath, target: job.file ? undefined : job.params.target }, `post-file job ${job.kind} started`);
     this.options.runner.run(job, { input: this.inputOf(job), workDir: this.options.workDir, signal: abort.signal, log }).then(
       (result) => {
         this.running.delete(job.id);
@@ -167,6 +191,7 @@ export class PostQueue {
     const chain = this.chain(fileId);
     if (!chain.every(isFinished)) return;
     const file = chain[0]!.file;
+    if (!file) return this.pruneNotices();
     const rel = (p: string | null): string | null => (p === null ? null : p.startsWith(this.options.workDir) ? p.slice(this.options.workDir.length).replace(/^[\\/]+/, '') : p);
     this.options.emit({
       EventType: 'PostProcessed',
@@ -180,6 +205,11 @@ export class PostQueue {
     });
   }
 
+  private pruneNotices(): void {
+    const done = [...this.jobs.values()].filter((j) => j.kind === 'notify' && isFinished(j)).sort((a, b) => b.updatedAt - a.updatedAt);
+    for (const j of done.slice(KEEP_FINISHED_NOTICES)) this.jobs.delete(j.id);
+  }
+
   list(): PostJob[] {
     return [...this.jobs.values()].sort((a, b) => b.createdAt - a.createdAt || a.step - b.step);
   }
@@ -187,7 +217,7 @@ export class PostQueue {
   /** Paths (absolute) whose jobs have not all ended: retention must not touch them. */
   busyPaths(): Set<string> {
     const out = new Set<string>();
-    for (const j of this.jobs.values()) if (!isFinished(j)) out.add(j.source);
+    for (const j of this.jobs.values()) if (!isFinished(j) && j.file) out.add(j.source);
     return out;
   }
 

@@ -5,7 +5,7 @@ import type { PostJob } from './job.js';
 import { runOnPool } from './pool.js';
 import type { RemuxReport } from './remux/remux.js';
 import { readMp4Summary } from './remux/mp4-summary.js';
-import { verifyRemux } from './remux/verify.js';
+import { verifyRemux, verifySamples } from './remux/verify.js';
 import type { JobContext, JobResult } from './runner.js';
 
 /** The MP4 a source becomes: `x.flv` → `x.mp4`; a fragmented `x.mp4` → itself when the source goes, else `x.faststart.mp4`. */
@@ -31,10 +31,12 @@ export async function runRemux(job: PostJob, ctx: JobContext): Promise<JobResult
   } catch (err) {
     // A half-written MP4 is worth nothing; a retry or the next start writes it again from the untouched source.
     rmSync(tmp, { force: true });
+    // The table spool is unlinked as soon as it opens; only where the OS refuses that (Windows) can a name remain.
+    rmSync(`${tmp}.tables`, { force: true });
     throw err;
   }
   const written = readMp4Summary(tmp);
-  const problem = verifyRemux(report, written);
+  const problem = verifyRemux(report, written) ?? verifySamples(report, written!, tmp);
   if (problem) {
     rmSync(tmp, { force: true });
     throw new LiverecError('POST_REMUX_VERIFY', `the MP4 of ${input} does not match it: ${problem}; the source is kept`);

@@ -1,6 +1,7 @@
 // The job runner of the service: each job kind to its step (pool thread for CPU work, a child process for PostCommand).
 import { existsSync } from 'node:fs';
 import type { RoomSettings } from '../config/fields.js';
+import { runNotify } from '../notify/notify-job.js';
 import { runCommand } from './command-job.js';
 import { runCover } from './cover-job.js';
 import type { StorageSettings } from '../storage/upload-job.js';
@@ -23,10 +24,12 @@ async function danmakuAss(job: PostJob, ctx: JobContext): Promise<JobResult> {
   return { output };
 }
 
-/** The service's runner; `roomSettings` gives the API client settings for the cover step. */
-export function createServiceRunner(roomSettings: (roomId: number) => RoomSettings, storage: () => StorageSettings): JobRunner {
+/** The service's runner; `roomSettings` gives the API client settings for the cover step, `notifyUrls` NotifyUrls now. */
+export function createServiceRunner(roomSettings: (roomId: number) => RoomSettings, storage: () => StorageSettings, notifyUrls: () => string | null = () => null): JobRunner {
   return {
     run: (job, ctx) => {
+      // Read when the job runs, never journaled: the URLs hold passwords and tokens.
+      if (job.kind === 'notify') return runNotify(job, ctx, notifyUrls());
       if (job.kind === 'cover') return runCover(job, ctx, roomSettings(job.roomId));
       // Read when the job runs, never journaled: the URL holds the secret key.
       // Loaded on the first upload: the S3 SDK costs ~6 MB of heap in a process that may never upload.
@@ -43,7 +46,7 @@ export function createServiceRunner(roomSettings: (roomId: number) => RoomSettin
 export const serviceRunner: JobRunner = {
   async run(job, ctx) {
     switch (job.kind) {
-      case 'cover': case 'upload': throw new Error(`the ${job.kind} step needs createServiceRunner`);
+      case 'cover': case 'upload': case 'notify': throw new Error(`the ${job.kind} step needs createServiceRunner`);
       case 'remux': return runRemux(job, ctx);
       case 'danmaku-ass': return danmakuAss(job, ctx);
       case 'command':

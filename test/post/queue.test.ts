@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closePostPool } from '../../src/post/pool.js';
 import { JOBS_JOURNAL_RELATIVE_PATH } from '../../src/post/journal.js';
+import { readMp4Summary } from '../../src/post/remux/mp4-summary.js';
 import { clip, longFlv, mediaFacts } from './media.js';
 import { captureLogger } from '../webhook/helpers.js';
 import { fileClosed, removeDir, startQueue, tempWorkDir, type QueueFixture } from './queue-fixture.js';
@@ -54,6 +55,21 @@ describe('post-file jobs', () => {
     const env = JSON.parse(readFileSync(envFile, 'utf8')) as Record<string, string>;
     expect(env).toMatchObject({ LIVEREC_FILE_PATH: join(dir, '1001-streamer', 'rec.mp4'), LIVEREC_RELATIVE_PATH: REL, LIVEREC_ROOM_ID: '1001', LIVEREC_TITLE: 'title' });
     expect(fx.queue.list().every((j) => j.state === 'done')).toBe(true);
+  });
+
+  it('an HLS fMP4 recording with mp4-delete-source becomes a faststart MP4 in its place', async () => {
+    const dir = setup();
+    const rel = join('1001-streamer', 'hls.mp4');
+    copyFileSync(clip('clip-360p.fmp4'), join(dir, rel));
+    // A fragmented MP4 has its moov first too, but it is no remux output: the job must not take it for one.
+    expect(readMp4Summary(join(dir, rel))?.faststart).toBe(false);
+    const fx = track(startQueue(dir, { PostRemuxToMp4: 'mp4-delete-source' }));
+    const done = fx.processed();
+    closed(fx, rel);
+    const e = await done;
+    expect(e.EventData.Jobs.map((j) => [j.Kind, j.State])).toEqual([['remux', 'done']]);
+    expect(readMp4Summary(join(dir, rel))?.faststart).toBe(true);
+    expect(mediaFacts(join(dir, rel)).streams.map((s) => s.packets)).toEqual(mediaFacts(clip('clip-360p.fmp4')).streams.map((s) => s.packets));
   });
 
   it('a failing job retries with backoff and ends failed, listed with its error', async () => {

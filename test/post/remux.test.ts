@@ -1,16 +1,18 @@
 // Native MP4 remux: the simulator's FLV (H.264, HEVC, AV1), TS and fMP4 media become faststart MP4s that ffprobe reads
 // with the same streams, the same sample counts (±1) and the same duration (±50 ms); bad input is refused, not crashed on.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { TsScanner } from '../../src/hls/ts-packets.js';
+import { ffmpegBin } from '../../src/media/ffmpeg-bin.js';
 import { av1TsClip } from '../../src/simulator/hls/av1-ts-clip.js';
-import { ffmpegBin } from '../support/media-tools.js';
 import { readMp4Summary } from '../../src/post/remux/mp4-summary.js';
 import { remuxToMp4 } from '../../src/post/remux/remux.js';
-import { clip, longFlv, mediaFacts, type MediaFacts } from './media.js';
+import { verifyRemux, verifySamples } from '../../src/post/remux/verify.js';
+import { clip, FFPROBE, longFlv, mediaFacts, type MediaFacts } from './media.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'liverec-remux-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,6 +42,10 @@ describe('remux to MP4', () => {
       const report = remuxToMp4(clip(name), out);
       expect(report.tracks.map((t) => t.handler)).toEqual(['vide', 'soun']);
       expectSameMedia(out, mediaFacts(clip(name)));
+      // Every sample decodes: the bytes the tables point at are whole frames (an AV1 frame read 3 bytes late did not).
+      const decode = spawnSync(ffmpegBin(), ['-v', 'error', '-i', out, '-f', 'null', '-'], { encoding: 'utf8' });
+      expect(decode.status).toBe(0);
+      expect(decode.stderr).toBe('');
     });
   }
 
@@ -67,13 +73,52 @@ describe('remux to MP4', () => {
     expect(moov.includes(Buffer.from('av01')) && moov.includes(Buffer.from('av1C'))).toBe(true);
   });
 
-  it('a long FLV (20 loops) keeps every sample and its duration', () => {
+  it('a long FLV (80 loops: its tables spill to the spool file) keeps every sample, its duration and its keyframes', () => {
     const src = join(dir, 'long.flv');
-    longFlv('clip-360p.flv', 20, src);
+    longFlv('clip-360p.flv', 80, src);
     const out = join(dir, 'long.mp4');
-    remuxToMp4(src, out);
+    const report = remuxToMp4(src, out);
+    expect(report.tracks[0]!.samples + report.tracks[1]!.samples).toBeGreaterThan(20000);
     expectSameMedia(out, mediaFacts(src));
-    expect(mediaFacts(out).videoDuration).toBeGreaterThan(76);
+    expect(mediaFacts(out).videoDuration).toBeGreaterThan(300);
+    expect(verifyRemux(report, readMp4Summary(out))).toBeNull();
+    expect(verifySamples(report, readMp4Summary(out)!, out)).toBeNull();
+    expect(existsSync(`${out}.tables`)).toBe(false);
+    // Seeking goes through stss: ffprobe lands on the keyframe at or before 200 s (the clip has one every 0.96 s).
+    const csv = execFileSync(FFPROBE, ['-v', 'error', '-select_streams', 'v:0', '-read_intervals', '200%+#1', '-show_entries', 'packet=pts_time,flags',
+      '-of', 'csv=p=0', out], { encoding: 'utf8' }).trim().split('\n')[0]!.split(',');
+    expect(Number(csv[0])).toBeGreaterThan(199);
+    expect(Number(csv[0])).toBeLessThanOrEqual(200.001);
+    expect(csv[1]).toMatch(/^K/);
+  });
+
+  it('an FLV with B-frames keeps every frame\'s decode and presentation time (ctts)', () => {
+    const src = join(dir, 'bframes.flv');
+    execFileSync(ffmpegBin(), ['-v', 'error', '-y', '-i', clip('clip-360p.flv'), '-c:v', 'libx264', '-preset', 'veryfast', '-bf', '2', '-g', '24', '-c:a', 'copy', src]);
+    const out = join(dir, 'bframes.mp4');
+    remuxToMp4(src, out);
+    const times = (f: string): string[] => execFileSync(FFPROBE, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,dts_time', '-of', 'csv=p=0', f],
+      { encoding: 'utf8' }).trim().split('\n');
+    const source = times(src);
+    expect(source.some((l) => { const [pts, dts] = l.split(','); return pts !== dts; })).toBe(true);
+    expect(times(out)).toEqual(source);
+  });
+
+  it('the verify step refuses an MP4 whose mdat is short of what was written, or whose index points off a sample', () => {
+    const out = join(dir, 'short.mp4');
+    const report = remuxToMp4(clip('clip-360p.flv'), out);
+    const whole = readFileSync(out);
+    expect(verifyRemux(report, readMp4Summary(out))).toBeNull();
+    expect(verifySamples(report, readMp4Summary(out)!, out)).toBeNull();
+    // One byte of the audio track's last chunk changed: counts, durations and sizes still agree.
+    const audioLast = readMp4Summary(out)!.tracks[1]!.chunkOffsets!.last;
+    const changed = Buffer.from(whole);
+    changed[audioLast + 1] ^= 0xff;
+    writeFileSync(out, changed);
+    expect(verifyRemux(report, readMp4Summary(out))).toBeNull();
+    expect(verifySamples(report, readMp4Summary(out)!, out)).toMatch(/track 2: the last chunk's first sample differs/);
+    writeFileSync(out, whole.subarray(0, whole.length - 1000));
+    expect(verifyRemux(report, readMp4Summary(out))).not.toBeNull();
   });
 
   it('refuses a file that is no media, and one without samples', () => {

@@ -8,14 +8,20 @@ export function box(type: string, ...parts: (Buffer | Uint8Array)[]): Buffer {
   return Buffer.concat([head, ...parts]);
 }
 
-/**
- * A box as a list of buffers, never copied into one: a moov of a long recording runs to megabytes, and nesting
- * copies (stbl → minf → mdia → trak → moov) would hold it five times over.
- */
-export type BoxList = Buffer[];
+/** Bytes written to a file when the box is written: a sample table kept in a spool file. */
+export interface Piece {
+  readonly length: number;
+  writeTo(fd: number): void;
+}
 
-export function boxList(type: string, ...parts: (Buffer | BoxList)[]): BoxList {
-  const flat: Buffer[] = [];
+/**
+ * A box as a list of pieces, never copied into one: a moov of a long recording runs to megabytes (its tables stay
+ * in a spool file until written), and nesting copies (stbl → minf → mdia → trak → moov) would hold it five times over.
+ */
+export type BoxList = (Buffer | Piece)[];
+
+export function boxList(type: string, ...parts: (Buffer | Piece | BoxList)[]): BoxList {
+  const flat: (Buffer | Piece)[] = [];
   for (const p of parts) {
     if (Array.isArray(p)) flat.push(...p);
     else flat.push(p);
@@ -26,7 +32,7 @@ export function boxList(type: string, ...parts: (Buffer | BoxList)[]): BoxList {
   return [head, ...flat];
 }
 
-export function fullBoxList(type: string, version: number, flags: number, ...parts: Buffer[]): BoxList {
+export function fullBoxList(type: string, version: number, flags: number, ...parts: (Buffer | Piece)[]): BoxList {
   const vf = Buffer.alloc(4);
   vf.writeUInt32BE(((version & 0xff) << 24) | (flags & 0xffffff), 0);
   return boxList(type, vf, ...parts);
@@ -43,13 +49,6 @@ export function fullBox(type: string, version: number, flags: number, ...parts: 
 export function u32(...values: number[]): Buffer {
   const b = Buffer.alloc(values.length * 4);
   values.forEach((v, i) => b.writeUInt32BE(v >>> 0, i * 4));
-  return b;
-}
-
-/** A long list as big-endian 32-bit words (no argument spreading: tables run to hundreds of thousands). */
-export function u32a(values: ArrayLike<number>): Buffer {
-  const b = Buffer.alloc(values.length * 4);
-  for (let i = 0; i < values.length; i++) b.writeUInt32BE(values[i]! >>> 0, i * 4);
   return b;
 }
 

@@ -1,4 +1,5 @@
-// Fragmented MP4 (HLS fMP4 recordings) → samples: the init's sample entries are kept as they are, fragments read one at a time.
+// Fragmented MP4 (HLS fMP4 recordings) → samples: the init's sample entries are kept as they are, fragments read one at a
+// time; each sample is reported by its place in the file (its bytes are copied as they are).
 import { boxes, path, parseInit, type Mp4Init } from '../../hls/mp4-boxes.js';
 import { readSamples } from '../../media/fmp4-fragments.js';
 import type { FileReader } from './file-reader.js';
@@ -58,6 +59,7 @@ export function demuxFmp4(r: FileReader, sink: SampleSink): void {
     }
     if (h.type === 'moof') {
       // One fragment in memory at a time (a second or two of stream): the moof and the mdat after it.
+      const fragAt = r.position;
       const moof = r.read(h.size);
       if (!moof) {
         sink.anomaly('mp4-truncated-fragment');
@@ -78,11 +80,13 @@ export function demuxFmp4(r: FileReader, sink: SampleSink): void {
       for (const s of readSamples(frag, init)) {
         const index = trackOf.get(s.trackId);
         if (index === undefined) continue;
-        if (s.data.length === 0 || s.data.byteOffset + s.data.length > frag.byteOffset + frag.length) {
+        const at = s.data.byteOffset - frag.byteOffset;
+        if (s.data.length === 0 || at < moofCopy.length || at + s.data.length > frag.length) {
           sink.anomaly('mp4-sample-outside-mdat');
           continue;
         }
-        sink.sample(index, s.dts, s.cto, handlerOf.get(s.trackId) === 'soun' || (s.flags & NON_SYNC) === 0, s.data);
+        const sync = handlerOf.get(s.trackId) === 'soun' || (s.flags & NON_SYNC) === 0;
+        sink.fileSample(index, s.dts, s.cto, sync, fragAt + at, s.data.length);
       }
       continue;
     }

@@ -2,19 +2,22 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 const WINDOW = 1024 * 1024;
+const FIRST_READ = 16 * 1024;
 
 export class FileReader {
   private readonly fd: number;
   readonly size: number;
-  private buf = Buffer.allocUnsafe(WINDOW);
+  private buf: Buffer;
   private start = 0;
   private end = 0;
   /** File offset of buf[0]. */
   private base = 0;
+  private fills = 0;
 
-  constructor(path: string) {
+  constructor(path: string, window = WINDOW) {
     this.fd = openSync(path, 'r');
     this.size = fstatSync(this.fd).size;
+    this.buf = Buffer.allocUnsafe(window);
   }
 
   /** File offset of the next unread byte. */
@@ -22,13 +25,27 @@ export class FileReader {
     return this.base + this.start;
   }
 
-  /** The next n bytes (a view valid until the next call), or null when the file ends first. */
-  peek(n: number): Buffer | null {
-    if (this.end - this.start < n) this.fill(n);
-    return this.end - this.start >= n ? this.buf.subarray(this.start, this.start + n) : null;
+  /** The window and the index in it of the next unread byte (valid until the next call): for parsers that read in place. */
+  get bytes(): Buffer {
+    return this.buf;
   }
 
-  /** Consumes n bytes (after peek). */
+  get at(): number {
+    return this.start;
+  }
+
+  /** Whether the next n bytes are in the window (read in when they are not), false when the file ends first. */
+  ensure(n: number): boolean {
+    if (this.end - this.start < n) this.fill(n);
+    return this.end - this.start >= n;
+  }
+
+  /** The next n bytes (a view valid until the next call), or null when the file ends first. */
+  peek(n: number): Buffer | null {
+    return this.ensure(n) ? this.buf.subarray(this.start, this.start + n) : null;
+  }
+
+  /** Consumes n bytes (after peek); bytes skipped past the window are never read. */
   skip(n: number): void {
     const have = this.end - this.start;
     if (n <= have) {
@@ -56,8 +73,11 @@ export class FileReader {
     this.base += this.start;
     this.end -= this.start;
     this.start = 0;
-    while (this.end < this.buf.length) {
-      const got = readSync(this.fd, this.buf, this.end, this.buf.length - this.end, this.base + this.end);
+    // The first read is short, so that this refill runs again soon: the optimizing compiler then compiles ensure()
+    // with it, instead of code that is thrown away (and compiled again) when the first full window runs out.
+    const want = this.fills++ === 0 ? Math.max(n, Math.min(FIRST_READ, this.buf.length)) : this.buf.length;
+    while (this.end < want) {
+      const got = readSync(this.fd, this.buf, this.end, want - this.end, this.base + this.end);
       if (got <= 0) break;
       this.end += got;
     }

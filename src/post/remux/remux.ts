@@ -1,10 +1,12 @@
 // Native remux of a recording (FLV, MPEG-TS or fragmented MP4) to a faststart MP4: streamed in, no ffmpeg.
-import { closeSync, fsyncSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, openSync, readSync } from 'node:fs';
 import { demuxFlv } from './demux-flv.js';
 import { demuxFmp4 } from './demux-fmp4.js';
 import { demuxTs } from './demux-ts.js';
 import { FileReader } from './file-reader.js';
-import { DataWriter, Mp4Muxer, writeAll, type MuxedTrack } from './muxer.js';
+import { copyRegion, DataWriter } from './media-copy.js';
+import { Mp4Muxer, type MuxedTrack } from './muxer.js';
+import { Spool } from './spool.js';
 import type { SampleSink } from './track.js';
 
 export interface RemuxReport {
@@ -13,6 +15,8 @@ export interface RemuxReport {
   format: 'flv' | 'ts' | 'fmp4';
   tracks: MuxedTrack[];
   anomalies: Record<string, number>;
+  /** Bytes the output's mdat holds (the verify step checks the file ends there). */
+  mediaBytes: number;
 }
 
 /** The container of a file, from its first bytes. */
@@ -32,37 +36,56 @@ export function sniffFormat(path: string): 'flv' | 'ts' | 'fmp4' | null {
 
 const DEMUXERS = { flv: demuxFlv, ts: demuxTs, fmp4: demuxFmp4 } as const;
 
-function demux(input: string, format: keyof typeof DEMUXERS, sink: SampleSink): void {
+/** Demuxes the whole input into sink; returns the input's size as read. */
+function demux(input: string, format: keyof typeof DEMUXERS, sink: SampleSink): number {
   const reader = new FileReader(input);
   try {
     DEMUXERS[format](reader, sink);
+    return reader.size;
   } finally {
     reader.close();
   }
 }
 
 /**
- * Writes `output` (replacing it) from `input`, which is only read: pass 1 for the sample tables, then the header
- * (moov first), then pass 2 for the media bytes. Reading twice costs less than writing the media twice.
+ * Writes `output` (replacing it) from `input`, which is only read. Pass 1 reads the input for the sample tables
+ * (spooled beside the output), then the header goes out (moov first), then pass 2 the media: FLV and fMP4 samples
+ * are already laid out as MP4 wants them, so the region of the input that holds them becomes the mdat in a few
+ * large copies (tag headers left between samples are bytes no table points at); TS samples are rebuilt and written
+ * one by one from a second demux. Either way the media is written once, where ffmpeg's faststart writes it twice.
  */
 export function remuxToMp4(input: string, output: string): RemuxReport {
   const format = sniffFormat(input);
   if (!format) throw new Error(`${input} is not FLV, MPEG-TS or MP4`);
-  const muxer = new Mp4Muxer();
-  demux(input, format, muxer);
-  const header = muxer.header();
-  const tracks = muxer.summary();
-  const fd = openSync(output, 'w');
+  const spool = new Spool(`${output}.tables`);
   try {
-    for (const part of header) writeAll(fd, part);
-    const kept = muxer.keptTracks();
-    const writer = new DataWriter(fd, (i) => kept.has(i));
-    demux(input, format, writer);
-    writer.flush();
-    if (writer.written !== muxer.mediaBytes) throw new Error(`the second read gave ${writer.written} media bytes, the first ${muxer.mediaBytes}: ${input} changed while it was remuxed`);
-    fsyncSync(fd);
+    const muxer = new Mp4Muxer(spool);
+    const size = demux(input, format, muxer);
+    const tracks = muxer.summary();
+    const fd = openSync(output, 'w');
+    try {
+      muxer.writeHeader(fd);
+      if (muxer.verbatim) {
+        const src = openSync(input, 'r');
+        try {
+          const whole = copyRegion(src, fd, muxer.regionStart, muxer.regionEnd);
+          if (!whole || fstatSync(src).size !== size) throw new Error(`${input} changed while it was remuxed`);
+        } finally {
+          closeSync(src);
+        }
+      } else {
+        const kept = muxer.keptTracks();
+        const writer = new DataWriter(fd, (i) => kept.has(i));
+        demux(input, format, writer);
+        writer.flush();
+        if (writer.written !== muxer.mediaBytes) throw new Error(`the second read gave ${writer.written} media bytes, the first ${muxer.mediaBytes}: ${input} changed while it was remuxed`);
+      }
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    return { input, output, format, tracks, anomalies: muxer.anomalies, mediaBytes: muxer.mediaBytes };
   } finally {
-    closeSync(fd);
+    spool.close();
   }
-  return { input, output, format, tracks, anomalies: muxer.anomalies };
 }

@@ -166,7 +166,7 @@ export const en = {
   'set.postJobConcurrency': 'Jobs at once', 'set.postJobConcurrency.help': 'How many post-file jobs run at the same time.',
   'jobs.title': 'Post-file jobs', 'jobs.empty': 'No jobs yet. Turn on a step under Settings → After the recording.',
   'jobs.summary': '{active} active · {failed} failed', 'jobs.retryAt': 'next try {time}',
-  'jobkind.cover': 'cover', 'jobkind.upload': 'upload', 'jobkind.remux': 'remux to MP4', 'jobkind.danmaku-ass': 'danmaku ASS', 'jobkind.command': 'command',
+  'jobkind.cover': 'cover', 'jobkind.upload': 'upload', 'jobkind.remux': 'remux to MP4', 'jobkind.danmaku-ass': 'danmaku ASS', 'jobkind.command': 'command', 'jobkind.notify': 'notification',
   'jobstate.pending': 'queued', 'jobstate.running': 'running', 'jobstate.retrying': 'retrying', 'jobstate.done': 'done', 'jobstate.failed': 'failed',
   'col.job': 'job', 'col.result': 'result',
   'event.PostProcessed': 'post-processed', 'event.FileDeleted': 'deleted by retention',

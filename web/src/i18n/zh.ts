@@ -159,7 +159,7 @@ export const zh: Record<Key, string> = {
   'set.postJobConcurrency': '同时运行的任务数', 'set.postJobConcurrency.help': '录制后处理任务同时运行的数量。',
   'jobs.title': '录制后处理任务', 'jobs.empty': '还没有任务。可在 设置 → 录制完成后 中开启处理步骤。',
   'jobs.summary': '{active} 个进行中 · {failed} 个失败', 'jobs.retryAt': '下次尝试 {time}',
-  'jobkind.cover': '封面', 'jobkind.upload': '上传', 'jobkind.remux': '转封装 MP4', 'jobkind.danmaku-ass': '弹幕 ASS', 'jobkind.command': '命令',
+  'jobkind.cover': '封面', 'jobkind.upload': '上传', 'jobkind.remux': '转封装 MP4', 'jobkind.danmaku-ass': '弹幕 ASS', 'jobkind.command': '命令', 'jobkind.notify': '通知',
   'jobstate.pending': '排队中', 'jobstate.running': '运行中', 'jobstate.retrying': '等待重试', 'jobstate.done': '完成', 'jobstate.failed': '失败',
   'col.job': '任务', 'col.result': '结果',
   'event.PostProcessed': '后处理完成', 'event.FileDeleted': '已按保留策略删除',
