@@ -7,8 +7,8 @@ import type { MediaFrame } from '../../rooms/gaps/frames.js';
 import { readSamples } from './fmp4-samples.js';
 
 export interface FrameSourceOptions {
-  /** The fMP4 playlist on every offered host (asked for when the source starts). */
-  urls: () => Promise<string[]>;
+  /** The fMP4 playlist on every offered host (asked for when the source starts; `signal` aborts on stop()). */
+  urls: (signal: AbortSignal) => Promise<string[]>;
   http: HlsHttpOptions;
   /** Segments further back than this from the newest are neither fetched nor kept. */
   maxSeconds: number;
@@ -109,7 +109,7 @@ export class HlsFrameSource {
   private async playlist(): Promise<MediaPlaylist> {
     if (this.urls.length === 0) {
       try {
-        this.urls = await this.o.urls();
+        this.urls = await this.o.urls(this.abort.signal);
       } catch (err) {
         this.pollFailures = Math.max(this.pollFailures, 2); // no HLS offered: broken after this failure
         throw err;

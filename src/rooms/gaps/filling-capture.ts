@@ -15,8 +15,8 @@ import { waitForPlan, writtenEnd } from './plan-wait.js';
 import type { Splice, WrittenEnd } from './splice-plan.js';
 
 export interface FillingDeps extends CaptureDeps {
-  /** The room's fMP4 HLS playlist on every offered host (an API call; rejects when the room offers none). */
-  hlsUrls: () => Promise<string[]>;
+  /** The room's fMP4 HLS playlist on every offered host (from the session's play info, else an API call; rejects when none). */
+  hlsUrls: (signal: AbortSignal) => Promise<string[]>;
   http: HlsHttpOptions;
   /** How long the room has been live (ms, from the room's live start time); null when unknown. */
   streamAgeMs: () => number | null;
