@@ -76,6 +76,21 @@ export class HlsFrameSource {
     this.timer = null;
   }
 
+  /** Waits `ms`, or less when stop() comes first (a plan waiting for the window gives up at once). */
+  idle(ms: number): Promise<void> {
+    const { signal } = this.abort;
+    if (signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
   /** Waits for the poll in progress (if any) and runs one more. */
   async refresh(): Promise<void> {
     await this.polling;

@@ -34,7 +34,7 @@ export async function waitForPlan(w: PlanWait): Promise<Splice> {
     const p = once(w, last, canReachBack, false, keys);
     if (p.kind === 'splice') return p;
     if (p.kind === 'older') canReachBack = await source.older();
-    else await new Promise((r) => setTimeout(r, source.targetDurationMs / 2)).then(() => source.refresh());
+    else await source.idle(source.targetDurationMs / 2).then(() => source.refresh());
   }
 }
 
