@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { getProcessLimiter } from '../src/bilibili/api-limiter.js';
 import { ConfigStore } from '../src/config/store.js';
 import { startService } from '../src/service.js';
+import { getJson } from './http-json.js';
 import { startSimulator } from './simulator-process.js';
 
 function arg(name: string, fallback: string): string {
@@ -46,6 +47,18 @@ interface Run {
   /** CPU ms per media second recorded, in the window and over the whole run (start included). */
   cpuPerMedia: number;
   cpuPerMediaAll: number;
+  /** HLS requests (playlists and segments) and FLV connections the simulator saw, in the window and in all. */
+  hlsInWindow: number;
+  hlsAll: number;
+  flvInWindow: number;
+}
+
+interface SimCounters { counters: { hlsPlaylistRequests: number; hlsSegmentRequests: number; streamConnections: number } }
+
+/** HLS requests and FLV connections so far, over all rooms (the simulator counts from its start). */
+async function served(): Promise<{ hls: number; flv: number }> {
+  const list = await getJson<SimCounters[]>(`${sim.url}/_sim/rooms`);
+  return list.reduce((n, r) => ({ hls: n.hls + r.counters.hlsPlaylistRequests + r.counters.hlsSegmentRequests, flv: n.flv + r.counters.streamConnections }), { hls: 0, flv: 0 });
 }
 
 process.env.LIVEREC_LOG_LEVEL ??= 'error';
@@ -56,6 +69,7 @@ async function once(fill: boolean): Promise<Run> {
   const config = new ConfigStore();
   Object.assign(config.global, { LiveApiHost: sim.url, RecordFillGapsFromHls: fill });
   for (const id of sim.roomIds) config.addRoom(id, true);
+  const s0 = await served();
   const c0 = cpuSeconds();
   const t0 = Date.now();
   const service = await startService({ workDir, config });
@@ -70,6 +84,7 @@ async function once(fill: boolean): Promise<Run> {
     const started = sim.roomIds.filter((id) => media(id) >= 3000).length;
     const startCalls = getProcessLimiter().usage().calls - calls0;
     await sleep(5000);
+    const s1 = await served();
     const m0 = total();
     const c1 = cpuSeconds();
     const t1 = Date.now();
@@ -77,7 +92,9 @@ async function once(fill: boolean): Promise<Run> {
     const wall = (Date.now() - t1) / 1000;
     const m1 = total();
     const cpu = cpuSeconds() - c1;
+    const s2 = await served();
     return {
+      hlsInWindow: s2.hls - s1.hls, hlsAll: s2.hls - s0.hls, flvInWindow: s2.flv - s1.flv,
       fill, startWall, started, startCpu, startCalls, cores: cpu / wall, mediaRate: (m1 - m0) / 1000 / wall,
       cpuPerMedia: (cpu * 1000) / ((m1 - m0) / 1000), cpuPerMediaAll: ((cpuSeconds() - c0) * 1000) / (m1 / 1000),
     };
@@ -95,7 +112,8 @@ try {
       runs.push(run);
       console.log(`round ${r + 1} fill ${fill ? 'on ' : 'off'}: ${run.started}/${rooms} rooms recording after ${run.startWall.toFixed(0)} s `
         + `(${run.startCpu.toFixed(2)} CPU s, ${run.startCalls} API calls); steady ${run.cores.toFixed(3)} cores, media ${run.mediaRate.toFixed(1)} s/s, `
-        + `${run.cpuPerMedia.toFixed(2)} CPU ms per media s (${run.cpuPerMediaAll.toFixed(2)} over the whole run)`);
+        + `${run.cpuPerMedia.toFixed(2)} CPU ms per media s (${run.cpuPerMediaAll.toFixed(2)} over the whole run); `
+        + `HLS requests ${run.hlsInWindow} in the window (${run.hlsAll} in all), FLV connections opened in the window ${run.flvInWindow}`);
     }
   }
 } finally {

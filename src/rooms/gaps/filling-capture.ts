@@ -95,7 +95,11 @@ export class FillingCapture extends StandardCapture {
       this.startSource();
     }
     if (this.end) {
-      this.parser = new FlvParser({ stripFillerOnCopy: true, maxTagBytes: this.limits.maxTagBytes, alloc: (n) => this.arena.alloc(n) });
+      // The first connection is the stream parser's own input: once its plan is applied nothing is left to route
+      // (no shift, nothing to drop), and its chunks go the plain way again (see apply). A later one starts with an
+      // FLV header of its own: a parser of its own, and routing to the end (its timestamps are shifted).
+      this.parser = this.connections === 1 ? this.stream.parser
+        : new FlvParser({ stripFillerOnCopy: true, maxTagBytes: this.limits.maxTagBytes, alloc: (n) => this.arena.alloc(n) });
       this.phase = 'wait';
       this.waiting = [];
       this.waitingBytes = 0;
@@ -111,7 +115,7 @@ export class FillingCapture extends StandardCapture {
     const started = this.planning !== null;
     await this.planning;
     end = this.asyncEnd ?? end;
-    const ownParser = this.parser !== null;
+    const ownParser = this.parser !== null && this.parser !== this.stream.parser;
     this.parser = null;
     if (this.phase === 'wait' && !started) {
       // No keyframe came on this connection: nothing met the file yet; a drop's hold goes on (same end, same HLS reading).
@@ -215,6 +219,7 @@ export class FillingCapture extends StandardCapture {
     // the fill's own frames again, so they go.
     const startTs = K && fillTags.length > 0 ? K.timestamp : -Infinity;
     for (const t of held) if (isData(t) && t.timestamp >= startTs) this.route(t, out);
+    if (this.parser === this.stream.parser && plan.shift === 0 && plan.dropVideoUpTo === null && plan.dropAudioUpTo === null) this.parser = null;
     outbox.log(plan.gap ? 'warn' : 'info', `reconnect: ${plan.how}; ${fillTags.length} frame(s) filled from HLS`, {
       code: 'GAP_FILL', how: plan.how, filled: fillTags.length, gapMs: plan.gap?.durationMs ?? 0, waitedMs: Date.now() - this.droppedAt,
     });
