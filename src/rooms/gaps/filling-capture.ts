@@ -202,7 +202,7 @@ export class FillingCapture extends StandardCapture {
 
   private apply(plan: Splice, K: FlvTag | null, download: CaptureInput | null): void {
     const { files, outbox } = this.fill;
-    this.splice = plan;
+    this.splice = { ...plan, fill: [] }; // the fill is written below: its frames (up to RecordGapFillMaxSeconds) are not kept
     this.phase = 'flow';
     const held = this.waiting;
     this.waiting = [];
