@@ -198,7 +198,8 @@ export class HlsFrameSource {
       const t = tracks.find((x) => x.trackId === s.trackId);
       if (!t || (t.handler !== 'vide' && t.handler !== 'soun')) continue;
       const ms = (v: number): number => Math.round((v * 1000) / t.timescale);
-      out.push({ video: t.handler === 'vide', ms: ms(s.dts), ctsMs: ms(s.cts), key: s.key, payload: Buffer.from(s.bytes) });
+      // A view into the segment's own bytes (fetchBytes made them): no copy per sample.
+      out.push({ video: t.handler === 'vide', ms: ms(s.dts), ctsMs: ms(s.cts), key: s.key, payload: s.bytes });
     }
     return out;
   }
