@@ -1,5 +1,5 @@
 // Gap filling's cost when nothing breaks: the recorder's CPU with RecordFillGapsFromHls on and off, N FLV rooms, no outage.
-// Run: npx tsc -p tsconfig.json && node scripts/bundle-cli.mjs && node dist/bench/gap-fill.js [--rooms 50] [--seconds 60] [--rounds 2]
+// Run: npx tsc -p tsconfig.json && node scripts/bundle-cli.mjs && node dist/bench/gap-fill.js [--rooms 50] [--seconds 60] [--rounds 2] [--settle 5]
 // The simulator runs in its own process; the recorder (main thread + room threads) in this one, so
 // process.cpuUsage() is the recorder's alone. Modes alternate (off, on, off, on, …) so drift hits both.
 // The steady window opens only once every room has recorded a few seconds (session starts queue behind the API
@@ -25,6 +25,8 @@ const rounds = Number(arg('rounds', '2'));
 const bitrate = Number(arg('bitrate-kbps', '2000'));
 /** Longest wait for every room to record (the default API budget of 50 calls a minute paces 50 session starts). */
 const startLimitS = Number(arg('start-limit', '240'));
+/** Seconds between the last room's start and the window (the start's garbage is collected meanwhile). */
+const settleS = Number(arg('settle', '5'));
 const modes = arg('modes', 'off,on').split(',').map((m) => m === 'on');
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const cpuSeconds = (): number => {
@@ -83,7 +85,7 @@ async function once(fill: boolean): Promise<Run> {
     const startWall = (Date.now() - t0) / 1000;
     const started = sim.roomIds.filter((id) => media(id) >= 3000).length;
     const startCalls = getProcessLimiter().usage().calls - calls0;
-    await sleep(5000);
+    await sleep(settleS * 1000);
     const s1 = await served();
     const m0 = total();
     const c1 = cpuSeconds();
