@@ -22,6 +22,7 @@ import { ProtocolChoice } from './captures/protocol-choice.js';
 import { DiskGuard, freeBytes, isDiskFull } from './disk-guard.js';
 import { RecordingFiles } from './recording-files.js';
 import { FillingCapture, LATE_START_MIN_AGE_MS } from './gaps/filling-capture.js';
+import { PlayInfoMemo } from './gaps/play-info-memo.js';
 import type { StatsTracker } from './stats-tracker.js';
 
 /** What a session needs from its room actor. */
@@ -69,6 +70,9 @@ export class RecordSession {
   private heldKind: string | null = null;
   /** The same for HLS: the writer whose file the next connection of that format continues. */
   private heldHls: { writer: HlsCapture['writer']; format: string } | null = null;
+  /** The play info the stream was chosen from, and the stream: the fill's HLS comes from them without an API call. */
+  private readonly playInfo = new PlayInfoMemo();
+  private streamUrl: StreamUrl | null = null;
 
   constructor(private readonly room: SessionHost) {
     this.protocol = new ProtocolChoice(room.outbox);
@@ -138,13 +142,14 @@ export class RecordSession {
             download = handedOver.input;
           } else {
             ({ url, provenance } = await resolveClassifiedStream(
-              this.room.api(), this.room.snapshot().RoomId, this.protocol.formats(settings.RecordingProtocol), settings.RecordingPreferOrigin,
+              this.playInfo.client(this.room.api()), this.room.snapshot().RoomId, this.protocol.formats(settings.RecordingProtocol), settings.RecordingPreferOrigin,
             ));
           }
           if (url.currentQn !== url.qn) outbox.log('warn', 'service serves another quality than requested', { qn: url.qn, currentQn: url.currentQn });
           // A file holds one kind of stream: an origin file is not continued with a re-encode (or the reverse).
           if (this.held && (handedOver || this.heldKind !== (provenance?.kind ?? null))) this.releaseHeld();
           this.qn = url.qn;
+          this.streamUrl = url;
           this.origin.label(files, provenance);
           files.setCodec(url.codec, 'url');
           this.protocol.using(url.format);
@@ -249,7 +254,8 @@ export class RecordSession {
     const api = this.room.api();
     return new FillingCapture({
       ...deps,
-      hlsUrls: async () => (await resolveStreamUrl(this.room.api(), this.room.snapshot().RoomId, undefined, ['fmp4'])).urls,
+      hlsUrls: async (signal) => (this.streamUrl && this.playInfo.hlsUrls(this.streamUrl))
+        ?? (await resolveStreamUrl(this.room.api(), this.room.snapshot().RoomId, signal, ['fmp4'])).urls,
       streamAgeMs: () => this.streamAgeMs(),
       http: { streamConnectTimeoutMs: api.options.streamConnectTimeoutMs, watchdogTimeoutMs: api.options.watchdogTimeoutMs, userAgent: api.options.userAgent, maxRedirects: api.options.maxRedirects },
     });

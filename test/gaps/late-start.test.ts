@@ -12,13 +12,19 @@ describe.each([
   let h: Harness;
   let opening: FileOpeningData;
   let closed: FileClosedData;
+  /** HLS requests while the file was being written (FLV: none, nothing polls a healthy connection). */
+  let hlsWhileRecording = 0;
   beforeAll(async () => {
     h = await startHarness({
       rooms: [{ roomId, live: true, formats, liveStream: { streamAgeSec: 20, hlsRetentionSec: 60 } }],
       roomConfig: { [roomId]: { RecordingProtocol: protocol } },
     });
     opening = (await h.waitEvent('FileOpening', (e) => roomOf(e) === roomId, 60_000)).EventData as FileOpeningData;
-    await sleep(4000);
+    const hls = (): number => h.sim.room(roomId).counters.hlsPlaylistRequests + h.sim.room(roomId).counters.hlsSegmentRequests;
+    await sleep(1500); // a request already on its way when the plan stopped the HLS reading may still land
+    const before = hls();
+    await sleep(2500);
+    hlsWhileRecording = hls() - before;
     h.sim.setLive(roomId, false);
     closed = (await h.waitEvent('FileClosed', (e) => roomOf(e) === roomId, 60_000)).EventData as FileClosedData;
   }, 120_000);
@@ -35,5 +41,10 @@ describe.each([
     expect(opening.BackfillMs).toBeGreaterThan(18_000);
     expect(closed.Gaps ?? []).toEqual([]);
     expect(await expectClipFrames(path, sei, (got, want) => expect(got).toEqual(want))).toBe('');
+  });
+
+  it.runIf(protocol === 'flv')('reaches back with the play info the stream came from, and stops reading HLS once the file started', () => {
+    expect(h.sim.room(roomId).counters.apiHits.getRoomPlayInfo).toBe(1);
+    expect(hlsWhileRecording).toBe(0);
   });
 });

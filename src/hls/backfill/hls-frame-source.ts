@@ -7,8 +7,8 @@ import type { MediaFrame } from '../../rooms/gaps/frames.js';
 import { readSamples } from './fmp4-samples.js';
 
 export interface FrameSourceOptions {
-  /** The fMP4 playlist on every offered host (asked for when the source starts). */
-  urls: () => Promise<string[]>;
+  /** The fMP4 playlist on every offered host (asked for when the source starts; `signal` aborts on stop()). */
+  urls: (signal: AbortSignal) => Promise<string[]>;
   http: HlsHttpOptions;
   /** Segments further back than this from the newest are neither fetched nor kept. */
   maxSeconds: number;
@@ -76,6 +76,21 @@ export class HlsFrameSource {
     this.timer = null;
   }
 
+  /** Waits `ms`, or less when stop() comes first (a plan waiting for the window gives up at once). */
+  idle(ms: number): Promise<void> {
+    const { signal } = this.abort;
+    if (signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
   /** Waits for the poll in progress (if any) and runs one more. */
   async refresh(): Promise<void> {
     await this.polling;
@@ -109,7 +124,7 @@ export class HlsFrameSource {
   private async playlist(): Promise<MediaPlaylist> {
     if (this.urls.length === 0) {
       try {
-        this.urls = await this.o.urls();
+        this.urls = await this.o.urls(this.abort.signal);
       } catch (err) {
         this.pollFailures = Math.max(this.pollFailures, 2); // no HLS offered: broken after this failure
         throw err;
@@ -183,7 +198,8 @@ export class HlsFrameSource {
       const t = tracks.find((x) => x.trackId === s.trackId);
       if (!t || (t.handler !== 'vide' && t.handler !== 'soun')) continue;
       const ms = (v: number): number => Math.round((v * 1000) / t.timescale);
-      out.push({ video: t.handler === 'vide', ms: ms(s.dts), ctsMs: ms(s.cts), key: s.key, payload: Buffer.from(s.bytes) });
+      // A view into the segment's own bytes (fetchBytes made them): no copy per sample.
+      out.push({ video: t.handler === 'vide', ms: ms(s.dts), ctsMs: ms(s.cts), key: s.key, payload: s.bytes });
     }
     return out;
   }

@@ -5,18 +5,18 @@ import { FlvError } from '../../flv/errors.js';
 import { FlvParser } from '../../flv/parser.js';
 import { projectTimestamp } from '../../flv/rules/update-timestamp-jump.js';
 import type { StreamStep } from '../../flv/stream.js';
-import { type FlvTag, TagType, cloneTag, isData, isHeader, isKeyframeData } from '../../flv/tag.js';
-import { sameBytes } from '../../flv/rules/handle-new-header.js';
+import { type FlvTag, TagType, isData, isHeader, isKeyframeData } from '../../flv/tag.js';
 import { HlsFrameSource } from '../../hls/backfill/hls-frame-source.js';
 import type { HlsHttpOptions } from '../../hls/http-fetch.js';
 import { type CaptureDeps, type CaptureEnd, StandardCapture } from '../capture-standard.js';
 import { framesToTags } from './frames.js';
 import { waitForPlan, writtenEnd } from './plan-wait.js';
 import type { Splice, WrittenEnd } from './splice-plan.js';
+import { SpliceRoute } from './splice-route.js';
 
 export interface FillingDeps extends CaptureDeps {
-  /** The room's fMP4 HLS playlist on every offered host (an API call; rejects when the room offers none). */
-  hlsUrls: () => Promise<string[]>;
+  /** The room's fMP4 HLS playlist on every offered host (from the session's play info, else an API call; rejects when none). */
+  hlsUrls: (signal: AbortSignal) => Promise<string[]>;
   http: HlsHttpOptions;
   /** How long the room has been live (ms, from the room's live start time); null when unknown. */
   streamAgeMs: () => number | null;
@@ -40,17 +40,13 @@ export class FillingCapture extends StandardCapture {
   private droppedAt = 0;
   private source: HlsFrameSource | null = null;
   private connections = 0;
-  /** The current spliced connection: its own parser, what waits for the plan, and the plan's shift. */
+  /** The current spliced connection: its parser, and its tags' way (held for the plan, then shifted). */
   private parser: FlvParser | null = null;
-  private phase: 'wait' | 'flow' = 'flow';
-  private waiting: FlvTag[] = [];
+  private route: SpliceRoute | null = null;
   private planning: Promise<void> | null = null;
-  private splice: Splice | null = null;
   private asyncEnd: CaptureEnd | null = null;
   /** The connection ended: a plan still waiting for HLS decides with what it has. */
   private connectionOver = false;
-  /** Bytes of the tags held for the plan; over half the memory budget the plan is taken with what HLS has. */
-  private waitingBytes = 0;
 
   constructor(private readonly fill: FillingDeps) {
     super(fill);
@@ -95,11 +91,12 @@ export class FillingCapture extends StandardCapture {
       this.startSource();
     }
     if (this.end) {
-      this.parser = new FlvParser({ stripFillerOnCopy: true, maxTagBytes: this.limits.maxTagBytes, alloc: (n) => this.arena.alloc(n) });
-      this.phase = 'wait';
-      this.waiting = [];
-      this.waitingBytes = 0;
-      this.splice = null;
+      // The first connection is the stream parser's own input: once its plan is applied nothing is left to route
+      // (no shift, nothing to drop), and its chunks go the plain way again (see apply). A later one starts with an
+      // FLV header of its own: a parser of its own, and routing to the end (its timestamps are shifted).
+      this.parser = this.connections === 1 ? this.stream.parser
+        : new FlvParser({ stripFillerOnCopy: true, maxTagBytes: this.limits.maxTagBytes, alloc: (n) => this.arena.alloc(n) });
+      this.route = new SpliceRoute(this.connections === 1, (type) => this.storedHeader(type));
     }
     let end: CaptureEnd;
     try {
@@ -111,11 +108,12 @@ export class FillingCapture extends StandardCapture {
     const started = this.planning !== null;
     await this.planning;
     end = this.asyncEnd ?? end;
-    const ownParser = this.parser !== null;
+    const ownParser = this.parser !== null && this.parser !== this.stream.parser;
     this.parser = null;
-    if (this.phase === 'wait' && !started) {
+    const unplanned = this.route?.waitingForPlan === true;
+    this.route = null;
+    if (unplanned && !started) {
       // No keyframe came on this connection: nothing met the file yet; a drop's hold goes on (same end, same HLS reading).
-      this.waiting = [];
       if (this.end?.video && this.resumable(end)) {
         this.holding = true;
         return end;
@@ -130,10 +128,10 @@ export class FillingCapture extends StandardCapture {
   }
 
   protected override pushChunk(chunk: Uint8Array): StreamStep {
-    if (!this.parser) return super.pushChunk(chunk);
+    if (!this.parser || !this.route) return super.pushChunk(chunk);
     const r = this.parser.push(chunk);
     const out: FlvTag[] = [];
-    for (const t of r.tags) this.route(t, out);
+    for (const t of r.tags) if (this.route.route(t, out) && !this.planning) this.planning = this.decide(this.route);
     const step = out.length > 0 || r.error ? this.stream.pushTags(out, r.error !== null) : EMPTY_STEP;
     if (r.error) step.error ??= r.error;
     this.parser.detach(chunk.buffer);
@@ -150,58 +148,24 @@ export class FillingCapture extends StandardCapture {
     return EMPTY_STEP; // the open group stays open: consume() decides whether the file waits for the next connection
   }
 
-  /** One tag of a spliced connection: held until the plan is known, then shifted, or dropped when the file has it. */
-  private route(t: FlvTag, out: FlvTag[]): void {
-    const first = this.connections === 1;
-    if (t.type === TagType.Script && !first) return; // the CDN's onMetaData again
-    if (isHeader(t) && !first && this.sameHeader(t)) return;
-    if (this.phase === 'wait') {
-      this.waiting.push(cloneTag(t));
-      this.waitingBytes += t.size + 64;
-      if (isKeyframeData(t) && !this.planning) this.planning = this.decide();
-      return;
-    }
-    if (!isData(t) || !this.splice) return void out.push(t);
-    t.timestamp = (t.timestamp + this.splice.shift) | 0;
-    const s = this.splice;
-    if (t.type === TagType.Video && s.dropVideoUpTo !== null) {
-      if (t.timestamp <= s.dropVideoUpTo) return;
-      s.dropVideoUpTo = null; // past the overlap: from here on every frame is new
-    }
-    if (t.type === TagType.Audio && s.dropAudioUpTo !== null) {
-      if (t.timestamp <= s.dropAudioUpTo) return;
-      s.dropAudioUpTo = null;
-    }
-    out.push(t);
-  }
-
-  private sameHeader(t: FlvTag): boolean {
-    const store = this.stream.processor.session.get<{ video: FlvTag | null; audio: FlvTag | null }>('HandleNewHeaderRule', () => ({ video: null, audio: null }));
-    const prev = t.type === TagType.Video ? store.video : store.audio;
-    return prev !== null && sameBytes(prev, t);
-  }
-
   /** Works out the plan (waiting for HLS as needed), then writes the fill and what the connection held meanwhile. */
-  private async decide(): Promise<void> {
-    const K = this.waiting.find(isKeyframeData)!;
+  private async decide(route: SpliceRoute): Promise<void> {
+    const K = route.held.find(isKeyframeData)!;
     // New sequence headers: other content, a new file follows; the gap is told by the timestamps alone.
-    const headerChange = this.waiting.some((t) => isHeader(t)) && this.connections > 1;
+    const headerChange = route.held.some((t) => isHeader(t)) && this.connections > 1;
     const plan = await waitForPlan({
-      end: this.end!, keyframe: K, held: () => this.waiting, source: headerChange ? null : this.source, droppedAt: this.droppedAt,
+      end: this.end!, keyframe: K, held: () => route.held, source: headerChange ? null : this.source, droppedAt: this.droppedAt,
       maxBackMs: this.fill.settings().RecordGapFillMaxSeconds * 1000,
-      hurry: () => this.connectionOver || this.halted || this.waitingBytes > this.limits.budgetBytes / 2,
+      hurry: () => this.connectionOver || this.halted || route.waitingBytes > this.limits.budgetBytes / 2,
     });
     this.source?.stop();
     this.source = null;
-    this.apply(plan, K, this.download);
+    this.apply(route, plan, K, this.download);
   }
 
-  private apply(plan: Splice, K: FlvTag | null, download: CaptureInput | null): void {
+  private apply(route: SpliceRoute, plan: Splice, K: FlvTag | null, download: CaptureInput | null): void {
     const { files, outbox } = this.fill;
-    this.splice = plan;
-    this.phase = 'flow';
-    const held = this.waiting;
-    this.waiting = [];
+    const held = route.settle(plan);
     const videoHeader = held.find((t) => isHeader(t) && t.type === TagType.Video) ?? this.storedHeader(TagType.Video);
     const audioHeader = held.find((t) => isHeader(t) && t.type === TagType.Audio) ?? this.storedHeader(TagType.Audio);
     const fillTags = plan.fill.length > 0 && videoHeader && audioHeader
@@ -214,7 +178,8 @@ export class FillingCapture extends StandardCapture {
     // Frames before the keyframe were sent ahead of it (a CDN's GOP cache may lead with audio): after a fill they are
     // the fill's own frames again, so they go.
     const startTs = K && fillTags.length > 0 ? K.timestamp : -Infinity;
-    for (const t of held) if (isData(t) && t.timestamp >= startTs) this.route(t, out);
+    for (const t of held) if (isData(t) && t.timestamp >= startTs) route.route(t, out);
+    if (route.identity && this.parser === this.stream.parser) this.parser = null; // the plain way from here on
     outbox.log(plan.gap ? 'warn' : 'info', `reconnect: ${plan.how}; ${fillTags.length} frame(s) filled from HLS`, {
       code: 'GAP_FILL', how: plan.how, filled: fillTags.length, gapMs: plan.gap?.durationMs ?? 0, waitedMs: Date.now() - this.droppedAt,
     });

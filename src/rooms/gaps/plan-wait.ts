@@ -1,7 +1,7 @@
 // Waits for the HLS window to show where a new connection meets the file (reaching back as needed), then gives the plan.
 import type { HlsFrameSource } from '../../hls/backfill/hls-frame-source.js';
 import { type FlvTag, TagType, isData } from '../../flv/tag.js';
-import { tagKey } from './frames.js';
+import { tagKey, type MediaFrame } from './frames.js';
 import { planSplice, type Plan, type Splice, type WrittenEnd } from './splice-plan.js';
 
 /** How long a new connection's frames wait for the HLS window to show where they start. */
@@ -27,13 +27,14 @@ export async function waitForPlan(w: PlanWait): Promise<Splice> {
   if (!source) return once(w, true, false, true) as Splice;
   const started = Date.now();
   let canReachBack = true;
+  const keys = new WeakMap<MediaFrame, string>(); // each frame hashed once however many tries it takes
   for (;;) {
     const last = w.hurry() || source.broken || Date.now() - started > Math.max(ALIGN_WAIT_MS, 4 * source.targetDurationMs)
       || (w.end.video === null && lateStartGiveUp(source));
-    const p = once(w, last, canReachBack);
+    const p = once(w, last, canReachBack, false, keys);
     if (p.kind === 'splice') return p;
     if (p.kind === 'older') canReachBack = await source.older();
-    else await new Promise((r) => setTimeout(r, source.targetDurationMs / 2)).then(() => source.refresh());
+    else await source.idle(source.targetDurationMs / 2).then(() => source.refresh());
   }
 }
 
@@ -45,12 +46,12 @@ function lateStartGiveUp(source: HlsFrameSource): boolean {
   return source.framesSince > 0 && Date.now() - source.framesSince > LATE_START_WAIT_TARGETS * source.targetDurationMs;
 }
 
-function once(w: PlanWait, final: boolean, canReachBack: boolean, noHls = false): Plan {
+function once(w: PlanWait, final: boolean, canReachBack: boolean, noHls = false, keys?: WeakMap<MediaFrame, string>): Plan {
   const K = w.keyframe;
   const firstAudio = w.held().find((t) => t.type === TagType.Audio && isData(t) && t.timestamp >= K.timestamp);
   return planSplice({
     end: w.end, start: { ts: K.timestamp, key: tagKey(K), firstAudioTs: firstAudio?.timestamp ?? null }, hls: noHls ? [] : w.source?.frames() ?? [],
-    hevc: (K.data![0]! & 0x0f) === 12, final, canReachBack, wallGapMs: Date.now() - w.droppedAt, maxBackMs: w.maxBackMs,
+    hevc: (K.data![0]! & 0x0f) === 12, final, canReachBack, wallGapMs: Date.now() - w.droppedAt, maxBackMs: w.maxBackMs, keys,
   });
 }
 

@@ -53,6 +53,8 @@ export interface PlanInput {
   wallGapMs: number;
   /** How far back a late start may reach (ms). */
   maxBackMs: number;
+  /** Content keys of HLS frames worked out by an earlier try (a wait tries again with the same frames and more). */
+  keys?: WeakMap<MediaFrame, string>;
 }
 
 export function planSplice(i: PlanInput): Plan {
@@ -64,7 +66,7 @@ export function planSplice(i: PlanInput): Plan {
     const shift = cached - start.ts;
     return { kind: 'splice', fill: [], fillOffset: 0, shift, dropVideoUpTo: L.ts, dropAudioUpTo: end.audioTs, gap: null, how: 'gop-cache' };
   }
-  const keys = new Map<MediaFrame, string>();
+  const keys = i.keys ?? new WeakMap<MediaFrame, string>();
   const keyOf = (f: MediaFrame): string => {
     let k = keys.get(f);
     if (k === undefined) keys.set(f, (k = frameKey(f.video, f.payload, i.hevc)));
