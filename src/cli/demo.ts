@@ -64,6 +64,9 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   mkdirSync(options.outDir, { recursive: true });
   const config = new ConfigStore();
   config.global.LiveApiHost = running.url;
+  // The demo's live service is the local simulator, which has no risk control to stay under: three rooms starting
+  // at once would otherwise spend most of a short demo queued on the default budget (50 calls a minute, burst 5).
+  config.global.ApiBudgetPerMinute = 600;
   // Danmaku as brec writes it: an XML file beside each video, with super chats, gifts and guards.
   Object.assign(config.global, { RecordDanmaku: true, RecordDanmakuSuperChat: true, RecordDanmakuGift: true, RecordDanmakuGuard: true, RecordDanmakuFlushInterval: 2 });
   config.addRoom(1, true); // the short id: the recorder resolves it to 10001, as brec does
