@@ -85,11 +85,12 @@ export async function runLiverecPhase(sim: SimulatorProcess, o: PhaseOptions): P
   let placement = `${flag}: ${workers} thread(s)`;
   let load: ReturnType<typeof startApiLoad> | null = null;
   try {
-    // The recorder's API limiter spaces live-API calls 100 ms apart (3-4 calls per room), so start-up grows with rooms;
-    // on a loaded machine, connect timeouts and retries (TimingStreamRetry) stretch it further.
+    // Every live-API call goes through the default budget (ApiBudgetPerMinute 50: 1.2 s apart after a burst of 5) and
+    // a starting room makes 3-4 of them, so 50 rooms take about 3-4 minutes to start, as they would for a user; on a
+    // loaded machine, connect timeouts and retries (TimingStreamRetry) stretch it further.
     let shown = -1;
     let shownAt = 0;
-    await rec.waitAllRecording(ids, 60_000 + ids.length * 3000, (n) => {
+    await rec.waitAllRecording(ids, 60_000 + ids.length * 6000, (n) => {
       counter(`liverec: ${n}/${ids.length} rooms recording`);
       if (n !== shown && (n === ids.length || performance.now() - shownAt > 5000)) {
         phase(`liverec: ${n}/${ids.length} rooms recording`);
