@@ -1,5 +1,6 @@
 // Test runner settings: real servers, workers and files, so generous timeouts and no watch.
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/support/slow-first-sequencer.js';
 
 export default defineConfig({
   test: {
@@ -10,6 +11,7 @@ export default defineConfig({
     // Most suites wait on real-time streams, not the CPU: three files at a time keep the wall time of the whole
     // suite under 10 minutes on 2 cores (vitest's default there is one).
     maxWorkers: 3,
+    sequence: { sequencer: SlowFirstSequencer },
     reporters: ['default'],
     // The services under test log to the in-memory ring only (tests read it there); their lines would otherwise
     // drown the test report. Child processes a test spawns set their own level.
