@@ -1,5 +1,5 @@
 // The HTTP API at scale: list and room GETs at R req/s from another process while N rooms record (latency, the
-// recorder's CPU with and without the load in one run), then GET /api/room with M idle rooms (time, size, 304).
+// recorder's CPU without, with, and again without the load in one run), then GET /api/room with M idle rooms (time, size, 304).
 // Usage: npm run bench:api -- [--rooms 50] [--bitrate-kbps 6000] [--rps 500] [--list-share 0.5] [--seconds 20] [--list-rooms 5000] [--out DIR]
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -14,7 +14,7 @@ import { freePort } from './free-port.js';
 import { getJson, waitFor } from './http-json.js';
 import { summarize } from './latency.js';
 import { describeMachine } from './machine.js';
-import { cpuSeconds } from './proc.js';
+import { cpuSeconds, cpuSplit, mainThreadCpuSplit } from './proc.js';
 import { cliPath, startSimulator } from './simulator-process.js';
 import { packageRoot } from '../src/paths.js';
 
@@ -76,28 +76,37 @@ async function recordingPhase(): Promise<unknown> {
   }, 1000);
   line('all rooms recording; 10-s warm-up');
   await sleep(10_000);
-  const quietStart = Date.now();
-  const startAt = quietStart + o.seconds * 1000 + 500;
+  // Where the CPU goes: the main thread (which serves HTTP) against the others, user against system time.
+  const split = (): number[] => {
+    const a = cpuSplit(rec.pid)!;
+    const m = mainThreadCpuSplit(rec.pid)!;
+    return [m.userS, m.sysS, a.userS - m.userS, a.sysS - m.sysS];
+  };
+  /** The recorder's CPU over the next `seconds`: total % of a core, and by thread and mode. */
+  const window = async (what: string): Promise<{ pct: number; byThread: Record<string, number> }> => {
+    line(`${what}: ${o.seconds} s`);
+    const t0 = Date.now();
+    const a = split();
+    await sleep(o.seconds * 1000);
+    const b = split();
+    const s = (Date.now() - t0) / 1000;
+    const [mu, ms, ou, os] = b.map((x, i) => Math.round(((x - a[i]!) / s) * 10000) / 100);
+    return { pct: ((b.reduce((x, y) => x + y) - a.reduce((x, y) => x + y)) / s) * 100, byThread: { mainUser: mu!, mainSys: ms!, otherUser: ou!, otherSys: os! } };
+  };
+  // Quiet, loaded, quiet: the recording's own cost drifts as files grow and the kernel writes back, so the baseline
+  // is the mean of the windows either side of the load, not only the one before it.
+  const before = await window('recording only');
+  const startAt = Date.now() + 500;
   const load = track(spawn(process.execPath, [join(packageRoot, 'dist', 'bench', 'api-load.js'), '--url', rec.url, '--ids', ids.join(','),
-    '--rps', String(o.rps), '--seconds', String(o.seconds), '--warmup', String(LOAD_WARMUP_S), '--start-at', String(startAt), '--list-share', String(o.listShare)],
+    '--rps', String(o.rps), '--seconds', String(o.seconds), '--warmup', String(LOAD_WARMUP_S), '--start-at', String(startAt + 1000), '--list-share', String(o.listShare)],
   { stdio: ['ignore', 'pipe', 'pipe'] }));
   let out = '';
   load.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
   const loadErr = new OutputTail(load.stderr, 2000);
-  const c0 = cpuSeconds(rec.pid)!;
-  line(`recording only: ${o.seconds} s`);
-  await sleep(o.seconds * 1000);
-  const c1 = cpuSeconds(rec.pid)!;
-  const quietS = (Date.now() - quietStart) / 1000;
-  await sleep(Math.max(0, startAt + LOAD_WARMUP_S * 1000 - Date.now()));
-  line(`with ${o.rps} req/s (${Math.round(o.listShare * 100)} % GET /api/room): ${o.seconds} s`);
-  const loadStart = Date.now();
-  const l0 = cpuSeconds(rec.pid)!;
+  await sleep(Math.max(0, startAt + 1000 + LOAD_WARMUP_S * 1000 - Date.now()));
   const g0 = cpuSeconds(load.pid!) ?? 0;
-  await sleep(o.seconds * 1000);
-  const l1 = cpuSeconds(rec.pid)!;
+  const loaded = await window(`with ${o.rps} req/s (${Math.round(o.listShare * 100)} % GET /api/room)`);
   const g1 = cpuSeconds(load.pid!) ?? 0;
-  const loadS = (Date.now() - loadStart) / 1000;
   await once(load, 'exit');
   let api: unknown;
   try {
@@ -105,12 +114,17 @@ async function recordingPhase(): Promise<unknown> {
   } catch {
     throw new Error(`api-load gave no result: ${loadErr.tail}`);
   }
-  const cpuQuiet = ((c1 - c0) / quietS) * 100;
-  const cpuLoaded = ((l1 - l0) / loadS) * 100;
+  await sleep(1000);
+  const after = await window('recording only, again');
+  const cpuQuiet = (before.pct + after.pct) / 2;
+  const cpuLoaded = loaded.pct;
   await rec.stop();
   await sim.stop();
   return { rooms: ids.length, bitrateKbps: o.bitrateKbps, rps: o.rps, listShare: o.listShare, seconds: o.seconds,
-    recorderCpuPct: { recordingOnly: cpuQuiet, withApiLoad: cpuLoaded, ratio: cpuLoaded / cpuQuiet }, loadProcessCpuPct: ((g1 - g0) / loadS) * 100, api };
+    recorderCpuPct: { recordingOnly: cpuQuiet, withApiLoad: cpuLoaded, ratio: cpuLoaded / cpuQuiet,
+      windows: { before: before.pct, loaded: loaded.pct, after: after.pct },
+      byThread: { before: before.byThread, loaded: loaded.byThread, after: after.byThread } },
+    loadProcessCpuPct: ((g1 - g0) / o.seconds) * 100, api };
 }
 
 async function listPhase(): Promise<unknown> {

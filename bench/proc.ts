@@ -55,6 +55,16 @@ export function cpuSplit(pid: number): { userS: number; sysS: number } | null {
   }
 }
 
+/** User and system CPU seconds of the process's main thread alone (/proc/<pid>/task/<pid>/stat); null when gone. */
+export function mainThreadCpuSplit(pid: number): { userS: number; sysS: number } | null {
+  try {
+    const f = statFields(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
+    return { userS: Number(f[11]) / clockTicks(), sysS: Number(f[12]) / clockTicks() };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Proportional set size in KiB (/proc/<pid>/smaps_rollup): shared pages split between the processes that map
  * them, so summing it over N copies of one program does not count the program N times. Null when unreadable.

@@ -1,5 +1,6 @@
 // Starts the HTTP API: resolves auth/open-access from options and env, binds like brec, closes gracefully.
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Server } from 'node:net';
 import { createServer as createHttpsServer } from 'node:https';
 import { getRequestListener } from '@hono/node-server';
 import { LiverecError } from '../errors.js';
@@ -7,7 +8,8 @@ import { logger } from '../log/logger.js';
 import type { Recorder } from '../rooms/recorder.js';
 import type { WebhookDelivery } from '../webhook/deliveries-schema.js';
 import { createApiApp } from './app.js';
-import { fastRoomGets } from './fast-room-get.js';
+import { fastRoomAnswers, fastRoomGets } from './fast-room-get.js';
+import { createFrontDoor } from './front-door/front-door.js';
 import { parseBind, type BindSpec } from './bind.js';
 import type { ApiApp, ApiDeps } from './context.js';
 import { normalizeOrigin } from './cors.js';
@@ -60,9 +62,15 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-const closeServer = (s: Server): Promise<void> =>
+/** A listening server and how to end every connection it has. */
+interface Listening {
+  server: Server;
+  closeAllConnections(): void;
+}
+
+const closeServer = (s: Listening): Promise<void> =>
   new Promise((resolve) => {
-    s.close(() => resolve());
+    s.server.close(() => resolve());
     s.closeAllConnections();
   });
 
@@ -100,34 +108,43 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     if (!fast?.(req, res)) void appListener(req, res);
   };
-  const make = (): Server => (bind.scheme === 'https' && options.tls ? createHttpsServer({ ...options.tls, minVersion: 'TLSv1.2' }, listener) : createHttpServer(listener));
+  // Plain HTTP with the fast path: a TCP front door answers those GETs without node:http (front-door/front-door.ts).
+  const answer = fast ? fastRoomAnswers({ recorder: options.recorder, snapshots, guard: !openAccess }) : null;
+  const make = (): Listening => {
+    if (bind.scheme === 'https' && options.tls) {
+      const s = createHttpsServer({ ...options.tls, minVersion: 'TLSv1.2' }, listener);
+      return { server: s, closeAllConnections: () => s.closeAllConnections() };
+    }
+    const s = createHttpServer(listener);
+    return answer ? createFrontDoor(s, answer) : { server: s, closeAllConnections: () => s.closeAllConnections() };
+  };
 
-  const servers: Server[] = [];
+  const listening: Listening[] = [];
   let port = bind.port;
   let host: string;
   try {
     if (bind.listen.kind === 'loopback') {
       const v4 = make();
-      port = await listen(v4, port, '127.0.0.1');
-      servers.push(v4);
+      listening.push(v4);
+      port = await listen(v4.server, port, '127.0.0.1');
       host = '127.0.0.1';
       const v6 = make();
       // IPv6 may be unavailable (containers); loopback v4 alone is then the whole of "localhost".
-      await listen(v6, port, '::1').then(() => servers.push(v6), () => undefined);
+      await listen(v6.server, port, '::1').then(() => listening.push(v6), () => v6.closeAllConnections());
     } else if (bind.listen.kind === 'address') {
       const s = make();
-      port = await listen(s, port, bind.listen.address);
-      servers.push(s);
+      listening.push(s);
+      port = await listen(s.server, port, bind.listen.address);
       host = bind.listen.address.includes(':') ? `[${bind.listen.address}]` : bind.listen.address;
       if (host === '0.0.0.0' || host === '[::]') host = '127.0.0.1';
     } else {
       const s = make();
-      port = await listen(s, port, '::').catch(() => listen(s, port, '0.0.0.0'));
-      servers.push(s);
+      listening.push(s);
+      port = await listen(s.server, port, '::').catch(() => listen(s.server, port, '0.0.0.0'));
       host = '127.0.0.1';
     }
   } catch (err) {
-    await Promise.all(servers.map(closeServer));
+    await Promise.all(listening.map(closeServer));
     const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ' (another program, or another liverec, already uses this port; choose another one)' : '';
     throw new LiverecError('API_LISTEN_FAILED', `cannot listen on ${bind.scheme}://${bind.host}:${bind.port}: ${(err as Error).message}${inUse}`, { cause: err });
   }
@@ -135,10 +152,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const url = `${bind.scheme}://${host}:${port}`;
   logger().info({ url, bind: `${bind.scheme}://${bind.host}:${port}`, auth: auth !== null, openAccess, corsOrigins }, 'HTTP API listening');
   return {
-    url, bind: { ...bind, port }, servers, app, document,
+    url, bind: { ...bind, port }, servers: listening.map((l) => l.server), app, document,
     close: async () => {
       dispose();
-      await Promise.all(servers.map(closeServer));
+      await Promise.all(listening.map(closeServer));
       await closePreviewPool();
     },
   };
