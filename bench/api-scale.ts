@@ -1,6 +1,7 @@
 // The HTTP API at scale: list and room GETs at R req/s from another process while N rooms record (latency, the
 // recorder's CPU without, with, and again without the load in one run), then GET /api/room with M idle rooms (time, size, 304).
-// Usage: npm run bench:api -- [--rooms 50] [--bitrate-kbps 6000] [--rps 500] [--list-share 0.5] [--seconds 20] [--list-rooms 5000] [--out DIR]
+// Usage: npm run bench:api -- [--rooms 50] [--bitrate-kbps 6000] [--rps 500] [--list-share 0.5] [--seconds 20] [--floor-seconds 20] [--list-rooms 5000] [--out DIR]
+// --floor-seconds 0 skips the floor (the same load against a minimal server in its own process while the recording runs).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -21,12 +22,13 @@ import { packageRoot } from '../src/paths.js';
 const { values } = parseArgs({
   options: {
     rooms: { type: 'string' }, 'bitrate-kbps': { type: 'string' }, rps: { type: 'string' }, 'list-share': { type: 'string' },
-    seconds: { type: 'string' }, 'list-rooms': { type: 'string' }, out: { type: 'string' },
+    seconds: { type: 'string' }, 'list-rooms': { type: 'string' }, out: { type: 'string' }, 'floor-seconds': { type: 'string' },
   },
 });
 const o = {
   rooms: Number(values.rooms ?? 50), bitrateKbps: Number(values['bitrate-kbps'] ?? 6000), rps: Number(values.rps ?? 500),
   listShare: Number(values['list-share'] ?? 0.5), seconds: Number(values.seconds ?? 20), listRooms: Number(values['list-rooms'] ?? 5000),
+  floorSeconds: Number(values['floor-seconds'] ?? values.seconds ?? 20),
 };
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const line = (s: string): void => void process.stderr.write(`api-scale: ${s}\n`);
@@ -96,35 +98,76 @@ async function recordingPhase(): Promise<unknown> {
   // Quiet, loaded, quiet: the recording's own cost drifts as files grow and the kernel writes back, so the baseline
   // is the mean of the windows either side of the load, not only the one before it.
   const before = await window('recording only');
-  const startAt = Date.now() + 500;
-  const load = track(spawn(process.execPath, [join(packageRoot, 'dist', 'bench', 'api-load.js'), '--url', rec.url, '--ids', ids.join(','),
-    '--rps', String(o.rps), '--seconds', String(o.seconds), '--warmup', String(LOAD_WARMUP_S), '--start-at', String(startAt + 1000), '--list-share', String(o.listShare)],
-  { stdio: ['ignore', 'pipe', 'pipe'] }));
-  let out = '';
-  load.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  const loadErr = new OutputTail(load.stderr, 2000);
-  await sleep(Math.max(0, startAt + 1000 + LOAD_WARMUP_S * 1000 - Date.now()));
-  const g0 = cpuSeconds(load.pid!) ?? 0;
+  const load = startLoad(rec.url, ids, o.seconds);
+  await load.warm;
+  const g0 = cpuSeconds(load.pid) ?? 0;
   const loaded = await window(`with ${o.rps} req/s (${Math.round(o.listShare * 100)} % GET /api/room)`);
-  const g1 = cpuSeconds(load.pid!) ?? 0;
-  await once(load, 'exit');
-  let api: unknown;
-  try {
-    api = JSON.parse(out);
-  } catch {
-    throw new Error(`api-load gave no result: ${loadErr.tail}`);
-  }
+  const g1 = cpuSeconds(load.pid) ?? 0;
+  const api = await load.result();
   await sleep(1000);
   const after = await window('recording only, again');
+  const floor = o.floorSeconds > 0 ? await floorPhase(rec.url, ids) : null;
   const cpuQuiet = (before.pct + after.pct) / 2;
   const cpuLoaded = loaded.pct;
   await rec.stop();
   await sim.stop();
   return { rooms: ids.length, bitrateKbps: o.bitrateKbps, rps: o.rps, listShare: o.listShare, seconds: o.seconds,
     recorderCpuPct: { recordingOnly: cpuQuiet, withApiLoad: cpuLoaded, ratio: cpuLoaded / cpuQuiet,
+      // The ratio a server costing only the floor would give: the best any server in the recorder's process could do.
+      floorRatio: floor ? (cpuQuiet + floor.serverCpuPct) / cpuQuiet : null,
       windows: { before: before.pct, loaded: loaded.pct, after: after.pct },
       byThread: { before: before.byThread, loaded: loaded.byThread, after: after.byThread } },
-    loadProcessCpuPct: ((g1 - g0) / o.seconds) * 100, api };
+    loadProcessCpuPct: ((g1 - g0) / o.seconds) * 100, api, floor };
+}
+
+/** api-load.js against `url` from one second from now; `warm` resolves when its warm-up is over. */
+function startLoad(url: string, ids: number[], seconds: number): { pid: number; warm: Promise<void>; result(): Promise<unknown> } {
+  const startAt = Date.now() + 1000;
+  const load = track(spawn(process.execPath, [join(packageRoot, 'dist', 'bench', 'api-load.js'), '--url', url, '--ids', ids.join(','),
+    '--rps', String(o.rps), '--seconds', String(seconds), '--warmup', String(LOAD_WARMUP_S), '--start-at', String(startAt), '--list-share', String(o.listShare)],
+  { stdio: ['ignore', 'pipe', 'pipe'] }));
+  let out = '';
+  load.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const loadErr = new OutputTail(load.stderr, 2000);
+  const exited = once(load, 'exit');
+  return {
+    pid: load.pid!,
+    warm: sleep(Math.max(0, startAt + LOAD_WARMUP_S * 1000 - Date.now())),
+    result: async () => {
+      await exited;
+      try {
+        return JSON.parse(out) as unknown;
+      } catch {
+        throw new Error(`api-load gave no result: ${loadErr.tail}`);
+      }
+    },
+  };
+}
+
+/**
+ * The floor, measured while the recording still runs: the same load against api-floor-server.js (a minimal server
+ * in its own process answering liverec's own two bodies), and that process's CPU. What the kernel and an event loop
+ * cost for these requests on this machine, whatever the server.
+ */
+async function floorPhase(recUrl: string, ids: number[]): Promise<{ serverCpuPct: number; ok: number; p99Ms: number }> {
+  const dir = tempDir('liverec-api-floor-');
+  const listFile = join(dir, 'list.json');
+  const roomFile = join(dir, 'room.json');
+  writeFileSync(listFile, Buffer.from(await (await fetch(`${recUrl}/api/room`)).arrayBuffer()));
+  writeFileSync(roomFile, Buffer.from(await (await fetch(`${recUrl}/api/room/${ids[0]}`)).arrayBuffer()));
+  const server = track(spawn(process.execPath, [join(packageRoot, 'dist', 'bench', 'api-floor-server.js'), listFile, roomFile], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  const port = (await waitForLine(server.stdout!, /^(\d+)$/m, once(server, 'exit'), 30_000, 'floor server'))[1];
+  line(`floor: the same load against a minimal server in its own process: ${o.floorSeconds} s`);
+  const load = startLoad(`http://127.0.0.1:${port}`, ids, o.floorSeconds);
+  await load.warm;
+  const f0 = cpuSeconds(server.pid!)!;
+  const t0 = Date.now();
+  await sleep(o.floorSeconds * 1000);
+  const cpuPct = ((cpuSeconds(server.pid!)! - f0) / ((Date.now() - t0) / 1000)) * 100;
+  const api = (await load.result()) as { ok: number; p99Ms: number };
+  await stopChild(server);
+  removeDir(dir);
+  return { serverCpuPct: cpuPct, ok: api.ok, p99Ms: api.p99Ms };
 }
 
 async function listPhase(): Promise<unknown> {

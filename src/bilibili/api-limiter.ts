@@ -26,31 +26,16 @@ export interface ApiLimiterOptions {
   burst?: number;
 }
 
-const PAUSE = 0;
-const TAT = 1;
-/** Calls granted so far (all threads). */
-const CALLS = 2;
-/** Milliseconds callers waited for their slot, summed. */
-const WAITED = 3;
-/** The spacing in force (ms); 0 = the one given at creation. Changed at run time by setBudgetPerMinute. */
-const SPACING = 4;
-/** Pauses set so far (after 412/-352). */
-const PAUSES = 5;
-/** Cluster mode: calls this process may still make from the cluster's shared budget; -1 (the default) = no cluster budget. */
-const GRANT = 6;
-/** Cluster mode: callers waiting for a grant now (the main thread asks PostgreSQL for more when this is above 0). */
-const WANT = 7;
-const CELLS = 8;
-/** The longest a caller without a cluster grant sleeps before it looks again (it is woken at once by a grant). */
-const GRANT_POLL_MS = 1000;
-
-type WaitAsync = (cells: BigInt64Array, index: number, value: bigint, timeoutMs: number) => { async: boolean; value: Promise<string> | string };
+import { CALLS, CELLS, GRANT, PAUSE, PAUSES, SPACING, TAT, WAITED } from './api-limiter-cells.js';
+import { abortableSleep, ClusterGrant } from './cluster-grant.js';
 
 export class ApiLimiter {
   private readonly cells: BigInt64Array;
+  private readonly grant: ClusterGrant;
 
   private constructor(private readonly shared: ApiLimiterShared) {
     this.cells = new BigInt64Array(shared.buffer);
+    this.grant = new ClusterGrant(this.cells);
   }
 
   static create(options: ApiLimiterOptions = {}): ApiLimiter {
@@ -153,90 +138,27 @@ export class ApiLimiter {
    * cluster mode. Tokens left from an earlier grant are replaced (they expire with their budget window).
    */
   setGrant(grant: number): void {
-    if (this.cells.length <= WANT) return;
-    Atomics.store(this.cells, GRANT, BigInt(Math.trunc(grant)));
-    Atomics.notify(this.cells, GRANT);
+    this.grant.set(grant);
   }
 
   /** Cluster mode: tokens left (-1 outside cluster mode) and callers waiting for one. */
   grantState(): { left: number; waiting: number } {
-    if (this.cells.length <= WANT) return { left: -1, waiting: 0 };
-    return { left: Number(Atomics.load(this.cells, GRANT)), waiting: Number(Atomics.load(this.cells, WANT)) };
+    return this.grant.state();
   }
 
   /** Adds tokens granted by the cluster's budget. */
   addGrant(tokens: number): void {
-    if (this.cells.length <= WANT || tokens <= 0) return;
-    Atomics.add(this.cells, GRANT, BigInt(Math.trunc(tokens)));
-    Atomics.notify(this.cells, GRANT);
-  }
-
-  /** Sleeps until the grant cell changes from `seen` (a grant arrived, in any thread) or GRANT_POLL_MS pass. */
-  private async grantChange(seen: bigint, signal?: AbortSignal): Promise<void> {
-    const waitAsync = (Atomics as unknown as { waitAsync?: WaitAsync }).waitAsync;
-    if (!waitAsync) return sleep(100, signal);
-    const r = waitAsync(this.cells, GRANT, seen, GRANT_POLL_MS);
-    if (!r.async) return;
-    if (!signal) return void (await r.value);
-    if (signal.aborted) throw signal.reason;
-    // An abort does not cancel the wait (it ends by itself within GRANT_POLL_MS); the caller stops waiting at once.
-    await new Promise<void>((resolve, reject) => {
-      const onAbort = (): void => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      void (r.value as Promise<string>).then(() => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      });
-    });
-  }
-
-  /** Takes one token of the cluster's budget, waiting while there is none; returns at once outside cluster mode. */
-  private async takeGrant(signal?: AbortSignal): Promise<void> {
-    if (this.cells.length <= WANT) return;
-    let waiting = false;
-    try {
-      for (;;) {
-        const left = Atomics.load(this.cells, GRANT);
-        if (left < 0n) return;
-        if (left > 0n) {
-          if (Atomics.compareExchange(this.cells, GRANT, left, left - 1n) === left) return;
-          continue;
-        }
-        if (!waiting) {
-          waiting = true;
-          Atomics.add(this.cells, WANT, 1n);
-        }
-        await this.grantChange(left, signal);
-        this.checkPaused();
-      }
-    } finally {
-      if (waiting) Atomics.sub(this.cells, WANT, 1n);
-    }
+    this.grant.add(tokens);
   }
 
   /** Waits for this call's slot; rejects with API_PAUSED if a pause is active before or after the wait. */
   async acquire(signal?: AbortSignal): Promise<void> {
     this.checkPaused();
-    await this.takeGrant(signal);
+    await this.grant.take(() => this.checkPaused(), signal);
     const wait = this.reserve();
-    if (wait > 0) await sleep(wait, signal);
+    if (wait > 0) await abortableSleep(wait, signal);
     this.checkPaused();
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 let processLimiter: ApiLimiter | null = null;
