@@ -37,7 +37,7 @@ function headerView(h: IncomingHttpHeaders): HeaderReader {
 }
 
 /** The front door's header map in the same shape. */
-function mapView(h: Map<string, string>): HeaderReader {
+function mapView(h: ReadonlyMap<string, string>): HeaderReader {
   return { has: (name) => h.has(name), get: (name) => h.get(name) ?? null };
 }
 

@@ -126,7 +126,8 @@ describe('the API front door', () => {
       ['HEAD', 'HEAD /cached HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'],
       ['Authorization', 'GET /cached HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic eDp5\r\n\r\n'],
     ];
-    for (const [what, bytes] of cases) {
+    // Twice: the second time the head comes from the reader's memory of heads it has seen.
+    for (const [what, bytes] of [...cases, ...cases]) {
       seenByNode.length = 0;
       const { answers, socket } = await exchange([bytes], 1);
       socket.destroy();
@@ -136,6 +137,14 @@ describe('the API front door', () => {
       if (answers[0]!.status === 200) expect(seenByNode.length, what).toBe(1);
       else expect(answers[0]!.status, what).toBe(400);
     }
+  });
+
+  it('answers the same head again and again on one connection, each from the current answer', async () => {
+    seenByNode.length = 0;
+    const { answers, socket } = await exchange([get('/cached'), get('/cached'), get('/cached304', 'If-None-Match: "e1"\r\n'), get('/cached')], 4);
+    socket.destroy();
+    expect(answers.map((a) => [a.status, a.body])).toEqual([[200, 'front:/cached'], [200, 'front:/cached'], [304, ''], [200, 'front:/cached']]);
+    expect(seenByNode).toEqual([]);
   });
 
   it('hands over a head that arrives in pieces, and node:http finishes it', async () => {

@@ -47,6 +47,19 @@ function responseHead(a: FrontAnswer, keepAliveS: number): string {
     : `HTTP/1.1 200 OK\r\ncontent-type: ${a.contentType}\r\ncontent-length: ${a.body!.length}\r\n${tail}`;
 }
 
+/** Whole 200 responses (head and body in one buffer, one write), by body, rebuilt when the Date second turns. */
+const whole = new WeakMap<Buffer, { date: string; etag: string; bytes: Buffer }>();
+
+function response(a: FrontAnswer, keepAliveS: number): Buffer | string {
+  if (a.status === 304) return responseHead(a, keepAliveS);
+  const date = httpDate();
+  const hit = whole.get(a.body!);
+  if (hit && hit.date === date && hit.etag === a.etag) return hit.bytes;
+  const bytes = Buffer.concat([Buffer.from(responseHead(a, keepAliveS), 'latin1'), a.body!]);
+  whole.set(a.body!, { date, etag: a.etag, bytes });
+  return bytes;
+}
+
 export function createFrontDoor(inner: HttpServer, answer: FrontAnswerer): FrontDoor {
   const own = new Set<Socket>();
   // node:http starts its connection tracking (headers/request timeouts, closeAllConnections) when it listens; the
@@ -76,12 +89,12 @@ export function createFrontDoor(inner: HttpServer, answer: FrontAnswerer): Front
         const get = scanSimpleGet(text, at);
         const a = get === 'other' ? null : answer(get, socket.remoteAddress);
         if (a === null || get === 'other') break;
-        if (!corked) {
+        // Pipelined requests: their answers go out in one writev.
+        if (!corked && get.end < text.length) {
           socket.cork();
           corked = true;
         }
-        socket.write(responseHead(a, Math.floor(keepAliveMs / 1000)), 'latin1');
-        if (a.status === 200) socket.write(a.body!);
+        socket.write(response(a, Math.floor(keepAliveMs / 1000)), 'latin1');
         at = get.end;
       }
       if (corked) socket.uncork();

@@ -9,8 +9,8 @@
 export interface SimpleGet {
   /** The request target as sent (origin-form: starts with `/`). */
   url: string;
-  /** Header values by lower-cased name, each name at most once. */
-  headers: Map<string, string>;
+  /** Header values by lower-cased name, each name at most once (shared between equal heads: read only). */
+  headers: ReadonlyMap<string, string>;
   /** Offset just past the head's blank line. */
   end: number;
 }
@@ -33,8 +33,23 @@ const NOT_OURS = new Set(['content-length', 'transfer-encoding', 'upgrade', 'exp
 export function scanSimpleGet(data: string, from: number): SimpleGet | 'other' {
   const blank = data.indexOf('\r\n\r\n', from);
   if (blank < 0 || blank - from > MAX_HEAD) return 'other';
-  HEAD.lastIndex = from;
-  const m = HEAD.exec(data);
+  const end = blank + 4;
+  const text = data.slice(from, end);
+  const known = seen.get(text);
+  if (known !== undefined) return known === 'other' ? 'other' : { url: known.url, headers: known.headers, end };
+  const read = readHead(text);
+  // A poller sends the same bytes again and again: remember a bounded number of heads as they were read.
+  if (seen.size >= SEEN_MAX) seen.clear();
+  seen.set(text, read);
+  return read === 'other' ? 'other' : { url: read.url, headers: read.headers, end };
+}
+
+const SEEN_MAX = 512;
+const seen = new Map<string, Omit<SimpleGet, 'end'> | 'other'>();
+
+function readHead(text: string): Omit<SimpleGet, 'end'> | 'other' {
+  HEAD.lastIndex = 0;
+  const m = HEAD.exec(text);
   if (m === null) return 'other';
   const headers = new Map<string, string>();
   FIELD.lastIndex = 0;
@@ -47,5 +62,5 @@ export function scanSimpleGet(data: string, from: number): SimpleGet | 'other' {
   }
   // HTTP/1.1 requires Host; node:http answers its absence with 400.
   if (!headers.has('host')) return 'other';
-  return { url: m[1]!, headers, end: from + m[0].length };
+  return { url: m[1]!, headers };
 }
