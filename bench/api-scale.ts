@@ -106,7 +106,7 @@ async function recordingPhase(): Promise<unknown> {
   const api = await load.result();
   await sleep(1000);
   const after = await window('recording only, again');
-  const floor = o.floorSeconds > 0 ? await floorPhase(rec.url, ids) : null;
+  const floor = o.floorSeconds > 0 ? await floorPhase(rec.url, rec.pid, ids) : null;
   const cpuQuiet = (before.pct + after.pct) / 2;
   const cpuLoaded = loaded.pct;
   await rec.stop();
@@ -115,6 +115,8 @@ async function recordingPhase(): Promise<unknown> {
     recorderCpuPct: { recordingOnly: cpuQuiet, withApiLoad: cpuLoaded, ratio: cpuLoaded / cpuQuiet,
       // The ratio a server costing only the floor would give: the best any server in the recorder's process could do.
       floorRatio: floor ? (cpuQuiet + floor.serverCpuPct) / cpuQuiet : null,
+      // The same, with the recorder's own CPU while the floor server took the load (the cost of sharing the cores).
+      floorRatioShared: floor ? (floor.recorderCpuPct + floor.serverCpuPct) / cpuQuiet : null,
       windows: { before: before.pct, loaded: loaded.pct, after: after.pct },
       byThread: { before: before.byThread, loaded: loaded.byThread, after: after.byThread } },
     loadProcessCpuPct: ((g1 - g0) / o.seconds) * 100, api, floor };
@@ -149,7 +151,7 @@ function startLoad(url: string, ids: number[], seconds: number): { pid: number; 
  * in its own process answering liverec's own two bodies), and that process's CPU. What the kernel and an event loop
  * cost for these requests on this machine, whatever the server.
  */
-async function floorPhase(recUrl: string, ids: number[]): Promise<{ serverCpuPct: number; ok: number; p99Ms: number }> {
+async function floorPhase(recUrl: string, recPid: number, ids: number[]): Promise<{ serverCpuPct: number; recorderCpuPct: number; ok: number; p99Ms: number }> {
   const dir = tempDir('liverec-api-floor-');
   const listFile = join(dir, 'list.json');
   const roomFile = join(dir, 'room.json');
@@ -161,13 +163,17 @@ async function floorPhase(recUrl: string, ids: number[]): Promise<{ serverCpuPct
   const load = startLoad(`http://127.0.0.1:${port}`, ids, o.floorSeconds);
   await load.warm;
   const f0 = cpuSeconds(server.pid!)!;
+  const r0 = cpuSeconds(recPid)!;
   const t0 = Date.now();
   await sleep(o.floorSeconds * 1000);
-  const cpuPct = ((cpuSeconds(server.pid!)! - f0) / ((Date.now() - t0) / 1000)) * 100;
+  const s = (Date.now() - t0) / 1000;
+  const cpuPct = ((cpuSeconds(server.pid!)! - f0) / s) * 100;
+  // The recorder meanwhile: recording while another process serves the load on the same cores.
+  const recorderCpuPct = ((cpuSeconds(recPid)! - r0) / s) * 100;
   const api = (await load.result()) as { ok: number; p99Ms: number };
   await stopChild(server);
   removeDir(dir);
-  return { serverCpuPct: cpuPct, ok: api.ok, p99Ms: api.p99Ms };
+  return { serverCpuPct: cpuPct, recorderCpuPct, ok: api.ok, p99Ms: api.p99Ms };
 }
 
 async function listPhase(): Promise<unknown> {
