@@ -202,7 +202,7 @@ async function listPhase(): Promise<unknown> {
   }
   await rec.stop();
   await stopChild(sim);
-  return { rooms: o.listRooms, bodyBytes: bytes, full: summarize(full), ifNoneMatch: { ...summarize(cached), statuses } };
+  return { rooms: o.listRooms, bodyBytes: bytes, full: { ...summarize(full), samplesMs: full.map((x) => Math.round(x * 10) / 10) }, ifNoneMatch: { ...summarize(cached), statuses } };
 }
 
 async function main(): Promise<void> {
