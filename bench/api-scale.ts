@@ -70,9 +70,10 @@ async function recordingPhase(): Promise<unknown> {
   line(`${o.rooms} rooms at ${o.bitrateKbps} kbps: starting the simulator`);
   const sim = await startSimulator(o.rooms, o.bitrateKbps, { clip: null, padWithFiller: false });
   const ids = sim.roomIds;
-  // The default budget (50 calls a minute) would take minutes to start 50 rooms; it plays no part in serving the API.
-  const rec = await startLiverec(sim.url, ids, { ApiBudgetPerMinute: 600 });
-  await waitFor(`all ${ids.length} rooms to record`, 240_000, async () => {
+  // The default configuration users get: with the default API budget 50 rooms take a few minutes to start (3-4
+  // live-API calls each), which the windows wait for.
+  const rec = await startLiverec(sim.url, ids, {});
+  await waitFor(`all ${ids.length} rooms to record`, 60_000 + ids.length * 8_000, async () => {
     const list = await getJson<{ recording: boolean; recordingStats: { sessionMaxTimestamp: number } }[]>(`${rec.url}/api/room`);
     const n = list.filter((r) => r.recording && r.recordingStats.sessionMaxTimestamp > 0).length;
     return n === ids.length ? true : undefined;
