@@ -156,16 +156,16 @@ describe('the web UI in Chinese and English', () => {
     const loadedAt = Date.now();
     await page.reload({ waitUntil: 'domcontentloaded' });
     const chart = `article.card[data-room-id="${ROOMS[0]}"] .chart`;
-    await page.waitForFunction(`Number(document.querySelector('${chart}')?.getAttribute('data-points')) >= 3`, { timeout: 30_000 });
+    // The points are rendered with the card; uPlot draws its canvas in an effect after that render, so wait for both.
+    await page.waitForFunction(`Number(document.querySelector('${chart}')?.getAttribute('data-points')) >= 3 && document.querySelector('${chart} canvas') !== null`, { timeout: 30_000 });
     const first = Number(await page.$eval(chart, (e) => e.getAttribute('data-first')));
     // The chart starts at the server's first sample, taken before this page existed.
     expect(first).toBe(recorded[0]);
     expect(first).toBeLessThan(loadedAt);
-    expect(await page.$$eval(`${chart} canvas`, (cs) => cs.length)).toBeGreaterThan(0);
 
     await page.evaluate(`location.hash = '#/room/${ROOMS[0]}'`);
     const detail = '.detail .chart';
-    await page.waitForFunction(`Number(document.querySelector('${detail}')?.getAttribute('data-points')) >= 3`, { timeout: 30_000 });
+    await page.waitForFunction(`Number(document.querySelector('${detail}')?.getAttribute('data-points')) >= 3 && document.querySelector('${detail} .u-over') !== null`, { timeout: 30_000 });
     expect(Number(await page.$eval(detail, (e) => e.getAttribute('data-first')))).toBe(recorded[0]);
     const over = await page.$(`${detail} .u-over`);
     const box = (await over!.boundingBox())!;
