@@ -88,7 +88,7 @@ export function registerRoomRoutes(app: ApiApp, deps: ApiDeps): RoomSnapshots {
   const { recorder } = deps;
 
   const snapshots = new RoomSnapshots();
-  const cached = (body: string, etag: string, ifNoneMatch: string | undefined): Response =>
+  const cached = (body: Buffer, etag: string, ifNoneMatch: string | undefined): Response =>
     notModified(ifNoneMatch, etag)
       ? new Response(null, { status: 304, headers: { etag } })
       : new Response(body, { status: 200, headers: { 'content-type': JSON_CONTENT_TYPE, etag } });
@@ -113,7 +113,7 @@ export function registerRoomRoutes(app: ApiApp, deps: ApiDeps): RoomSnapshots {
     const r = lookupRoom(deps, c, c.req.valid('param').id);
     if (r.error) return r.error;
     const entry = snapshots.room(r.room);
-    return cached(entry.json, entry.etag, c.req.header('if-none-match')) as never;
+    return cached(entry.bytes, entry.etag, c.req.header('if-none-match')) as never;
   });
 
   app.openapi(remove, async (c) => {

@@ -50,14 +50,35 @@ function responseHead(a: FrontAnswer, keepAliveS: number): string {
 /** Whole 200 responses (head and body in one buffer, one write), by body, rebuilt when the Date second turns. */
 const whole = new WeakMap<Buffer, { date: string; etag: string; bytes: Buffer }>();
 
-function response(a: FrontAnswer, keepAliveS: number): Buffer | string {
-  if (a.status === 304) return responseHead(a, keepAliveS);
+/*
+ * Bodies above this go out as head and body in one writev instead: copying a 5000-room list (5.6 MB) into a new
+ * buffer every second would cost more than the second write saves; a 50-room list (74 KB) is joined.
+ */
+const JOIN_LIMIT = 1024 * 1024;
+
+/** Writes the answer: one buffer for small answers, head then body (corked into one writev) for large ones. */
+function send(socket: Socket, a: FrontAnswer, keepAliveS: number): void {
+  if (a.status === 304) {
+    socket.write(responseHead(a, keepAliveS), 'latin1');
+    return;
+  }
+  const body = a.body!;
+  if (body.length > JOIN_LIMIT) {
+    socket.cork();
+    socket.write(responseHead(a, keepAliveS), 'latin1');
+    socket.write(body);
+    socket.uncork();
+    return;
+  }
   const date = httpDate();
-  const hit = whole.get(a.body!);
-  if (hit && hit.date === date && hit.etag === a.etag) return hit.bytes;
-  const bytes = Buffer.concat([Buffer.from(responseHead(a, keepAliveS), 'latin1'), a.body!]);
-  whole.set(a.body!, { date, etag: a.etag, bytes });
-  return bytes;
+  const hit = whole.get(body);
+  if (hit && hit.date === date && hit.etag === a.etag) {
+    socket.write(hit.bytes);
+    return;
+  }
+  const bytes = Buffer.concat([Buffer.from(responseHead(a, keepAliveS), 'latin1'), body]);
+  whole.set(body, { date, etag: a.etag, bytes });
+  socket.write(bytes);
 }
 
 export function createFrontDoor(inner: HttpServer, answer: FrontAnswerer): FrontDoor {
@@ -94,7 +115,7 @@ export function createFrontDoor(inner: HttpServer, answer: FrontAnswerer): Front
           socket.cork();
           corked = true;
         }
-        socket.write(response(a, Math.floor(keepAliveMs / 1000)), 'latin1');
+        send(socket, a, Math.floor(keepAliveMs / 1000));
         at = get.end;
       }
       if (corked) socket.uncork();
