@@ -3,8 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ByteWriter } from '../../src/api/byte-writer.js';
 import { roomDto } from '../../src/api/room-dto.js';
-import { roomJson } from '../../src/api/room-json.js';
+import { roomJsonBytes } from '../../src/api/room-json.js';
+
+const roomJson = (room: Room): string => roomJsonBytes(room).toString('utf8');
 import { RoomSnapshots } from '../../src/api/room-snapshot.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { emptyIoStats, emptyRecordingStats } from '../../src/rooms/protocol.js';
@@ -88,5 +91,29 @@ describe('the room list snapshot', () => {
     expect(ids(snaps.page(rooms, { limit: 3, page: 3 }).body)).toEqual([306]);
     expect(ids(snaps.page(rooms, { limit: 3, page: 4 }).body)).toEqual([]);
     expect(snaps.page(rooms, { recording: true }).body.toString()).toBe(JSON.stringify([1, 4, 5].map((i) => roomDto(rooms[i]!))));
+  });
+});
+
+describe('ByteWriter', () => {
+  it('grows past its first size and writes what Buffer.from would, for one-, two-, three- and four-byte characters', () => {
+    const w = new ByteWriter(0);
+    const pieces: (string | Buffer)[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const s = ['a', 'é', '直播', '😀', 'x'.repeat(i % 7)][i % 5]!.repeat(1 + (i % 13));
+      if (i % 11 === 0) {
+        const b = Buffer.from(`[${s}]`);
+        w.copy(b, 1, b.length - 1);
+        pieces.push(b.subarray(1, b.length - 1));
+      } else {
+        w.string(s);
+        pieces.push(s);
+      }
+      w.byte(0x2c);
+      pieces.push(',');
+    }
+    const expected = Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+    const out = w.done();
+    expect(out.length).toBe(w.length);
+    expect(out.equals(expected)).toBe(true);
   });
 });
