@@ -47,8 +47,22 @@ export class Room {
     return this.entry.roomId === id || this.state.shortId === id;
   }
 
+  /**
+   * What a start or stop just asked for, until the room's thread reports the same value. Why: the thread may report
+   * autoRecordForThisSession from before it saw the command (its first full state, a stream ending), and a mirror
+   * that took that report would flip back for a moment after the API had answered with the new value.
+   */
+  private intent: boolean | null = null;
+
   /** Applies state or stats from the actor; never blocks API readers. Only real changes are announced. */
   apply(update: { state?: Partial<RoomState>; recordingStats?: RecordingStats; ioStats?: IoStats }): void {
+    if (update.state && this.intent !== null && update.state.autoRecordForThisSession !== undefined) {
+      if (update.state.autoRecordForThisSession === this.intent) this.intent = null;
+      else {
+        const { autoRecordForThisSession: _stale, ...rest } = update.state;
+        update = { ...update, state: rest };
+      }
+    }
     if (update.state) {
       const state = this.state as unknown as Record<string, unknown>;
       let keys: string[] | null = null;
@@ -67,6 +81,7 @@ export class Room {
 
   /** The room is idle again (its actor died): stats back to the shared zeros. */
   resetStats(): void {
+    this.intent = null;
     this.apply({ recordingStats: IDLE_RECORDING_STATS, ioStats: IDLE_IO_STATS });
   }
 
@@ -78,16 +93,24 @@ export class Room {
 
   /** Starts recording (brec: sets autoRecordForThisSession at once; recording begins asynchronously). */
   start(): Promise<void> {
-    if (this.disposed) return Promise.resolve();
-    this.apply({ state: { autoRecordForThisSession: true } });
-    return this.control.command(this.roomId, 'start');
+    return this.ask(true, 'start');
   }
 
   /** Stops recording until the stream ends (autoRecordForThisSession = false). */
   stop(): Promise<void> {
+    return this.ask(false, 'stop');
+  }
+
+  private ask(autoRecordForThisSession: boolean, command: 'start' | 'stop'): Promise<void> {
     if (this.disposed) return Promise.resolve();
-    this.apply({ state: { autoRecordForThisSession: false } });
-    return this.control.command(this.roomId, 'stop');
+    this.intent = null;
+    this.apply({ state: { autoRecordForThisSession } });
+    this.intent = autoRecordForThisSession;
+    return this.control.command(this.roomId, command).catch((err: unknown) => {
+      // The thread never took it (it died, or the room has no actor): its next report is the truth again.
+      if (this.intent === autoRecordForThisSession) this.intent = null;
+      throw err;
+    });
   }
 
   split(): Promise<void> {
