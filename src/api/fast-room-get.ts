@@ -55,7 +55,7 @@ function fastRoomAnswer(o: FastRoomGetOptions, url: string, h: HeaderReader, rem
   if (url === '/api/room') {
     if (o.guard && guardVerdict(remoteAddress, h) !== null) return null;
     const whole = o.snapshots.whole(o.recorder.rooms);
-    answer = { bytes: whole.bytes, etag: whole.page.etag };
+    answer = { bytes: whole.body, etag: whole.etag };
   } else {
     const m = ROOM_PATH.exec(url);
     if (!m || Number(m[1]) > MAX_ROOM_ID) return null;

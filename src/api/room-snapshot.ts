@@ -42,7 +42,6 @@ export interface ListPage {
 interface List {
   slots: Slot[];
   page: ListPage;
-  bytes: Buffer;
 }
 
 const etagOf = (bytes: Buffer): string => `W/"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`;
@@ -71,20 +70,20 @@ export class RoomSnapshots {
   }
 
   /** The whole list as one body, rebuilt only when a room changed or the list did. */
-  whole(rooms: readonly Room[]): { page: ListPage; bytes: Buffer } {
+  whole(rooms: readonly Room[]): ListPage {
     const prev = this.list;
-    if (prev && prev.slots.length === rooms.length && rooms.every((r, i) => current(prev.slots[i], r))) return prev;
+    if (prev && prev.slots.length === rooms.length && rooms.every((r, i) => current(prev.slots[i], r))) return prev.page;
     // A room is looked for at its old place first, then (rooms added, removed or moved) by identity.
     let byRoom: Map<Room, Slot> | undefined;
     // Room for the usual room (1.1–1.5 KB) or a quarter more than last time, so that the buffer rarely grows.
-    const w = new ByteWriter(Math.max(rooms.length * 1536, (prev?.bytes.length ?? 0) * 1.25));
+    const w = new ByteWriter(Math.max(rooms.length * 1536, (prev?.page.body.length ?? 0) * 1.25));
     w.byte(OPEN);
     const slots = rooms.map((r, i): Slot => {
       if (i > 0) w.byte(COMMA);
       const start = w.length;
       let old = prev?.slots[i];
       if (prev && old?.room !== r) old = (byRoom ??= new Map(prev.slots.map((s) => [s.room, s]))).get(r);
-      if (current(old, r)) w.copy(prev!.bytes, old.start, old.end);
+      if (current(old, r)) w.copy(prev!.page.body, old.start, old.end);
       else {
         this.serialised++;
         writeRoomJson(w, r);
@@ -93,14 +92,14 @@ export class RoomSnapshots {
     });
     w.byte(CLOSE);
     const out = w.done();
-    this.list = { slots, page: { body: out, etag: etagOf(out) }, bytes: out };
-    return this.list;
+    this.list = { slots, page: { body: out, etag: etagOf(out) } };
+    return this.list.page;
   }
 
   /** The list (optionally only recording rooms, optionally one page), as a JSON array body with its ETag. */
   page(rooms: readonly Room[], opts: { recording?: boolean; page?: number; limit?: number } = {}): ListPage {
     const all = this.whole(rooms);
-    if (opts.recording === undefined && opts.limit === undefined && opts.page === undefined) return all.page;
+    if (opts.recording === undefined && opts.limit === undefined && opts.page === undefined) return all;
     let picked = this.list!.slots;
     if (opts.recording !== undefined) picked = picked.filter((s) => s.room.state.recording === opts.recording);
     if (opts.limit !== undefined || opts.page !== undefined) {
@@ -108,10 +107,14 @@ export class RoomSnapshots {
       const start = ((opts.page ?? 1) - 1) * limit;
       picked = picked.slice(start, start + limit);
     }
-    const chunks: Buffer[] = [Buffer.from('[')];
-    picked.forEach((s, i) => chunks.push(...(i > 0 ? [Buffer.from(',')] : []), all.bytes.subarray(s.start, s.end)));
-    chunks.push(Buffer.from(']'));
-    const body = Buffer.concat(chunks);
+    const w = new ByteWriter(picked.reduce((n, s) => n + s.end - s.start + 1, 2));
+    w.byte(OPEN);
+    picked.forEach((s, i) => {
+      if (i > 0) w.byte(COMMA);
+      w.copy(all.body, s.start, s.end);
+    });
+    w.byte(CLOSE);
+    const body = w.done();
     return { body, etag: etagOf(body) };
   }
 }
