@@ -35,6 +35,10 @@ export interface SessionHost {
   snapshot(): RoomEventSnapshot;
   uid(): number;
   roomInfoJson(): unknown;
+  /** The stream's start (unix s) as the live detector saw it (`live_time`); 0 when unknown. */
+  liveStartTime?(): number;
+  /** The session asked for its first stream (whatever the answer): the room's lower-priority calls may go now. */
+  streamAttempted?(): void;
   setRecording(recording: boolean): void;
   /** Re-checks the room (API) and answers whether recording should go on. */
   shouldContinue(): Promise<boolean>;
@@ -153,8 +157,10 @@ export class RecordSession {
           this.origin.label(files, provenance);
           files.setCodec(url.codec, 'url');
           this.protocol.using(url.format);
+          this.room.streamAttempted?.();
           if (url.format === 'flv' && !download) download = await openStream(url.url, { ...this.room.api().options });
         } catch (err) {
+          this.room.streamAttempted?.();
           if (this.stopped) break;
           const code = errorCode(err);
           if (url) this.protocol.failed(url.format);
@@ -267,10 +273,14 @@ export class RecordSession {
     held?.writer.close();
   }
 
-  /** How long the room has been live (its live_start_time); null when unknown. */
+  /**
+   * How long the room has been live: the play info's `live_time`, else the detector's, else the room info's
+   * `live_start_time`; null when none is known (a late start then reaches back anyway).
+   */
   private streamAgeMs(): number | null {
-    const start = (this.room.roomInfoJson() as { room_info?: { live_start_time?: unknown } } | null)?.room_info?.live_start_time;
-    return typeof start === 'number' && start > 0 ? Date.now() - start * 1000 : null;
+    const info = (this.room.roomInfoJson() as { room_info?: { live_start_time?: unknown } } | null)?.room_info?.live_start_time;
+    const start = this.playInfo.liveTime() || this.room.liveStartTime?.() || (typeof info === 'number' ? info : 0);
+    return start > 0 ? Date.now() - start * 1000 : null;
   }
 
   /** No next connection for the held file: it is closed. */
