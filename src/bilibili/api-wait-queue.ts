@@ -5,15 +5,21 @@ import { withLock } from './cells-lock.js';
 
 /*
  * Why a table of slots and a published head: a caller in any thread must know whether it is next without asking the
- * main thread. Each waiter holds a slot with its key (priority level × 2^40 + ticket: smaller goes first) and a
- * heartbeat; the head's key and slot are kept in two cells, recomputed under the lock when the head leaves, so
- * "am I next?" is one load. Arrival order within a level is what makes rooms fair: a room reconnecting in a loop
- * takes a new ticket for every call and waits behind every room that asked before it.
+ * main thread. Each waiter holds a slot with its key and a heartbeat; the head's key and slot are kept in two cells,
+ * recomputed under the lock when the head leaves, so "am I next?" is one load.
+ * The key is the arrival time plus LEVEL_SPAN_MS per priority level (smaller goes first), then the level and a
+ * ticket. So a start goes before any detection call that arrived up to 30 s before it, and no call waits behind
+ * newer ones of a higher priority for longer than that: a busy level delays the lower ones, it cannot starve them.
+ * Arrival order within a level is what makes rooms fair: a room reconnecting in a loop takes a new key for every
+ * call and waits behind every room that asked before it.
  * A waiter refreshes its heartbeat at least every HEARTBEAT_MS; a slot silent for STALE_MS (its thread died) is freed.
  */
 export const HEARTBEAT_MS = 1000;
 const STALE_MS = 15_000;
-const TICKET_BITS = 40n;
+export const LEVEL_SPAN_MS = 10_000;
+/** key = (arrival ms + level × LEVEL_SPAN_MS) << 16 | level << 12 | ticket (12 bits). */
+const LEVEL_SHIFT = 12n;
+const TIME_SHIFT = 16n;
 
 type WaitAsync = (cells: BigInt64Array, index: number, value: bigint, timeoutMs: number) => { async: boolean; value: Promise<string> | string };
 
@@ -36,7 +42,8 @@ export class WaitQueue {
         }
       }
       if (slot < 0) return null;
-      const key = keep ?? ((BigInt(level + 1) << TICKET_BITS) | (Atomics.add(this.cells, TICKET, 1n) & ((1n << TICKET_BITS) - 1n)));
+      const ticket = Atomics.add(this.cells, TICKET, 1n) & 0xfffn;
+      const key = keep ?? ((BigInt(now + level * LEVEL_SPAN_MS) << TIME_SHIFT) | (BigInt(level) << LEVEL_SHIFT) | ticket);
       Atomics.store(this.cells, SLOTS + 2 * slot, key);
       Atomics.store(this.cells, SLOTS + 2 * slot + 1, BigInt(now));
       if (slot >= high) Atomics.store(this.cells, SLOT_HIGH, BigInt(slot + 1));
@@ -130,7 +137,7 @@ export class WaitQueue {
     const key = Atomics.load(this.cells, SLOTS + 2 * slot);
     if (key === 0n) return;
     Atomics.store(this.cells, SLOTS + 2 * slot, 0n);
-    Atomics.sub(this.cells, QUEUED + Number(key >> TICKET_BITS) - 1, 1n);
+    Atomics.sub(this.cells, QUEUED + Number((key >> LEVEL_SHIFT) & 0xfn), 1n);
   }
 
   /** Under the lock: the lowest key among live slots becomes the head (stale slots are freed on the way). */

@@ -1,5 +1,6 @@
 // One recording session: connect, capture, reconnect with a new file while the room stays live; SessionStarted/Ended.
 import { randomUUID } from 'node:crypto';
+import type { ApiPriority } from '../bilibili/api-priority.js';
 import type { BilibiliApiClient } from '../bilibili/api-client.js';
 import { BiliErrorCode } from '../bilibili/errors.js';
 import { openStream } from '../bilibili/stream-download.js';
@@ -40,8 +41,8 @@ export interface SessionHost {
   /** The session asked for its first stream (whatever the answer): the room's lower-priority calls may go now. */
   streamAttempted?(): void;
   setRecording(recording: boolean): void;
-  /** Re-checks the room (API) and answers whether recording should go on. */
-  shouldContinue(): Promise<boolean>;
+  /** Re-checks the room (API, at `priority`) and answers whether recording should go on. */
+  shouldContinue(priority?: ApiPriority): Promise<boolean>;
   /** Told about every file and the media progress on it (the danmaku recorder). */
   timeline?: MediaTimeline;
   /** The service will not let us record this live room (paid, password, guard-only, DRM only): the session ends without retrying. */
@@ -77,6 +78,8 @@ export class RecordSession {
   /** The play info the stream was chosen from, and the stream: the fill's HLS comes from them without an API call. */
   private readonly playInfo = new PlayInfoMemo();
   private streamUrl: StreamUrl | null = null;
+  /** Connections (or attempts) in a row that failed or lasted under HEALTHY_CONNECTION_MS. */
+  private failedInARow = 0;
 
   constructor(private readonly room: SessionHost) {
     this.protocol = new ProtocolChoice(room.outbox);
@@ -146,7 +149,7 @@ export class RecordSession {
             download = handedOver.input;
           } else {
             ({ url, provenance } = await resolveClassifiedStream(
-              this.playInfo.client(this.room.api()), this.room.snapshot().RoomId, this.protocol.formats(settings.RecordingProtocol), settings.RecordingPreferOrigin,
+              this.playInfo.client(this.api()), this.room.snapshot().RoomId, this.protocol.formats(settings.RecordingProtocol), settings.RecordingPreferOrigin,
             ));
           }
           if (url.currentQn !== url.qn) outbox.log('warn', 'service serves another quality than requested', { qn: url.qn, currentQn: url.currentQn });
@@ -164,6 +167,7 @@ export class RecordSession {
           if (this.stopped) break;
           const code = errorCode(err);
           if (url) this.protocol.failed(url.format);
+          this.failedInARow++;
           if (code === BiliErrorCode.RoomUnavailable || code === BiliErrorCode.ApiRoomEncrypted) {
             // The room actor logs the reason once and re-checks it each interval; no stream retries.
             this.room.unavailable?.((err as { unavailableReason?: string }).unavailableReason ?? 'password');
@@ -171,7 +175,7 @@ export class RecordSession {
           }
           outbox.log('warn', `cannot start the stream: ${(err as Error).message}`, { code });
           await this.sleep(code === BiliErrorCode.NoMatchingQn ? settings.TimingStreamRetryNoQn * 1000 : settings.TimingStreamRetry);
-          if (this.stopped || !(await this.room.shouldContinue())) break;
+          if (this.stopped || !(await this.room.shouldContinue(this.priority()))) break;
           continue;
         }
         if (!started) {
@@ -222,6 +226,7 @@ export class RecordSession {
         const continues = this.held !== null || this.heldHls !== null;
         if (lasted < HEALTHY_CONNECTION_MS || (end.reason === 'error' && !continues)) this.protocol.failed(url.format);
         else this.protocol.succeeded(url.format);
+        this.failedInARow = lasted < HEALTHY_CONNECTION_MS ? this.failedInARow + 1 : 0;
         outbox.log(end.reason === 'error' ? 'warn' : 'info', `stream connection ended: ${end.reason}`, {
           code: end.error ? errorCode(end.error) : undefined, error: end.error ? String((end.error as Error).message ?? end.error) : undefined, bytes: end.bytes, lastedMs: lasted,
         });
@@ -238,7 +243,7 @@ export class RecordSession {
           outbox.log('warn', 'the stream carries a video codec the repair cannot read; recording the rest of this session as RawData');
           continue;
         }
-        if (!(await this.room.shouldContinue())) break;
+        if (!(await this.room.shouldContinue(this.priority()))) break;
         if (lasted < HEALTHY_CONNECTION_MS) await this.sleep(settings.TimingStreamRetry);
       }
     } finally {
@@ -261,7 +266,7 @@ export class RecordSession {
     return new FillingCapture({
       ...deps,
       hlsUrls: async (signal) => (this.streamUrl && this.playInfo.hlsUrls(this.streamUrl))
-        ?? (await resolveStreamUrl(this.room.api(), this.room.snapshot().RoomId, signal, ['fmp4'])).urls,
+        ?? (await resolveStreamUrl(this.api(), this.room.snapshot().RoomId, signal, ['fmp4'])).urls,
       streamAgeMs: () => this.streamAgeMs(),
       http: { streamConnectTimeoutMs: api.options.streamConnectTimeoutMs, watchdogTimeoutMs: api.options.watchdogTimeoutMs, userAgent: api.options.userAgent, maxRedirects: api.options.maxRedirects },
     });
@@ -271,6 +276,19 @@ export class RecordSession {
     const held = this.heldHls;
     this.heldHls = null;
     held?.writer.close();
+  }
+
+  /**
+   * The budget priority of this session's calls: a start or a reconnect goes first, but a stream that failed on the last
+   * two connections in a row waits behind every other room's calls (issue 48: a room failing in a loop cannot delay
+   * another room's start, nor starve detection).
+   */
+  private priority(): ApiPriority {
+    return this.failedInARow >= 2 ? 'info' : 'start';
+  }
+
+  private api(): BilibiliApiClient {
+    return this.room.api().withPriority(this.priority());
   }
 
   /**

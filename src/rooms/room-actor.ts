@@ -337,8 +337,8 @@ export class RoomActor {
         this.state.recording = recording;
         this.outbox.state({ recording });
       },
-      shouldContinue: async () => {
-        await this.refreshSafely('start');
+      shouldContinue: async (priority: ApiPriority = 'start') => {
+        await this.refreshSafely(priority);
         return !this.disposed && this.state.streaming && this.state.autoRecordForThisSession;
       },
       timeline: this.danmakuFiles,
