@@ -1,5 +1,5 @@
 // The budget's arithmetic: at most `rate` calls in any sliding minute, a rate learned from the service's answers.
-import { CALLS, CEILING, CUTS, GEN, LAST_CUT, RATE, RING, RING_SIZE } from './api-limiter-cells.js';
+import { CALLS, CEILING, CUTS, GEN, LAST_CUT, RATE, RING, RING_SIZE, TAT } from './api-limiter-cells.js';
 
 /*
  * Why a sliding minute and not a token bucket: risk control counts calls per IP per minute, and a start wants the
@@ -18,6 +18,8 @@ export const RATE_STEP_MILLI = 250n;
 export const FLOOR_PER_MINUTE = 6;
 export const CUT_HOLD_MS = 10_000;
 export const MIN_SPACING_MS = 100;
+/** Calls that may follow each other closer than MIN_SPACING_MS to catch up after a late wake-up (the spacing is a rate, not a gap). */
+const SPACING_BURST = 5;
 
 export class CallWindow {
   constructor(private readonly cells: BigInt64Array) {}
@@ -44,19 +46,22 @@ export class CallWindow {
   take(now: number): number {
     const n = Number(Atomics.load(this.cells, CALLS));
     const ceiling = this.ceiling();
-    if (ceiling > 0 && n > 0) {
+    if (ceiling > 0) {
       const rate = this.rate();
       // More calls a minute than the ring holds: the window shrinks in proportion (the same rate, a shorter memory).
       const count = Math.min(rate, RING_SIZE);
       const windowMs = WINDOW_MS * (count / rate);
       let wait = 0;
-      if (n >= count) {
+      if (n >= count && n > 0) {
         const oldest = Number(Atomics.load(this.cells, RING + ((n - count) % RING_SIZE)));
         wait = Math.max(wait, oldest + windowMs - now);
       }
-      const last = Number(Atomics.load(this.cells, RING + ((n - 1) % RING_SIZE)));
-      wait = Math.max(wait, last + Math.min(MIN_SPACING_MS, WINDOW_MS / rate) - now);
+      // The spacing as a GCRA schedule: a grant that came late (a busy thread woke late) does not push every later one back.
+      const spacing = Math.min(MIN_SPACING_MS, WINDOW_MS / rate);
+      const tat = Math.max(Number(Atomics.load(this.cells, TAT)), now);
+      wait = Math.max(wait, tat - (SPACING_BURST - 1) * spacing - now);
       if (wait > 0) return Math.ceil(wait);
+      Atomics.store(this.cells, TAT, BigInt(Math.round(tat + spacing)));
     }
     Atomics.store(this.cells, RING + (n % RING_SIZE), BigInt(now));
     Atomics.store(this.cells, CALLS, BigInt(n + 1));

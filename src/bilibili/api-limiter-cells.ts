@@ -1,7 +1,8 @@
 // The layout of the API limiter's shared cells (one SharedArrayBuffer of 64-bit words, read and written with Atomics).
 
 export const PAUSE = 0;
-/** Cells 1 and 4 held the GCRA state of the older limiter; unused. */
+/** The schedule of the minimum spacing (GCRA theoretical arrival time, epoch ms). Cell 4 is unused. */
+export const TAT = 1;
 /** Calls granted so far (all threads); also the sequence number of the next grant in RING. */
 export const CALLS = 2;
 /** Milliseconds callers waited for their turn, summed. */
