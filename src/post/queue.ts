@@ -151,7 +151,7 @@ export class PostQueue {
     }
   }
 
-  /** The file an earlier step left for this one (the MP4 after a remux), else the recording. */
+  /** The file an earlier step left for this one (the MP4 after a remux), else the recording (also after a partial remux). */
   private inputOf(job: PostJob): string {
     const remux = this.chain(job.fileId).find((j) => j.kind === 'remux' && j.step < job.step && j.state === 'done' && j.output);
     return remux?.output ?? job.source;
@@ -168,8 +168,13 @@ export class PostQueue {
       (result) => {
         this.running.delete(job.id);
         if (!this.started) return;
-        log.info({ output: result.output }, `post-file job ${job.kind} done`);
-        this.update(job, { state: 'done', error: null, output: result.output ?? null, dueAt: 0 });
+        if (result.warning) {
+          log.warn({ code: 'POST_JOB_WARNINGS', output: result.output, skipped: result.skipped }, `post-file job ${job.kind} done with warnings: ${result.warning}`);
+          this.update(job, { state: 'done-with-warnings', error: result.warning, output: result.output ?? null, dueAt: 0, skipped: result.skipped ?? null });
+        } else {
+          log.info({ output: result.output }, `post-file job ${job.kind} done`);
+          this.update(job, { state: 'done', error: null, output: result.output ?? null, dueAt: 0 });
+        }
         this.afterEnd(job.fileId);
       },
       (err: unknown) => {
@@ -200,7 +205,8 @@ export class PostQueue {
         ...file,
         Succeeded: chain.every((j) => j.state === 'done'),
         OutputPath: rel(chain.find((j) => j.kind === 'remux' && j.state === 'done')?.output ?? null) ?? file.RelativePath,
-        Jobs: chain.map((j) => ({ Kind: j.kind, State: j.state as 'done' | 'failed', Attempts: j.attempts, Error: j.error, Output: rel(j.output) })),
+        Jobs: chain.map((j) => ({ Kind: j.kind, State: j.state as 'done' | 'done-with-warnings' | 'failed', Attempts: j.attempts, Error: j.error, Output: rel(j.output),
+          Skipped: j.skipped ?? null })),
       },
     });
   }
