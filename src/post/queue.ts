@@ -1,4 +1,5 @@
 // The durable post-file job queue: FileClosed → journaled jobs → a bounded pool of runners → PostProcessed.
+import { redactErrorText } from '../log/redact.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { EventBus } from '../events/bus.js';
@@ -181,10 +182,13 @@ export class PostQueue {
         this.running.delete(job.id);
         // A stop cut the attempt: the journal still says running, so the next start runs it again.
         if (!this.started) return;
-        const message = (err as Error)?.message ?? String(err);
+        // Every job's error text (notification, upload, command, remux) passes the one redaction rule before the
+        // journal, GET /api/jobs, PostProcessed and the log see it; the job itself cut its own known secrets first.
+        const message = redactErrorText(err);
         const final = job.attempts >= this.retry.maxAttempts;
         const dueAt = final ? 0 : Date.now() + this.retry.delayMs(job.attempts);
-        log[final ? 'error' : 'warn']({ err, attempt: job.attempts, final }, `post-file job ${job.kind} failed${final ? '' : '; will retry'}`);
+        const code = (err as { code?: unknown })?.code;
+        log[final ? 'error' : 'warn']({ err: { message, ...(typeof code === 'string' ? { code } : {}) }, attempt: job.attempts, final }, `post-file job ${job.kind} failed${final ? '' : '; will retry'}`);
         this.update(job, { state: final ? 'failed' : 'retrying', error: message, dueAt });
         if (final) this.afterEnd(job.fileId);
       },
