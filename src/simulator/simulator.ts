@@ -17,7 +17,8 @@ import { sendJson } from './http-util.js';
 import { BATCH_STATUS_PATH, handleBatchStatus } from './batch-status.js';
 import { RiskCounter } from './risk-counter.js';
 import { BASE_INFO_PATH, handleBaseInfo } from './base-info.js';
-import { refuse } from './strict.js';
+import { refuse, type StrictMode } from './strict.js';
+import { countUnenforced } from './api-routes.js';
 import { takeBatchFault, type BatchFaults } from './batch-faults.js';
 import { handleScale, isScalePath } from './scale-routes.js';
 
@@ -34,6 +35,11 @@ export interface SimulatorOptions {
    * Off by default: the simulator refuses them with -352 as the service does since 2025.
    */
   lenient?: boolean;
+  /**
+   * Every live call needs a buvid3 and getInfoByRoom/getDanmuInfo a signature (`liverec simulate --strict-all`): the
+   * pre-2026-11 mode, stricter than any source shows, for experiments. Default: the table in strict.ts.
+   */
+  strictAll?: boolean;
   /** Risk control: live-API calls per minute per IP above which calls are answered 412 (default 0 = off). */
   riskPerMinute?: number;
 }
@@ -60,7 +66,9 @@ export class Simulator extends RoomOps {
   fingerHits = 0;
   readonly refusedHits = { signature: 0, buvid3: 0 };
   readonly refusedLog: RequestRecord[] = [];
+  readonly unenforcedHits: Record<string, number> = {};
   readonly lenient: boolean;
+  readonly strictMode: StrictMode;
   port = 0;
   private server: http.Server | null = null;
   private readonly content: readonly Clip[];
@@ -79,6 +87,7 @@ export class Simulator extends RoomOps {
     this.pacer = new Pacer(options.tickMs ?? 40);
     this.content = options.content ?? [];
     this.lenient = options.lenient ?? false;
+    this.strictMode = this.lenient ? 'lenient' : options.strictAll ? 'all' : 'evidence';
     this.risk = new RiskCounter(options.riskPerMinute ?? 0);
   }
 
@@ -153,12 +162,12 @@ export class Simulator extends RoomOps {
     }
     return {
       apiCalls: this.risk.apiCalls, batchCalls: this.batchCalls, batchUids: this.batchUids, baseInfoCalls: this.baseInfoCalls, riskPerMinute: this.risk.perMinute,
-      riskHits: this.risk.riskHits, peakApiCallsPerMinute: this.risk.peakPerMinute, apiCallsLastMinute: this.risk.lastMinute(), openDanmaku, rooms: this.rooms.size, openStreams, bytesServed, unknownRoomHits: this.unknownRoomHits, navHits: this.navHits, fingerHits: this.fingerHits, refusedHits: this.refusedHits, lenient: this.lenient, pacerTicks: this.pacer.ticks, pacerBusyMs: Math.round(this.pacer.busyMs) };
+      riskHits: this.risk.riskHits, peakApiCallsPerMinute: this.risk.peakPerMinute, apiCallsLastMinute: this.risk.lastMinute(), openDanmaku, rooms: this.rooms.size, openStreams, bytesServed, unknownRoomHits: this.unknownRoomHits, navHits: this.navHits, fingerHits: this.fingerHits, refusedHits: this.refusedHits, unenforcedHits: this.unenforcedHits, lenient: this.lenient, strictMode: this.strictMode, pacerTicks: this.pacer.ticks, pacerBusyMs: Math.round(this.pacer.busyMs) };
   }
 
-  /** The batch endpoint needs a buvid3 like every live call (it is not WBI-signed). */
+  /** The batch endpoints: no source shows them refusing anything (strict.ts); `--strict-all` asks a buvid3. */
   private async batchStatus(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const refusal = this.lenient ? null : refuse(url.pathname, req, url.searchParams);
+    const refusal = refuse(url.pathname, req, url.searchParams, this.strictMode, (u) => countUnenforced(this, u));
     if (refusal) {
       this.refusedHits[refusal.reason]++;
       return sendJson(res, 200, refusal.body);
