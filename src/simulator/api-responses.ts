@@ -11,6 +11,8 @@ export interface SimAddress {
   /** Stream hosts in url_info order; an `.mcdn.` one is added after them (unreachable, never chosen by brec). */
   streamHosts: string[];
   danmakuHost: string;
+  /** The raw-TCP danmaku listener (host_list `port`; 0 when none). */
+  danmakuTcpPort: number;
 }
 
 const OFFLINE_LIVE_TIME = -62170012800;
@@ -154,9 +156,10 @@ export function danmuInfoData(room: SimRoom, addr: SimAddress): Record<string, u
   if (room.tokens.length > 50) room.tokens.shift();
   return {
     group: 'live', business_id: 0, refresh_row_factor: 0.125, refresh_rate: 100, max_delay: 5000, token,
-    // No raw-TCP or TLS listener in the simulator: port and wss_port are 0, ws_port is the simulator's own.
+    // port: the raw-TCP listener, ws_port: the simulator's own HTTP port (/sub); no TLS listener, so wss_port is 0
+    // (the 2025-05 capture names 2243/2245/2244 for port/wss_port/ws_port).
     host_list: [room.danmakuServer
       ? { host: room.danmakuServer.host, port: 0, wss_port: 0, ws_port: room.danmakuServer.wsPort }
-      : { host: addr.danmakuHost, port: 0, wss_port: 0, ws_port: addr.port }],
+      : { host: addr.danmakuHost, port: addr.danmakuTcpPort, wss_port: 0, ws_port: addr.port }],
   };
 }

@@ -8,6 +8,7 @@ import type { SimAddress } from './api-responses.js';
 import { type Clip, clips, nearestClip } from './clips.js';
 import { handleControl } from './control-routes.js';
 import { DanmakuHub } from './danmaku-hub.js';
+import { DanmakuTcpServer } from './danmaku-tcp.js';
 import { handleMedia, isMediaPath } from './media-routes.js';
 import { canonicalPath } from './stream-names.js';
 import { Pacer } from './pacer.js';
@@ -49,6 +50,8 @@ export interface StartOptions {
   port?: number;
   /** Listen address (default 127.0.0.1). */
   host?: string;
+  /** Port of the raw-TCP danmaku listener (host_list `port`); 0 or unset = any free port. */
+  danmakuTcpPort?: number;
 }
 
 export interface RunningSimulator {
@@ -71,6 +74,7 @@ export class Simulator extends RoomOps {
   readonly strictMode: StrictMode;
   port = 0;
   private server: http.Server | null = null;
+  private tcp: DanmakuTcpServer | null = null;
   private readonly content: readonly Clip[];
   /** Per-IP call counting and the risk-control threshold (`GET /_sim/stats` apiCalls, `POST /_sim/risk`). */
   readonly risk: RiskCounter;
@@ -112,7 +116,7 @@ export class Simulator extends RoomOps {
   }
 
   address(): SimAddress {
-    return { port: this.port, streamHosts: [`http://127.0.0.1:${this.port}`, `http://localhost:${this.port}`], danmakuHost: '127.0.0.1' };
+    return { port: this.port, streamHosts: [`http://127.0.0.1:${this.port}`, `http://localhost:${this.port}`], danmakuHost: '127.0.0.1', danmakuTcpPort: this.tcp?.port ?? 0 };
   }
 
   async start(options: StartOptions = {}): Promise<RunningSimulator> {
@@ -130,6 +134,8 @@ export class Simulator extends RoomOps {
     });
     this.server = server;
     this.port = (server.address() as AddressInfo).port;
+    this.tcp = new DanmakuTcpServer(this.hub);
+    await this.tcp.listen(options.host ?? '127.0.0.1', options.danmakuTcpPort ?? 0);
     return { url: this.url, port: this.port, close: () => this.close() };
   }
 
@@ -144,6 +150,8 @@ export class Simulator extends RoomOps {
     this.stopGenerators();
     this.pacer.stop();
     this.hub.close();
+    await this.tcp?.close();
+    this.tcp = null;
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
