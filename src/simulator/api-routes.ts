@@ -10,7 +10,7 @@ import { fingerSpiBody } from './guest-identity.js';
 import { refuse, RISK_352_COMPACT, risk352WithVoucher, type StrictMode, type Unenforced } from './strict.js';
 import { handleMaster, MASTER_PATH } from './hls/master-route.js';
 
-type Data = (room: SimRoom, q: URLSearchParams, addr: SimAddress) => Record<string, unknown>;
+type Data = (room: SimRoom, q: URLSearchParams, addr: SimAddress, req?: IncomingMessage) => Record<string, unknown>;
 
 interface Endpoint {
   param: string;
@@ -30,7 +30,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
   // answer: served in room_init's shape, whose data.room_id both read.
   '/room/v1/Room/mobileRoomInit': { param: 'id', counter: 'roomInit', acceptsShortId: true, legacy: true, notFound: [60004, '直播间不存在'], data: (r) => specialRoomInit(r, roomInitData(r)), captured: 'roomInit' },
   '/xlive/web-room/v1/index/getInfoByRoom': { param: 'room_id', counter: 'getInfoByRoom', acceptsShortId: true, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: (r, _q, a) => roomInfoData(r, a), captured: 'getInfoByRoom' },
-  '/xlive/web-room/v2/index/getRoomPlayInfo': { param: 'room_id', counter: 'getRoomPlayInfo', acceptsShortId: false, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: (r, q, a) => specialPlayInfo(r, playInfoData(r, a, q)), captured: 'getRoomPlayInfo' },
+  '/xlive/web-room/v2/index/getRoomPlayInfo': { param: 'room_id', counter: 'getRoomPlayInfo', acceptsShortId: false, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: (r, q, a, req) => specialPlayInfo(r, playInfoData(r, a, q, req !== undefined && loggedIn(req))), captured: 'getRoomPlayInfo' },
   '/xlive/web-room/v1/index/getDanmuInfo': { param: 'id', counter: 'getDanmuInfo', acceptsShortId: false, legacy: false, notFound: [1, '房间不存在'], data: (r, _q, a) => danmuInfoData(r, a), captured: 'getDanmuInfo' },
 };
 
@@ -114,7 +114,12 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
   }
   const replay = capturedAnswer(room, ep.captured, ctx.address());
   if (replay !== undefined) return sendJson(res, 200, replay);
-  sendJson(res, 200, envelope(0, ep.legacy ? 'ok' : '0', ep.data(room, url.searchParams, ctx.address()), ep.legacy));
+  sendJson(res, 200, envelope(0, ep.legacy ? 'ok' : '0', ep.data(room, url.searchParams, ctx.address(), req), ep.legacy));
+}
+
+/** A login cookie: a non-empty SESSDATA (what a guest lacks). */
+export function loggedIn(req: IncomingMessage): boolean {
+  return /(?:^|;\s*)SESSDATA=[^;\s]/.test(req.headers.cookie ?? '');
 }
 
 /** Counts (and so logs, in `GET /_sim/stats`) what a call lacked that the simulator accepts for want of a source. */

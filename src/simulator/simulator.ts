@@ -41,6 +41,11 @@ export interface SimulatorOptions {
    * pre-2026-11 mode, stricter than any source shows, for experiments. Default: the table in strict.ts.
    */
   strictAll?: boolean;
+  /**
+   * Default of every room's `guestQnCap` (default true): guests get current_qn 250 from play info while accept_qn
+   * lists more, as the service answers `mid=0` (`liverec simulate --no-guest-cap` turns it off).
+   */
+  guestQnCap?: boolean;
   /** Risk control: live-API calls per minute per IP above which calls are answered 412 (default 0 = off). */
   riskPerMinute?: number;
 }
@@ -72,6 +77,7 @@ export class Simulator extends RoomOps {
   readonly unenforcedHits: Record<string, number> = {};
   readonly lenient: boolean;
   readonly strictMode: StrictMode;
+  readonly guestQnCap: boolean;
   port = 0;
   private server: http.Server | null = null;
   private tcp: DanmakuTcpServer | null = null;
@@ -91,6 +97,7 @@ export class Simulator extends RoomOps {
     this.pacer = new Pacer(options.tickMs ?? 40);
     this.content = options.content ?? [];
     this.lenient = options.lenient ?? false;
+    this.guestQnCap = options.guestQnCap ?? true;
     this.strictMode = this.lenient ? 'lenient' : options.strictAll ? 'all' : 'evidence';
     this.risk = new RiskCounter(options.riskPerMinute ?? 0);
   }
@@ -106,7 +113,7 @@ export class Simulator extends RoomOps {
   }
 
   override createRoom(init: SimRoomInit): SimRoom {
-    const room = super.createRoom(init);
+    const room = super.createRoom({ ...init, guestQnCap: init.guestQnCap ?? this.guestQnCap });
     room.content = nearestClip(this.content, room.bitrateKbps);
     return room;
   }
