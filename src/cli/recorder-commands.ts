@@ -13,7 +13,7 @@ import { addServerOptions, apiOptions, fail, initCliLogger, type ServerFlags } f
 import { startupLines } from './startup-lines.js';
 import { workDirProblem } from './work-dir.js';
 
-async function serve(flags: ServerFlags, start: () => Promise<Service>): Promise<void> {
+async function serve(flags: ServerFlags, workDir: string, start: () => Promise<Service>): Promise<void> {
   let service: Service;
   try {
     service = await start();
@@ -22,7 +22,7 @@ async function serve(flags: ServerFlags, start: () => Promise<Service>): Promise
     fail((err as Error).message);
   }
   startFileLog();
-  if (service.api) process.stdout.write(startupLines(service.api));
+  if (service.api) process.stdout.write(startupLines(service.api, workDir));
   // brec keeps recording without its web API; nothing else would hold the event loop open with no rooms.
   else logger().info('Web API not enabled (no --bind): the HTTP API is off; recording continues until SIGINT/SIGTERM');
   const keepAlive = setInterval(() => undefined, 1 << 30);
@@ -42,7 +42,7 @@ export function registerRecorderCommands(program: Command): void {
       const cluster = clusterSettings(flags);
       if (cluster) {
         const { startClusterService } = await import('../cluster/start.js');
-        return serve(flags, () => startClusterService({ workDir, api, roomsPerWorker: flags.roomsPerWorker, cluster }));
+        return serve(flags, workDir, () => startClusterService({ workDir, api, roomsPerWorker: flags.roomsPerWorker, cluster }));
       }
       const file = flags.configOverride === undefined ? undefined : resolve(flags.configOverride);
       if (file && !existsSync(file)) usage(`--config-override: ${file} does not exist`);
@@ -55,7 +55,7 @@ export function registerRecorderCommands(program: Command): void {
       if (file) logger().info({ configOverride: file }, `Using config from ${file}`);
       // Kept for brec's sake, but a misspelled key must not go unnoticed (AutoRecrod → a room never recorded).
       for (const line of unknownMemberWarnings(config)) logger().warn({ configFile: config.path }, line);
-      await serve(flags, () => startService({ workDir, config, api, roomsPerWorker: flags.roomsPerWorker }));
+      await serve(flags, workDir, () => startService({ workDir, config, api, roomsPerWorker: flags.roomsPerWorker }));
     });
 
   addServerOptions(program.command('portable').alias('p').argument('<outdir>', 'where recordings go').argument('[roomIds...]', 'rooms to record'))
@@ -94,7 +94,7 @@ export function registerRecorderCommands(program: Command): void {
       }
       // Made only now that every argument is accepted; a failed start may leave this one empty folder.
       mkdirSync(workDir, { recursive: true });
-      await serve(flags, () => startService({ workDir, config, api, roomsPerWorker: flags.roomsPerWorker }));
+      await serve(flags, workDir, () => startService({ workDir, config, api, roomsPerWorker: flags.roomsPerWorker }));
     });
 
   program.command('demo')
