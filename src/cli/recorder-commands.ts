@@ -98,15 +98,15 @@ export function registerRecorderCommands(program: Command): void {
     });
 
   program.command('demo')
-    .description('record 3 rooms of a built-in simulator of the live service, with the API on http://127.0.0.1:2356')
+    .description('record 3 rooms of a built-in simulator of the live service, with the API on http://127.0.0.1:2356 (a free port when 2356 is taken)')
     .option('--seconds <n>', 'stop after this many seconds', positiveNumberFlag, 60)
-    .option('--port <port>', 'HTTP API and UI port', intFlag(1, 65535), 2356)
+    .option('--port <port>', 'HTTP API and UI port; without it 2356, or any free port when 2356 is taken', intFlag(1, 65535))
     .option('--out <dir>', 'where the recordings go', 'liverec-demo')
-    .action(async (flags: { seconds: number; port: number; out: string }) => {
+    .action(async (flags: { seconds: number; port?: number; out: string }) => {
       const outDir = resolve(flags.out);
       const problem = workDirProblem(outDir, true);
       if (problem) fail(problem);
       // Loaded for `demo` only: the simulator's stack has no place in a recorder that runs.
-      await (await import('./demo.js')).runDemo({ seconds: flags.seconds, port: flags.port, outDir });
+      await (await import('./demo.js')).runDemo({ seconds: flags.seconds, port: flags.port ?? 2356, portIsDefault: flags.port === undefined, outDir });
     });
 }
