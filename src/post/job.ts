@@ -3,7 +3,8 @@ import { z } from '@hono/zod-openapi';
 import type { FileClosedData } from '../events/types.js';
 
 /** `notify`: one notification to one NotifyUrls target (no file: it rides the same journal, retries and listing). */
-export const JOB_KINDS = ['cover', 'remux', 'danmaku-ass', 'command', 'upload', 'notify'] as const;
+/** `clip`: a lossless clip a person asked for (POST /api/clips, src/clips/): its own one-step chain, no FileClosed. */
+export const JOB_KINDS = ['cover', 'remux', 'danmaku-ass', 'command', 'upload', 'notify', 'clip'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 export const JOB_STATES = ['pending', 'running', 'retrying', 'done', 'failed'] as const;
 export type JobState = (typeof JOB_STATES)[number];
