@@ -41,7 +41,7 @@ export function findCut(input: string, startMs: number, endMs: number): ClipCut 
   const finder = new CutFinder(startMs, endMs);
   demux(input, clipFormat(input), finder);
   const cut = finder.cut();
-  if (!cut) throw new LiverecError('CLIP_EMPTY', `${input} has no video keyframe before ${endMs} ms`);
+  if (!cut) throw new LiverecError('CLIP_EMPTY', `${input} has no video keyframe before ${endMs} ms, or ends before ${startMs} ms`);
   return cut;
 }
 

@@ -58,6 +58,8 @@ export class CutFinder implements SampleSink {
   private n = 0;
   private key: { n: number; s: number } | null = null;
   private after: { n: number; s: number } | null = null;
+  /** The latest sample time read (ms): a start past it is past the recording's end. */
+  private lastMs = -Infinity;
   anomalies: Record<string, number> = {};
 
   constructor(private readonly startMs: number, private readonly endMs: number) {}
@@ -81,6 +83,7 @@ export class CutFinder implements SampleSink {
     this.firsts[track] ??= s;
     const ms = (s - this.origin()) * 1000;
     if (ms >= this.endMs + READ_PAST_MS) throw new EnoughRead();
+    if (ms > this.lastMs) this.lastMs = ms;
     if (this.setups[track]!.handler !== 'vide' || !sync) return;
     if (ms <= this.startMs) this.key = { n: i, s };
     else if (!this.after && ms < this.endMs) this.after = { n: i, s };
@@ -90,8 +93,9 @@ export class CutFinder implements SampleSink {
     this.sample(track, dts, cto, sync);
   }
 
-  /** The cut, or null when no video keyframe lies before endMs. */
+  /** The cut, or null when no video keyframe lies before endMs or the recording ends before startMs. */
   cut(): ClipCut | null {
+    if (this.lastMs < this.startMs) return null;
     const k = this.key ?? this.after;
     if (!k) return null;
     const originS = this.origin();
