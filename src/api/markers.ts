@@ -48,8 +48,8 @@ const add = createRoute({
 });
 
 const remove = createRoute({
-  method: 'delete', path: '/api/file/markers/{id}', summary: 'Remove a marker (liverec)', tags, description,
-  request: { params: z.object({ id: z.string().min(1).max(64) }), query: PathQuery },
+  method: 'delete', path: '/api/file/markers/{markerId}', summary: 'Remove a marker (liverec)', tags, description,
+  request: { params: z.object({ markerId: z.string().min(1).max(64) }), query: PathQuery },
   responses: { 200: { content: { 'application/json': { schema: MarkersSchema } }, description: 'The markers left' }, ...errors },
 });
 
@@ -79,7 +79,7 @@ export function registerMarkerRoutes(app: ApiApp, deps: ApiDeps): void {
   });
   app.openapi(remove, async (c) => {
     const { path } = c.req.valid('query');
-    const { id } = c.req.valid('param');
+    const { markerId: id } = c.req.valid('param');
     const full = await workFile(deps, path);
     if (!full) return noSuchFile(c, path);
     const r = attempt(() => removeMarker(full, id));
