@@ -10,7 +10,7 @@ import { resolveStreamUrl } from '../bilibili/stream-url.js';
 import type { CaptureInput } from './origin-switch.js';
 import { SessionOrigin } from './session-origin.js';
 import type { RoomSettings } from '../config/fields.js';
-import { errorCode } from '../errors.js';
+import { errorCode, LiverecError } from '../errors.js';
 import type { MediaTimeline } from '../danmaku/media-clock.js';
 import type { RoomEventSnapshot } from '../events/types.js';
 import { formatLocal } from '../time.js';
@@ -42,6 +42,8 @@ export interface SessionHost {
   timeline?: MediaTimeline;
   /** The service will not let us record this live room (paid, password, guard-only, DRM only): the session ends without retrying. */
   unavailable?(reason: string): void;
+  /** A file is about to open (before FileOpening): throws when the room's lifecycle forbids it (a stop began). */
+  fileOpening?(cause: 'first-file' | 'new-file'): void;
 }
 
 /** How often a session waiting for disk space looks again. */
@@ -121,10 +123,15 @@ export class RecordSession {
       writeMetadata: this.room.settings().FlvWriteMetadata, snapshot: () => this.room.snapshot(), uid: () => this.room.uid(),
       roomInfoJson: () => this.room.roomInfoJson(), qn: () => this.qn, streamHost: () => this.host,
       timeline: this.room.timeline,
-      beforeNewFile: () => disk.assertRoom(),
+      beforeNewFile: () => {
+        if (this.stopped) throw new LiverecError('SESSION_ENDING', 'no new file once the session is ending');
+        disk.assertRoom();
+        this.room.fileOpening?.(opened++ === 0 ? 'first-file' : 'new-file');
+      },
     }, outbox);
     const disk = new DiskGuard(this.room.workDir, () => this.room.settings().MinFreeSpaceMB);
     let started = false;
+    let opened = 0;
     try {
       while (!this.stopped) {
         if (!disk.hasRoom()) {
@@ -167,6 +174,12 @@ export class RecordSession {
           await this.sleep(code === BiliErrorCode.NoMatchingQn ? settings.TimingStreamRetryNoQn * 1000 : settings.TimingStreamRetry);
           if (this.stopped || !(await this.room.shouldContinue())) break;
           continue;
+        }
+        if (this.stopped) {
+          // stop() came while the stream was being resolved or opened (e.g. waiting for API budget): nothing is
+          // read and no file opens; a held file is released in `finally`.
+          download?.stop();
+          break;
         }
         if (!started) {
           started = true;
