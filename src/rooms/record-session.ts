@@ -93,6 +93,9 @@ export class RecordSession {
 
   stop(): void {
     this.stopped = true;
+    const cancels = [...this.cancels];
+    this.cancels.clear();
+    for (const cancel of cancels) cancel();
     this.origin.stop();
     this.capture?.stop();
     this.wake?.();
@@ -148,9 +151,9 @@ export class RecordSession {
             ({ url, provenance } = handedOver);
             download = handedOver.input;
           } else {
-            ({ url, provenance } = await resolveClassifiedStream(
+            ({ url, provenance } = await this.cancellable(resolveClassifiedStream(
               this.playInfo.client(this.room.api()), this.room.snapshot().RoomId, this.protocol.formats(settings.RecordingProtocol), settings.RecordingPreferOrigin,
-            ));
+            )));
           }
           if (url.currentQn !== url.qn) outbox.log('warn', 'service serves another quality than requested', { qn: url.qn, currentQn: url.currentQn });
           // A file holds one kind of stream: an origin file is not continued with a re-encode (or the reverse).
@@ -160,7 +163,9 @@ export class RecordSession {
           this.origin.label(files, provenance);
           files.setCodec(url.codec, 'url');
           this.protocol.using(url.format);
-          if (url.format === 'flv' && !download) download = await openStream(url.url, { ...this.room.api().options });
+          if (url.format === 'flv' && !download) {
+            download = await this.cancellable(openStream(url.url, { ...this.room.api().options }), (late) => late.stop());
+          }
         } catch (err) {
           if (this.stopped) break;
           const code = errorCode(err);
@@ -311,6 +316,30 @@ export class RecordSession {
     if (started) this.room.setRecording(true);
     outbox.log('info', 'free space is back; recording resumes', { code: 'DISK_SPACE_OK' });
   }
+
+  /**
+   * A step of the start (an API call waiting for budget, a connection) that `stop()` cancels: the session ends at
+   * once instead of waiting for it; what the step yields later is dropped (`discard`).
+   */
+  private cancellable<T>(step: Promise<T>, discard?: (late: T) => void): Promise<T> {
+    if (this.stopped) {
+      step.then((late) => discard?.(late), () => undefined);
+      return Promise.reject(new LiverecError('SESSION_ENDING', 'the session is ending'));
+    }
+    return new Promise<T>((resolve, reject) => {
+      const cancel = (): void => reject(new LiverecError('SESSION_ENDING', 'the session is ending'));
+      this.cancels.add(cancel);
+      step.then((value) => {
+        if (!this.cancels.delete(cancel)) discard?.(value);
+        else resolve(value);
+      }, (err: unknown) => {
+        this.cancels.delete(cancel);
+        reject(err);
+      });
+    });
+  }
+
+  private readonly cancels = new Set<() => void>();
 
   /** A wait that `stop()` cuts short. */
   private sleep(ms: number): Promise<void> {
