@@ -9,6 +9,7 @@ import { ApiLimiter } from '../../src/bilibili/api-limiter.js';
 import { CallWindow } from '../../src/bilibili/api-call-window.js';
 import type { ApiPriority } from '../../src/bilibili/api-priority.js';
 import { withLock } from '../../src/bilibili/cells-lock.js';
+import { WaitQueue } from '../../src/bilibili/api-wait-queue.js';
 
 const cellsOf = (l: ApiLimiter): BigInt64Array => new BigInt64Array(l.toShared().buffer);
 import { packageRoot } from '../../src/paths.js';
@@ -115,6 +116,20 @@ describe('budget', () => {
     await Promise.all(calls);
     expect(order).toEqual(['start-a', 'start-b', 'danmaku', 'detect-1', 'detect-2', 'info']);
     expect(l.usage().queued).toEqual({ start: 0, origin: 0, danmaku: 0, detect: 0, info: 0 });
+  });
+
+  it('a level is worth 10 s of waiting: a detection call waiting 31 s goes before a start that just arrived', () => {
+    const q = new WaitQueue(cellsOf(ApiLimiter.create()));
+    const t = Date.now();
+    const detect = q.enter('detect', t - 31_000)!;
+    const start = q.enter('start', t)!;
+    expect(q.position(detect.slot, detect.key, t)).toBe('head');
+    expect(q.position(start.slot, start.key, t)).toBe('waiting');
+    q.leave(detect.slot, detect.key, t);
+    expect(q.position(start.slot, start.key, t)).toBe('head');
+    // A fresher detection call waits behind the start.
+    const late = q.enter('detect', t - 29_000)!;
+    expect(q.position(late.slot, late.key, t)).toBe('waiting');
   });
 
   it('a caller that gives up leaves the queue; the next one is served', async () => {
