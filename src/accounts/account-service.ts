@@ -46,7 +46,7 @@ export class AccountService {
   private readonly qr: QrLogins;
   private readonly lastChoice = new Map<number, number | null>();
   private timer: NodeJS.Timeout | null = null;
-  private checking: Promise<void> | null = null;
+  private checking = false;
   private readonly log = logger().child({ component: 'accounts' });
 
   constructor(private readonly options: AccountServiceOptions) {
@@ -154,16 +154,17 @@ export class AccountService {
     this.options.onChange();
   }
 
-  private checkDue(): Promise<void> {
-    this.checking ??= (async () => {
-      try {
-        const now = Date.now();
-        for (const a of this.all()) if (a.state !== 'logged-out' && now - (a.lastChecked ?? 0) >= this.intervalMs()) await this.check(a, false);
-      } finally {
-        this.checking = null;
-      }
-    })();
-    return this.checking;
+  private async checkDue(): Promise<void> {
+    // One pass at a time (a slow login service must not stack passes); a flag, not a held promise, so that a pass
+    // that finishes without awaiting cannot leave itself marked as running.
+    if (this.checking) return;
+    this.checking = true;
+    try {
+      const now = Date.now();
+      for (const a of this.all()) if (a.state !== 'logged-out' && now - (a.lastChecked ?? 0) >= this.intervalMs()) await this.check(a, false);
+    } finally {
+      this.checking = false;
+    }
   }
 
   private async check(a: StoredAccount, forced: boolean): Promise<void> {
