@@ -49,7 +49,8 @@ export class QrLogins {
     if (p.status.state === 'confirmed' || p.status.state === 'expired') return p.status;
     if (Date.now() > p.expiresAt) return (p.status = { state: 'expired' });
     if (Date.now() - p.lastPoll < POLL_GAP_MS) return p.polling ?? p.status;
-    p.polling ??= this.poll(key, p).finally(() => (p.polling = null));
+    // A poll that fails (the login service unreachable, an odd answer) keeps the last known state; the next ask retries.
+    p.polling ??= this.poll(key, p).catch(() => p.status).finally(() => (p.polling = null));
     return p.polling;
   }
 

@@ -34,7 +34,7 @@ const tags = ['Accounts'];
 
 const list = createRoute({ method: 'get', path: '/api/accounts', summary: 'List accounts (liverec)', tags, responses: { 200: json(z.array(AccountSchema), 'Every account, imported Cookie included') } });
 const qrStart = createRoute({ method: 'post', path: '/api/accounts/qrcode', summary: 'Start a QR login (liverec)', tags, responses: { 200: json(QrStartSchema, 'A new QR login'), 429: { content: errorContent, description: 'Too many QR logins under way (-17)' }, ...upstream } });
-const qrState = createRoute({ method: 'get', path: '/api/accounts/qrcode/{key}', summary: 'State of a QR login (liverec)', tags, request: { params: Key }, responses: { 200: json(QrStatusSchema, 'The state'), 404: { content: errorContent, description: 'No such QR login (-12)' }, ...upstream } });
+const qrState = createRoute({ method: 'get', path: '/api/accounts/qrcode/{key}', summary: 'State of a QR login (liverec)', tags, request: { params: Key }, responses: { 200: json(QrStatusSchema, 'The state (the last one known while the login service cannot be reached)'), 404: { content: errorContent, description: 'No such QR login (-12)' } } });
 const remove = createRoute({ method: 'delete', path: '/api/accounts/{uid}', summary: 'Remove an account (liverec)', tags, request: { params: Uid }, responses: { 200: json(z.object({ removed: z.number().int() }), 'Removed'), 404: { content: errorContent, description: 'No such saved account (-12)' } } });
 const refresh = createRoute({ method: 'post', path: '/api/accounts/{uid}/refresh', summary: 'Check and refresh an account now (liverec)', tags, request: { params: Uid }, responses: { 200: json(AccountSchema, 'The account after the check'), 404: { content: errorContent, description: 'No such account (-12)' } } });
 
@@ -52,12 +52,8 @@ export function registerAccountRoutes(app: ApiApp, deps: ApiDeps): void {
     }
   });
   app.openapi(qrState, async (c) => {
-    try {
-      const s = await deps.accounts?.qrStatus(c.req.valid('param').key);
-      return s ? sendJson(c, s, 200) : notFound(c, 'no such QR login');
-    } catch (err) {
-      return sendJson(c, { code: ApiErrorCode.Unknown, message: `${errorCode(err)}: ${(err as Error).message}` }, 502);
-    }
+    const s = await deps.accounts?.qrStatus(c.req.valid('param').key);
+    return s ? sendJson(c, s, 200) : notFound(c, 'no such QR login');
   });
   app.openapi(remove, (c) => {
     const uid = Number(c.req.valid('param').uid);

@@ -36,9 +36,9 @@ describe('Settings → Accounts', () => {
       await button!.click();
       const box = await page.waitForSelector('[data-qr-state="waiting"] img.qr', { timeout: 30_000 });
       // A real QR code: an SVG with dark modules, drawn at the size asked.
-      const src = await box!.evaluate((img) => (img as HTMLImageElement).src);
+      const src = await box!.evaluate((img) => (img as unknown as { src: string; naturalWidth: number }).src);
       expect(decodeURIComponent(src)).toMatch(/^data:image\/svg\+xml;utf8,<svg[\s\S]*<path/);
-      expect(await box!.evaluate((img) => (img as HTMLImageElement).naturalWidth > 0)).toBe(true);
+      expect(await box!.evaluate((img) => (img as unknown as { src: string; naturalWidth: number }).naturalWidth > 0)).toBe(true);
       const key = await page.$eval('[data-qr-key]', (d) => d.getAttribute('data-qr-key')!);
       expect((await control(sim, `/_sim/qrcode/${key}/scan`, {})).status).toBe(204);
       await page.waitForSelector('[data-qr-state="scanned"]', { timeout: 30_000 });
