@@ -49,6 +49,9 @@ export class ConnectionGate {
       this.refused++;
       socket.on('error', () => undefined);
       if (plain) {
+        // What the client sent is read and dropped: closing with unread bytes would reset the connection, and the
+        // client could lose the answer.
+        socket.resume();
         socket.end(REFUSED);
         // Gone a second later, whatever the client sends or does not read (a fixed timer, not an idle one).
         const t = setTimeout(() => socket.destroy(), 1000);

@@ -25,8 +25,12 @@ export interface SimpleGet {
 export const MAX_HEAD = 8192;
 /** Far below node:http's maxHeadersCount (2000, beyond which it drops headers this reader would still see). */
 export const MAX_HEADERS = 64;
-/** Headers that give a GET a body, change the connection or the protocol, or ask for credentials: node:http's to handle. */
-const NOT_OURS = new Set(['content-length', 'transfer-encoding', 'upgrade', 'expect', 'te', 'trailer', 'http2-settings', 'authorization']);
+/**
+ * Headers that give a GET a body, change the connection or the protocol, or ask for credentials: node:http's to
+ * handle. `Proxy-Connection` is among them because llhttp reads it as `Connection` (found by the differential fuzz:
+ * `Proxy-Connection: close` ends the connection there, so a request pipelined after it must not be answered here).
+ */
+const NOT_OURS = new Set(['content-length', 'transfer-encoding', 'upgrade', 'expect', 'te', 'trailer', 'http2-settings', 'authorization', 'proxy-connection']);
 
 const CR = 13, LF = 10, SP = 32, HTAB = 9, COLON = 58;
 const REQUEST_START = 'GET /';
