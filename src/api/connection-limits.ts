@@ -17,8 +17,8 @@ export interface ConnectionLimits {
   total: number;
 }
 
-/** The defaults: a browser holds at most 6 a host, brec's WebUI 1-3, a poller 1; descriptors also serve recordings. */
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { perClient: 64, total: 1024 };
+/** The defaults: a browser holds at most 6 a host, a dashboard with an event stream per panel a few dozen; descriptors also serve recordings. */
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { perClient: 256, total: 2048 };
 
 const REFUSED_BODY = '{"code":-429,"message":"too many connections from this client (--http-max-connections-per-client) or in total (--http-max-connections)"}';
 const REFUSED = `HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(REFUSED_BODY)}\r\nconnection: close\r\n\r\n${REFUSED_BODY}`;

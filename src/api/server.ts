@@ -39,9 +39,9 @@ export interface ApiServerOptions {
   fileBrowser?: boolean;
   /** For an https:// bind (liverec does not self-sign): a PEM key and certificate, or a PFX; passphrase for either. */
   tls?: { key?: string | Buffer; cert?: string | Buffer; pfx?: Buffer; passphrase?: string };
-  /** Connections one client address may hold at once (`--http-max-connections-per-client`, LIVEREC_HTTP_MAX_CONNECTIONS_PER_CLIENT; default 64). */
+  /** Connections one client address may hold at once (`--http-max-connections-per-client`, LIVEREC_HTTP_MAX_CONNECTIONS_PER_CLIENT; default 256). */
   maxConnectionsPerClient?: number;
-  /** Connections all clients may hold at once (`--http-max-connections`, LIVEREC_HTTP_MAX_CONNECTIONS; default 1024). */
+  /** Connections all clients may hold at once (`--http-max-connections`, LIVEREC_HTTP_MAX_CONNECTIONS; default 2048). */
   maxConnections?: number;
   /** How long a request head, and a whole request, may take to arrive from its first byte (default 20 s and 60 s; tests shorten them). */
   timeouts?: { headersMs?: number; requestMs?: number };
