@@ -11,13 +11,21 @@ import { differential, generateHeads } from './front-door-diff.js';
 const HEADS = 20_000;
 const SEED = 46;
 
-/** CPU milliseconds per scan of each head (distinct heads: nothing is answered from the reader's memory). */
-function cpuMsPerScan(heads: string[]): number {
-  for (const h of heads.slice(0, 10)) scanSimpleGet(h, 0); // warm-up: the first calls are interpreted
-  const t0 = process.cpuUsage();
-  for (const h of heads) scanSimpleGet(h, 0);
-  const t = process.cpuUsage(t0);
-  return (t.user + t.system) / 1000 / heads.length;
+/**
+ * CPU milliseconds per scan of a head, the least of five rounds of 60 heads: the process's CPU also counts its GC and
+ * other threads, which a round may catch and another not. Every head is new (nothing comes from the reader's memory).
+ */
+function cpuMsPerScan(head: (i: number) => string): number {
+  for (let i = 0; i < 10; i++) scanSimpleGet(head(-1 - i), 0); // warm-up: the first calls are interpreted
+  let least = Infinity;
+  for (let round = 0; round < 5; round++) {
+    const heads = Array.from({ length: 60 }, (_, i) => head(round * 60 + i));
+    const t0 = process.cpuUsage();
+    for (const h of heads) scanSimpleGet(h, 0);
+    const t = process.cpuUsage(t0);
+    least = Math.min(least, (t.user + t.system) / 1000 / heads.length);
+  }
+  return least;
 }
 
 describe('the front door head reader', () => {
@@ -39,10 +47,10 @@ describe('the front door head reader', () => {
       (i: number) => `${' '.repeat(pad)}${i}`,
     ];
     for (const [k, shape] of shapes.entries()) {
-      const heads = Array.from({ length: 60 }, (_, i) => `GET /api/room HTTP/1.1\r\nHost: 127.0.0.1\r\nX-I: ${i}\r\nX-Pad: ${shape(i)}\r\n\r\n`);
-      expect(heads[0]!.length).toBeLessThanOrEqual(MAX_HEAD);
-      // A generous bound (the work is ~10-50 µs), measured as this thread's CPU so a busy machine does not move it.
-      expect(cpuMsPerScan(heads), `shape ${k}`).toBeLessThan(1);
+      const head = (i: number): string => `GET /api/room HTTP/1.1\r\nHost: 127.0.0.1\r\nX-I: ${i}\r\nX-Pad: ${shape(i)}\r\n\r\n`;
+      expect(head(299).length).toBeLessThanOrEqual(MAX_HEAD);
+      // A generous bound (the work is ~10-50 µs), measured as CPU time so a busy machine does not move it.
+      expect(cpuMsPerScan(head), `shape ${k}`).toBeLessThan(1);
     }
   });
 
