@@ -109,7 +109,8 @@ describe('budget', () => {
     const ac = new AbortController();
     const go = (name: string, p: ApiPriority): Promise<void> => l.acquire(ac.signal, p).then(() => void order.push(name), () => undefined);
     const calls = [go('info', 'info'), go('detect-1', 'detect'), go('start-a', 'start'), go('detect-2', 'detect'), go('start-b', 'start'), go('danmaku', 'danmaku')];
-    await new Promise((r) => setTimeout(r, 50));
+    const waiting = (): number => Object.values(l.usage().queued).reduce((a, b) => a + b, 0);
+    for (let i = 0; i < 600 && waiting() < 6; i++) await new Promise((r) => setTimeout(r, 10));
     expect(l.usage().queued).toEqual({ start: 2, origin: 0, danmaku: 1, detect: 2, info: 1 });
     // Lift the budget: the queue drains in its order.
     l.setBudgetPerMinute(0);
@@ -191,7 +192,8 @@ describe('across threads', () => {
     await l.acquire();
     const order: string[] = [];
     const worker = inWorker(l.toShared(), 'await limiter.acquire(undefined, "detect"); return "worker";').then((m) => void order.push(m as string));
-    await new Promise((r) => setTimeout(r, 300));
+    // Wait for the event (the worker queued), not a time: a busy machine starts threads slowly.
+    for (let i = 0; i < 600 && l.usage().queued.detect === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(l.usage().queued.detect).toBe(1);
     const main = l.acquire(undefined, 'start').then(() => void order.push('main'));
     l.setBudgetPerMinute(0);
