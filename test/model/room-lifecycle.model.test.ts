@@ -1,5 +1,6 @@
 // The room lifecycle as a whole, model-based (fast-check): random journeys and faults against a real `liverec run`
 // and the strict simulator, every invariant checked after every command (docs/testing.md).
+import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toleratedSummary } from './known-defects.js';
@@ -13,6 +14,8 @@ const MIN_COMMANDS = 50;
 const MAX_COMMANDS = 56;
 /** Each shrink step replays against a real process: after this long, the smallest failure found so far is reported. */
 const SHRINK_BUDGET_MS = 150_000;
+/** LIVEREC_MODEL_TRACE=file appends each command as it completes (a hang shows where it stopped). */
+const trace = process.env.LIVEREC_MODEL_TRACE ? (line: string): void => appendFileSync(process.env.LIVEREC_MODEL_TRACE!, `${line}\n`) : undefined;
 
 describe('the room lifecycle model', () => {
   it(`holds every invariant over random command sequences (seed ${seed})`, async () => {
@@ -23,7 +26,7 @@ describe('the room lifecycle model', () => {
           // Past the budget, shrink candidates pass unplayed: fast-check keeps the smallest failure it has.
           if (firstFailureAt && Date.now() - firstFailureAt > SHRINK_BUDGET_MS) return;
           try {
-            await playScenario(s);
+            await playScenario(s, trace);
           } catch (err) {
             firstFailureAt ||= Date.now();
             throw err;

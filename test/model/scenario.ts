@@ -75,6 +75,7 @@ function tracing(c: RoomCommand, done: string[], log: (line: string) => void): f
     check: (m) => c.check(m),
     run: async (m, r) => {
       const t0 = Date.now();
+      log(`      … ${c.toString()}`);
       const at = done.push(c.toString()) - 1;
       try {
         await c.run(m, r);
