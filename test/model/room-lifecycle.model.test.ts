@@ -10,8 +10,10 @@ import { playScenario, scenarioArb, tally } from './scenario.js';
 const seed = process.env.LIVEREC_MODEL_SEED ? Number(process.env.LIVEREC_MODEL_SEED) : Math.floor(Math.random() * 2 ** 31);
 const path = process.env.LIVEREC_MODEL_PATH;
 const RUNS = 4;
-const MIN_COMMANDS = 50;
-const MAX_COMMANDS = 56;
+/** Commands played per run: generated with room to spare, since about a third do not apply where they fall. */
+const STEPS_PER_RUN = 40;
+const MIN_COMMANDS = 75;
+const MAX_COMMANDS = 80;
 /** Each shrink step replays against a real process: after this long, the smallest failure found so far is reported. */
 const SHRINK_BUDGET_MS = 150_000;
 /** LIVEREC_MODEL_TRACE=file appends each command as it completes (a hang shows where it stopped). */
@@ -26,7 +28,7 @@ describe('the room lifecycle model', () => {
           // Past the budget, shrink candidates pass unplayed: fast-check keeps the smallest failure it has.
           if (firstFailureAt && Date.now() - firstFailureAt > SHRINK_BUDGET_MS) return;
           try {
-            await playScenario(s, trace);
+            await playScenario(s, trace, STEPS_PER_RUN);
           } catch (err) {
             firstFailureAt ||= Date.now();
             throw err;

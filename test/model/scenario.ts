@@ -48,14 +48,14 @@ export const scenarioArb = (minCommands: number, maxCommands: number): fc.Arbitr
 export const tally = { steps: 0, runs: 0, byKind: new Map<string, number>() };
 
 /** Plays `s` against a fresh simulator and liverec process; throws the first broken invariant with its story. */
-export async function playScenario(s: Scenario, log: (line: string) => void = () => undefined): Promise<number> {
+export async function playScenario(s: Scenario, log: (line: string) => void = () => undefined, maxSteps = Infinity): Promise<number> {
   const real = new RealSystem();
   const model = new Model(s.initialLive);
   const done: string[] = [];
   try {
     await real.start(s.initialLive);
     await settle(model, real);
-    const traced = s.commands.map((c) => tracing(c, done, log));
+    const traced = s.commands.map((c) => tracing(c, done, log, maxSteps));
     await fc.asyncModelRun(() => ({ model, real }), traced);
     return model.steps;
   } catch (err) {
@@ -70,9 +70,10 @@ export async function playScenario(s: Scenario, log: (line: string) => void = ()
 }
 
 /** Wraps a command so the runner knows what ran (the failure's story) and counts it. */
-function tracing(c: RoomCommand, done: string[], log: (line: string) => void): fc.AsyncCommand<Model, RealSystem, false> {
+function tracing(c: RoomCommand, done: string[], log: (line: string) => void, maxSteps: number): fc.AsyncCommand<Model, RealSystem, false> {
   return {
-    check: (m) => c.check(m),
+    // Past maxSteps the rest of the scenario is skipped: a run plays a known number of commands.
+    check: (m) => m.steps < maxSteps && c.check(m),
     run: async (m, r) => {
       const t0 = Date.now();
       log(`      … ${c.toString()}`);
