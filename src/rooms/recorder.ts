@@ -21,6 +21,7 @@ import { Supervisor } from './supervisor.js';
 import { RoomDetection } from '../detect/room-detection.js';
 import type { ClientTestSwitches } from '../bilibili/client-options.js';
 import { getProcessLimiter } from '../bilibili/api-limiter.js';
+import { attachMarkers } from '../clips/markers.js';
 
 export interface RecorderOptions {
   workDir: string;
@@ -345,6 +346,7 @@ export class Recorder {
         if (m.event.EventType === 'FileClosed' && m.path !== undefined) {
           this.openFiles.get(m.roomId)?.delete(m.path);
           if (this.closedForDeadWorker.delete(m.path)) break;
+          attachMarkers(m.event.EventData, m.path);
           this.bus.emit(m.event);
           // Published first, then recorded as closed: a kill in between can only repeat it, never lose it.
           this.journal.fileClosed(m.path);
