@@ -6,7 +6,7 @@ import {
 } from './commands.js';
 import { settle } from './invariants.js';
 import { Model } from './model.js';
-import { POOL } from './pool.js';
+import { POOL, TIMING } from './pool.js';
 import { RealSystem } from './real-system.js';
 
 const room = fc.nat({ max: 1000 });
@@ -23,7 +23,8 @@ export const commandArb: fc.Arbitrary<RoomCommand> = fc.oneof(
   { arbitrary: room.map((i) => new Split(i)), weight: 2 },
   { arbitrary: room.map((i) => new SetAutoRecord(i)), weight: 2 },
   { arbitrary: fc.tuple(room, fc.constantFrom(true, false, null)).map(([i, v]) => new RoomSetting(i, v)), weight: 1 },
-  { arbitrary: fc.boolean().map((v) => new GlobalSetting(v)), weight: 1 },
+  { arbitrary: fc.boolean().map((v) => new GlobalSetting('DanmakuInstantDetect', v)), weight: 1 },
+  { arbitrary: fc.constantFrom(TIMING.budgetPerMinute, 30).map((v) => new GlobalSetting('ApiBudgetPerMinute', v)), weight: 1 },
   { arbitrary: fc.tuple(room, fc.boolean()).map(([i, l]) => new SetLive(i, l)), weight: 8 },
   { arbitrary: room.map((i) => new StreamLoss(i, 'stream-cut')), weight: 2 },
   { arbitrary: fc.tuple(room, fc.integer({ min: 2, max: 4 })).map(([i, s]) => new StreamLoss(i, 'flv-outage', s)), weight: 1 },
