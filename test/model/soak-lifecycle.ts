@@ -10,6 +10,8 @@ export interface SoakOptions {
   runLength?: number;
   /** After a failing run, go on with the next one (a long soak reports every failure, not only the first). */
   keepGoing?: boolean;
+  /** No new run starts after this many minutes (the soak's summary still prints). */
+  minutes?: number;
   log: (line: string) => void;
 }
 
@@ -23,7 +25,12 @@ export function soakScenarios(o: Pick<SoakOptions, 'seed' | 'steps' | 'runLength
 export async function soakLifecycle(o: SoakOptions): Promise<{ ok: boolean; steps: number }> {
   const scenarios = soakScenarios(o);
   let failures = 0;
+  const stopAt = o.minutes ? Date.now() + o.minutes * 60_000 : Infinity;
   for (const [n, s] of scenarios.entries()) {
+    if (Date.now() > stopAt) {
+      o.log(`time is up after ${n} of ${scenarios.length} run(s)`);
+      break;
+    }
     o.log(`run ${n + 1}/${scenarios.length}: initially live ${s.initialLive.map(Number).join('')}, ${s.commands.length} commands`);
     try {
       await playScenario(s, o.log);
