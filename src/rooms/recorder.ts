@@ -83,6 +83,8 @@ export class Recorder {
   readonly notices = new Set<(n: RoomNotice) => void>();
   /** Room host workers that died (each is restarted with backoff); read by the metrics. */
   workerRestarts = 0;
+  /** Illegal room lifecycle transitions the room threads refused (room-lifecycle.ts); read by the metrics. */
+  lifecycleAnomalies = 0;
   /** The open files and sessions on disk, so a start after a crash can close and report them. */
   private readonly journal: OpenJournal;
   /** Adds run one at a time, so two ids of one room can never both be inserted. */
@@ -387,6 +389,7 @@ export class Recorder {
         break;
       case 'log':
         roomLogger(m.roomId)[m.level](m.fields ?? {}, m.msg);
+        if ((m.fields as { code?: unknown } | undefined)?.code === 'LIFECYCLE_ANOMALY') this.lifecycleAnomalies++;
         if ((m.fields as { code?: unknown } | undefined)?.code === 'DISK_SPACE_LOW') this.notice({ roomId: m.roomId, kind: 'low-disk', detail: m.msg });
         break;
       case 'error':
