@@ -37,8 +37,11 @@ describe('origin variants in the simulator', () => {
     const bluray = await resolveClassifiedStream(api(), 9101, ['flv'], false);
     expect(bluray.url.url).toMatch(/\/live_9101_1_bluray\.flv\?.*suffix=bluray/);
     expect(bluray.provenance).toMatchObject({ kind: 'reencode', qn: 10000 });
-    // A room without variants keeps its single unnamed stream: the origin, by its name.
-    expect((await resolveClassifiedStream(api(), 9102, ['flv'], true)).provenance.kind).toBe('origin');
+    // A room without variants keeps its single unnamed stream: the origin, by its name, for a logged-in user; a guest
+    // is served qn 250 there (docs/bilibili-2026.md, 2025-07 capture: current_qn 250 for mid=0), a transcode.
+    const loggedIn = new BilibiliApiClient({ liveApiHost: sim.url, cookie: 'buvid3=ABC-123infoc; DedeUserID=4242; SESSDATA=secret' }, ApiLimiter.create({ spacingMs: 0 }));
+    expect((await resolveClassifiedStream(loggedIn, 9102, ['flv'], true)).provenance.kind).toBe('origin');
+    expect((await resolveClassifiedStream(api(), 9102, ['flv'], true)).provenance).toMatchObject({ kind: 'transcode', qn: 250 });
   });
 
   it('an outage ends the origin response, answers 404 for it and only _bluray at qn 25000; it returns with master_qn_strategy_chg', async () => {
