@@ -1,4 +1,5 @@
 // One room's actor (runs in a worker): live detection, auto/manual recording, danmaku, commands, events.
+import { stripControlChars } from '../template/control-chars.js';
 import { BilibiliApiClient } from '../bilibili/api-client.js';
 import type { UnavailableReason } from '../bilibili/room-availability.js';
 import { DanmakuClient } from '../bilibili/danmaku/client.js';
@@ -222,9 +223,10 @@ export class RoomActor {
       this.danmaku = null;
     }
     Object.assign(this.state, {
-      // Cut as danmaku titles are: a hostile API's 4 MB title must not travel to the main thread on every change.
-      shortId: info.shortId, name: info.anchorName.slice(0, MAX_FIELD_CHARS), uid: info.uid, title: info.title.slice(0, MAX_FIELD_CHARS),
-      areaNameParent: info.parentAreaName.slice(0, MAX_FIELD_CHARS), areaNameChild: info.areaName.slice(0, MAX_FIELD_CHARS),
+      // Cut as danmaku titles are: a hostile API's 4 MB title must not travel to the main thread on every change;
+      // control characters (a NUL) go, since names and titles reach file names and PostCommand's environment.
+      shortId: info.shortId, name: stripControlChars(info.anchorName.slice(0, MAX_FIELD_CHARS)), uid: info.uid, title: stripControlChars(info.title.slice(0, MAX_FIELD_CHARS)),
+      areaNameParent: stripControlChars(info.parentAreaName.slice(0, MAX_FIELD_CHARS)), areaNameChild: stripControlChars(info.areaName.slice(0, MAX_FIELD_CHARS)),
     });
     this.roomInfo = info.raw;
     this.infoFetched = true;
