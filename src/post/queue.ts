@@ -102,6 +102,19 @@ export class PostQueue {
     return jobs;
   }
 
+  /** Journals one clip (src/clips/) as its own one-step chain: it waits for a free runner like any file step. */
+  enqueueClip(roomId: number, source: string, params: Record<string, string | boolean | number>): PostJob {
+    const now = Date.now();
+    const fileId = `clip-${now.toString(36)}-${randomBytes(4).toString('hex')}`;
+    const job: PostJob = {
+      id: `${fileId}:clip`, fileId, kind: 'clip', step: 0, roomId, source, params: { ...params },
+      state: 'pending', attempts: 0, createdAt: now, updatedAt: now, dueAt: 0, error: null, output: null, file: null,
+    };
+    this.save(job);
+    this.pump();
+    return job;
+  }
+
   private save(job: PostJob): void {
     this.jobs.set(job.id, job);
     try {
@@ -227,7 +240,7 @@ export class PostQueue {
   /** Paths (absolute) whose jobs have not all ended: retention must not touch them. */
   busyPaths(): Set<string> {
     const out = new Set<string>();
-    for (const j of this.jobs.values()) if (!isFinished(j) && j.file) out.add(j.source);
+    for (const j of this.jobs.values()) if (!isFinished(j) && (j.file || j.kind === 'clip')) out.add(j.source);
     return out;
   }
 
