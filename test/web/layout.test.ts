@@ -90,6 +90,8 @@ describe('the web UI\'s layout and controls', () => {
       const page = await open(`#/room/${ROOM}`, '.detail [data-action="start"]', width);
       await page.waitForFunction(`document.querySelector('.detail .badge.rec') !== null`, { timeout: 30_000 });
       await page.screenshot({ path: join(SHOTS, `room-detail-${width}.png`), fullPage: true });
+      const wide = await page.evaluate(`[...document.querySelectorAll('main *')].filter((e) => !e.closest('.table-wrap') && e.getBoundingClientRect().right > ${width} + 1).slice(0, 8).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))`);
+      expect(wide, `wider than ${width} px`).toEqual([]);
       const state = await page.evaluate(`Object.fromEntries(['start', 'stop', 'split'].map((a) => [a, document.querySelector('.detail [data-action="' + a + '"]').disabled]))`);
       expect(state).toEqual({ start: true, stop: false, split: false });
       const legend = await page.$$eval('.detail .chart-legend li', (lis) => lis.map((li) => [li.getAttribute('data-series'), li.textContent]));
