@@ -278,6 +278,23 @@ export class Risk352 extends PickCommand {
   }
 }
 
+/**
+ * A fault (issue 46): the room's next live-API call is answered with a 3.8 MB `[[[…]]]` under the 4 MiB cap. The call
+ * fails before parsing and the room retries; its thread, and every other room on it, records on. The model gives it
+ * the slack of a -352 (it pauses nothing, so that is generous); any crash shows as sessions and files the model
+ * did not expect.
+ */
+export class NestedApiAnswer extends PickCommand {
+  protected candidates = inModel;
+  protected async act(m: Model, r: RealSystem): Promise<void> {
+    await r.control(`/_sim/rooms/${this.room}/faults`, { kind: 'api-malformed', variant: 'nested', count: 1 });
+    m.armRisk();
+  }
+  toString(): string {
+    return `nestedApiAnswer(${this.name})`;
+  }
+}
+
 export class Restart extends RoomCommand {
   constructor(readonly signal: 'SIGTERM' | 'SIGKILL') {
     super();

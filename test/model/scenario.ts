@@ -1,7 +1,7 @@
 // Random scenarios of the model test (fast-check arbitraries) and the runner that plays one against a fresh real system.
 import fc from 'fast-check';
 import {
-  AddRoom, BatchStatus, GlobalSetting, HeaderChange, RE_ADD_WAIT_MS, RemoveRoom, Restart, Risk352, RoomCommand, RoomSetting,
+  AddRoom, BatchStatus, GlobalSetting, HeaderChange, RE_ADD_WAIT_MS, RemoveRoom, Restart, Risk352, NestedApiAnswer, RoomCommand, RoomSetting,
   SetAutoRecord, SetLive, Split, StartStop, StreamLoss, type Via,
 } from './commands.js';
 import { settle } from './invariants.js';
@@ -30,6 +30,7 @@ export const commandArb: fc.Arbitrary<RoomCommand> = fc.oneof(
   { arbitrary: room.map((i) => new HeaderChange(i)), weight: 1 },
   { arbitrary: fc.boolean().map((f) => new BatchStatus(f)), weight: 2 },
   { arbitrary: room.map((i) => new Risk352(i)), weight: 1 },
+  { arbitrary: room.map((i) => new NestedApiAnswer(i)), weight: 1 },
   { arbitrary: fc.constantFrom<'SIGTERM' | 'SIGKILL'>('SIGTERM', 'SIGKILL').map((s) => new Restart(s)), weight: 1 },
 );
 
