@@ -1,4 +1,5 @@
 // How the settings editor presents each config field: brec WebUI's groups and order, units, input kinds, and inert fields.
+import { CHOICES, camelName } from '../../../src/config/fields';
 import { INERT_FIELDS } from '../../../src/config/inert-fields';
 
 export type Unit = 's' | 'ms' | 'min' | 'MiB' | 'count';
@@ -46,12 +47,10 @@ export const unitOf = (field: string, cuttingMode: unknown): Unit | null =>
 /** A unit's value in milliseconds, for showing "600 s" as 10m too. */
 export const UNIT_MS: Partial<Record<Unit, number>> = { s: 1000, ms: 1, min: 60_000 };
 
-export const ENUMS: Record<string, number[]> = {
-  recordMode: [0, 1],
-  cuttingMode: [0, 1, 2],
-  danmakuTransport: [0, 1, 2, 3],
-  networkTransportAllowedAddressFamily: [-1, 0, 1, 2],
-};
+/** Every choice setting is a select, its options the values the config schema (and so the OpenAPI document) allows. */
+export const ENUMS: Record<string, readonly (number | string)[]> = Object.fromEntries(
+  Object.entries(CHOICES).map(([field, values]) => [camelName(field), values!]),
+);
 export const MULTILINE = new Set(['webHookUrls', 'webHookUrlsV2', 'titleFilterPatterns', 'userScript', 'fileNameRecordTemplate', 'postCommand', 'notifyUrls', 'notifyTemplate']);
 export const SECRET = new Set(['cookie', 'notifyUrls', 'storageS3Url']);
 /** Fields liverec adds to brec's set. */
