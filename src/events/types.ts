@@ -42,6 +42,14 @@ export interface FileClosedData extends FileOpeningData {
   FileCloseTime: string;
   /** liverec extension: intervals of media time the source produced but this file lacks (absent or empty: none). */
   Gaps?: FileGap[];
+  /** liverec extension: moments marked while the file was recorded (`<name>.markers.json`; absent or empty: none). */
+  Markers?: FileMarker[];
+}
+
+/** A moment marked on a file's timeline (see docs/clips.md). */
+export interface FileMarker {
+  AtMs: number;
+  Label: string;
 }
 
 /** Why a file lacks an interval of the stream (see docs/gaps.md). */

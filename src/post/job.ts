@@ -4,7 +4,8 @@ import type { FileClosedData } from '../events/types.js';
 import type { SkippedRange } from './remux/ledger.js';
 
 /** `notify`: one notification to one NotifyUrls target (no file: it rides the same journal, retries and listing). */
-export const JOB_KINDS = ['cover', 'remux', 'danmaku-ass', 'command', 'upload', 'notify'] as const;
+/** `clip`: a lossless clip a person asked for (POST /api/clips, src/clips/): its own one-step chain, no FileClosed. */
+export const JOB_KINDS = ['cover', 'remux', 'danmaku-ass', 'command', 'upload', 'notify', 'clip'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 /** `done-with-warnings`: ended, not wholly (a remux that skipped bytes of its source: the source is kept). */
 export const JOB_STATES = ['pending', 'running', 'retrying', 'done', 'done-with-warnings', 'failed'] as const;

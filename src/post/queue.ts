@@ -1,4 +1,5 @@
 // The durable post-file job queue: FileClosed → journaled jobs → a bounded pool of runners → PostProcessed.
+import { redactErrorText } from '../log/redact.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { EventBus } from '../events/bus.js';
@@ -105,6 +106,19 @@ export class PostQueue {
     return jobs;
   }
 
+  /** Journals one clip (src/clips/) as its own one-step chain: it waits for a free runner like any file step. */
+  enqueueClip(roomId: number, source: string, params: Record<string, string | boolean | number>): PostJob {
+    const now = Date.now();
+    const fileId = `clip-${now.toString(36)}-${randomBytes(4).toString('hex')}`;
+    const job: PostJob = {
+      id: `${fileId}:clip`, fileId, kind: 'clip', step: 0, roomId, source, params: { ...params },
+      state: 'pending', attempts: 0, createdAt: now, updatedAt: now, dueAt: 0, error: null, output: null, file: null,
+    };
+    this.save(job);
+    this.pump();
+    return job;
+  }
+
   private save(job: PostJob): void {
     this.jobs.set(job.id, job);
     try {
@@ -195,10 +209,13 @@ export class PostQueue {
         this.running.delete(job.id);
         // A stop cut the attempt: the journal still says running, so the next start runs it again.
         if (!this.started) return;
-        const message = (err as Error)?.message ?? String(err);
+        // Every job's error text (notification, upload, command, remux) passes the one redaction rule before the
+        // journal, GET /api/jobs, PostProcessed and the log see it; the job itself cut its own known secrets first.
+        const message = redactErrorText(err);
         const final = job.attempts >= this.retry.maxAttempts;
         const dueAt = final ? 0 : Date.now() + this.retry.delayMs(job.attempts);
-        log[final ? 'error' : 'warn']({ err, attempt: job.attempts, final }, `post-file job ${job.kind} failed${final ? '' : '; will retry'}`);
+        const code = (err as { code?: unknown })?.code;
+        log[final ? 'error' : 'warn']({ err: { message, ...(typeof code === 'string' ? { code } : {}) }, attempt: job.attempts, final }, `post-file job ${job.kind} failed${final ? '' : '; will retry'}`);
         this.update(job, { state: final ? 'failed' : 'retrying', error: message, dueAt });
         if (final) this.afterEnd(job.fileId);
       },
@@ -237,7 +254,7 @@ export class PostQueue {
   /** Paths (absolute) whose jobs have not all ended: retention must not touch them. */
   busyPaths(): Set<string> {
     const out = new Set<string>();
-    for (const j of this.jobs.values()) if (!isFinished(j) && j.file) out.add(j.source);
+    for (const j of this.jobs.values()) if (!isFinished(j) && (j.file || j.kind === 'clip')) out.add(j.source);
     return out;
   }
 

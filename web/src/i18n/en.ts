@@ -187,6 +187,17 @@ export const en = {
   'set.notifyEnabled': 'Notify for this room', 'set.notifyEnabled.help': 'Stream start and end, recording errors, unavailable rooms, low disk, failed jobs. With auto-record off a room is notify-only.',
   'set.notifyTemplate': 'Notification text', 'set.notifyTemplate.help': 'Liquid: {{ message }}, {{ kind }}, {{ name }}, {{ roomTitle }}, {{ roomId }}, {{ time }}.',
   'notifyTest.send': 'Send test notification', 'notifyTest.sending': 'Sending…', 'notifyTest.none': 'No notification URL is saved.', 'notifyTest.sent': 'sent',
+
+  // Clips, danmaku heat, markers and the live preview (docs/clips.md)
+  'jobkind.clip': 'clip', 'clips.title': 'Clips', 'clips.span': 'span',
+  'clips.heat': 'Danmaku heat: comments, super chats, gifts and guard purchases per 10 s; click to seek',
+  'clips.noHeat': 'No danmaku XML beside this recording: no heat to show.', 'clips.count': '{n} danmaku',
+  'clips.mark': 'Mark (M)', 'clips.markHelp': 'Mark the current moment (key M)', 'clips.marked': 'marked {time}',
+  'clips.markers': '{n} markers', 'clips.removeMarker': 'Remove this marker',
+  'clips.setStart': 'Clip start here', 'clips.setEnd': 'Clip end here', 'clips.range': 'clip {from} – {to}',
+  'clips.make': 'Make clip', 'clips.queued': 'clip {from} – {to} queued: see Jobs, or Clips below in Files',
+  'clips.suggestions': 'Suggested moments', 'clips.window': 'Window (s)', 'clips.accept': 'Clip this',
+  'clips.noSuggestions': 'No danmaku to suggest moments from.',
 } as const;
 
 export type Key = keyof typeof en;
