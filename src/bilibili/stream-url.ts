@@ -5,6 +5,7 @@ import { BiliErrorCode, BilibiliError } from './errors.js';
 import { type StreamCodec, chooseQuality, qualityTokens } from './quality.js';
 import { protocolOf, type StreamFormat } from './recording-protocol.js';
 import { resolveFromMaster } from './master-stream.js';
+import { guestOriginal, type QualityDecision } from './guest-original.js';
 
 const CODECS: readonly StreamCodec[] = ['avc', 'hevc', 'av1'];
 
@@ -75,6 +76,8 @@ export interface StreamUrl {
   format: StreamFormat;
   /** The same stream on every offered host: the chosen one first, `.mcdn.` hosts last (HLS rotates through them). */
   urls: string[];
+  /** Why this quality from this source (set by guestOriginal; absent on the master-playlist fallback). */
+  decision?: QualityDecision;
 }
 
 /**
@@ -86,9 +89,10 @@ export async function resolveStreamUrl(
   api: BilibiliApiClient, roomId: number, signal?: AbortSignal, formats: readonly StreamFormat[] = ['flv'],
 ): Promise<StreamUrl> {
   const wanted = qualityTokens(api.options.recordingQuality);
-  let selected: ReturnType<typeof selectFormat>;
+  let selected: ReturnType<typeof selectFormat> & { uid: number };
   try {
-    selected = selectFormat(await api.getPlayInfo(roomId, 10000, signal), formats);
+    const play = await api.getPlayInfo(roomId, 10000, signal);
+    selected = { ...selectFormat(play, formats), uid: play.uid };
   } catch (err) {
     // getRoomPlayInfo failed or offers none of the formats: the play-gateway master playlist still lists HLS fMP4.
     if (!formats.includes('fmp4') || !masterFallbackApplies(err)) throw err;
@@ -99,7 +103,7 @@ export async function resolveStreamUrl(
       throw err;
     }
   }
-  const { format, entries } = selected;
+  const { format, entries, uid } = selected;
   const choice = chooseQuality(new Map([...entries].map(([codec, e]) => [codec, e.acceptQn])), wanted);
   let entry = entries.get(choice.codec)!;
   if (choice.qn !== 10000) {
@@ -108,7 +112,8 @@ export async function resolveStreamUrl(
     if (!again) throw new BilibiliError(BiliErrorCode.NoStream, `The ${choice.codec} stream went away at qn ${choice.qn} (room ${roomId})`);
     entry = again;
   }
-  return streamUrlOf(entry, choice.codec, choice.qn, format);
+  // Quality before protocol: a guest-capped answer is replaced by the master playlist's variant when it has more.
+  return guestOriginal(api, { roomId, uid, wanted, formats, entry, url: streamUrlOf(entry, choice.codec, choice.qn, format), signal });
 }
 
 /** The StreamUrl of one codec entry: a random non-mcdn host first, then the others (`.mcdn.` last). */
