@@ -172,6 +172,8 @@ export class SimRoom {
   readonly apiLog: RequestRecord[] = [];
   readonly streamLog: RequestRecord[] = [];
   readonly authLog: Record<string, unknown>[] = [];
+  /** Headers of the danmaku WebSocket upgrades whose auth named this room. */
+  readonly upgradeLog: RequestRecord[] = [];
   readonly heartbeatTimes: number[] = [];
   /** Tokens handed out by getDanmuInfo; the danmaku auth must present one of them. */
   readonly tokens: string[] = [];
@@ -234,7 +236,7 @@ export class SimRoom {
       opaqueNames: this.opaqueNames, guestQnCap: this.guestQnCap, codecSwapped: this.codecSwapped, clip: this.clipIndex, counters: this.counters,
       openStreams: this.media.size, openDanmaku: this.danmaku.size,
       pendingFaults: [...this.apiFaults, ...this.requestFaults, ...this.connectionFaults].map((a) => ({ ...a.fault, remaining: a.remaining, until: a.until })),
-      apiLog: this.apiLog, streamLog: this.streamLog, authLog: this.authLog, heartbeatTimes: this.heartbeatTimes,
+      apiLog: this.apiLog, streamLog: this.streamLog, authLog: this.authLog, upgradeLog: this.upgradeLog, heartbeatTimes: this.heartbeatTimes,
     };
   }
 }
