@@ -36,7 +36,8 @@ describe('liverec check', () => {
     ]);
     expect(normal.streams[0]).toMatchObject({ qn: 10000, acceptQn: [10000, 400, 250, 150], hosts: 3, drm: false });
     expect(normal.choice).toMatchObject({ protocol: 'http_stream', format: 'flv', codec: 'avc', qn: 10000 });
-    expect(normal.why).toMatch(/flv is the first the room offers.*avc10000 is the first offered/);
+    expect(normal.quality.why).toMatch(/avc10000 is the first offered/);
+    expect(normal.protocol.why).toMatch(/flv is the first the room offers/);
     expect(rooms[1].streams.every((s: any) => s.drm)).toBe(true);
     expect(rooms[1].choice).toBeNull();
     expect(rooms[2].why).toMatch(/not live/);
