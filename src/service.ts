@@ -24,7 +24,7 @@ export interface ServiceOptions {
   workDir: string;
   config: ConfigStore;
   /** The HTTP API; omitted = no web server (brec starts none without --bind). */
-  api?: Omit<ApiServerOptions, 'recorder' | 'deliveries' | 'replayDelivery' | 'jobs' | 'retention' | 'notifyTest'>;
+  api?: Omit<ApiServerOptions, 'recorder' | 'deliveries' | 'replayDelivery' | 'jobs' | 'clips' | 'retention' | 'notifyTest'>;
   roomsPerWorker?: number;
   allowTestFaults?: boolean;
   /** Test-only: WBI signing or guest identity off for the whole run (see ClientTestSwitches); never a config field. */
@@ -78,6 +78,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     api = await startApiServer({
       ...options.api, recorder, deliveries: () => outbox.recentDeliveries(), replayDelivery: (id, url) => outbox.replay(id, url),
       jobs: () => late.jobs?.list() ?? [],
+      clips: { enqueue: (roomId, source, params) => { if (!late.jobs) throw new Error('the job queue has not started'); return late.jobs.enqueueClip(roomId, source, params); } },
       retention: (): RetentionPlan => late.retention?.preview() ?? { totalBytes: 0, freeBytes: null, deletions: [], protected: [] },
       notifyTest: async () => (late.notifier ? late.notifier.test() : []),
     });

@@ -19,6 +19,8 @@ export interface ApiDeps {
   fileBrowser?: boolean;
   /** Post-file jobs (GET /api/jobs); absent = an empty list. */
   jobs?: () => import('../post/job.js').PostJob[];
+  /** Queues a clip job (POST /api/clips); absent = clips are refused. */
+  clips?: { enqueue(roomId: number, source: string, params: Record<string, string | boolean | number>): import('../post/job.js').PostJob };
   /** Retention's dry run (GET /api/retention); absent = retention off, nothing listed. */
   retention?: () => import('../retention/plan.js').RetentionPlan;
   /** Sends a test notification to every NotifyUrls target (POST /api/notify/test); absent = an empty list. */

@@ -19,6 +19,10 @@ export const SessionGapSchema = z.object({
 export function registerGapSchemas(app: ApiApp): void {
   app.openAPIRegistry.register('FileClosedEventDataExtension', z.object({
     Gaps: z.array(FileGapSchema).optional().openapi({ description: 'After brec\'s fields, only when the file lacks media; see docs/gaps.md' }),
+    Markers: z.array(z.object({
+      AtMs: z.number().int().openapi({ description: 'ms on the file\'s timeline' }),
+      Label: z.string(),
+    }).openapi('FileMarker')).optional().openapi({ description: 'Moments marked while the file was recorded, by time; only when there are some; see docs/clips.md' }),
   }).openapi({ description: 'liverec extension of FileClosed EventData (webhook v2 and /api/events)' }));
   app.openAPIRegistry.register('FileOpeningEventDataExtension', z.object({
     BackfillMs: z.number().int().optional().openapi({ description: 'A late start reached this many ms before the live position (older HLS segments)' }),

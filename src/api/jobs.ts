@@ -19,10 +19,11 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 export function jobDto(j: PostJob, workDir: string): PostJobDto {
   return {
-    id: j.id, fileId: j.fileId, kind: j.kind, step: j.step, roomId: j.roomId, relativePath: j.file?.RelativePath ?? '', state: j.state,
+    id: j.id, fileId: j.fileId, kind: j.kind, step: j.step, roomId: j.roomId, relativePath: j.file?.RelativePath ?? (j.kind === 'clip' ? relative(workDir, j.source).split('\\').join('/') : ''), state: j.state,
     attempts: j.attempts, createdAt: iso(j.createdAt), updatedAt: iso(j.updatedAt),
     nextAttemptAt: j.state === 'retrying' && j.dueAt ? iso(j.dueAt) : null, error: j.error,
     output: j.output === null ? null : isAbsolute(j.output) ? relative(workDir, j.output) : j.output,
+    skipped: j.skipped ?? null,
   };
 }
 

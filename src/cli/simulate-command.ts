@@ -21,6 +21,16 @@ interface SimulateOptions {
   danmakuTcpPort?: number;
   specialRooms?: boolean;
   riskPerMinute?: number;
+  danmakuRate: number;
+}
+
+/** Danmaku a second in each pre-created room by default: enough that a first recording has comments, super chats, gifts and guards to show. */
+export const DEFAULT_SIM_DANMAKU_RATE = 2;
+
+function rate(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || n > 1000) throw new InvalidArgumentError(`--danmaku-rate must be a number of messages a second from 0 to 1000, got "${value}"`);
+  return n;
 }
 
 /**
@@ -73,6 +83,7 @@ export function registerSimulateCommand(program: Command): void {
     .option('--strict-all', 'experiments: refuse every live API call without a buvid3 cookie and unsigned getInfoByRoom/getDanmuInfo (stricter than the service is shown to be)')
     .option('--danmaku-tcp-port <n>', 'port of the raw-TCP danmaku listener named as host_list port (the service uses 2243; 0 = any free port)', int('danmaku-tcp-port', 0, 65535), 0)
     .option('--special-rooms', 'also create live rooms a guest cannot record: 20001 paid, 20002 password, 20003 guard-only, 20004 DRM-only')
+    .option('--danmaku-rate <n>', 'danmaku messages a second in each pre-created room (comments, super chats, gifts, guards); 0 = none', rate, DEFAULT_SIM_DANMAKU_RATE)
     .option('--risk-per-minute <n>', 'risk control: answer 412 to an IP making more than N live-API calls a minute (0 = off)', int('risk-per-minute', 0, 1_000_000), 0)
     .action(async (opts: SimulateOptions) => {
       if (opts.lenient && opts.strictAll) program.error('error: --lenient and --strict-all exclude each other', { exitCode: 2, code: 'liverec.conflictingOptions' });
@@ -80,10 +91,11 @@ export function registerSimulateCommand(program: Command): void {
       const running = await sim.start({ port: opts.port, host: opts.host, danmakuTcpPort: opts.danmakuTcpPort });
       for (let i = 1; i <= opts.rooms; i++) {
         sim.createRoom({ roomId: 10000 + i, shortId: i, name: `sim-${i}`, title: `Simulated room ${i}`, live: true, bitrateKbps: opts.bitrateKbps, padWithFiller: opts.padWithFiller ?? false, formats: opts.formats });
+        if (opts.danmakuRate > 0) sim.danmakuRate(10000 + i, { rate: opts.danmakuRate });
       }
       if (opts.specialRooms) SIM_SPECIALS.forEach((special, i) => sim.createRoom({ roomId: 20001 + i, name: `sim-${special}`, title: `Simulated ${special} room`, live: true, special }));
       const shown = opts.host === '127.0.0.1' || opts.host === '0.0.0.0' ? running.url : `http://${opts.host}:${running.port}`;
-      process.stdout.write(`liverec simulator listening on ${shown} (${opts.rooms} rooms; ${STRICT_LINE[sim.strictMode]}; control API ${shown}/_sim/rooms)\n`);
+      process.stdout.write(`liverec simulator listening on ${shown} (${opts.rooms} rooms${opts.rooms > 0 ? `, ${opts.danmakuRate} danmaku/s each` : ''}; ${STRICT_LINE[sim.strictMode]}; control API ${shown}/_sim/rooms)\n`);
       await new Promise<void>((resolve) => {
         const stop = (): void => resolve();
         process.once('SIGINT', stop);

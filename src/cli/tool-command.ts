@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import type { ToolTask, ToolTaskResult } from '../../workers/tool.worker.js';
 import { registerDanmakuTools } from './tool/danmaku-commands.js';
+import { registerClipTool } from './tool/clip-command.js';
 import { formatReport } from './tool/format-report.js';
 import { runJobs } from './tool/run-jobs.js';
 
@@ -81,4 +82,5 @@ export function registerToolCommand(program: Command): void {
     });
 
   registerDanmakuTools(tool);
+  registerClipTool(tool);
 }

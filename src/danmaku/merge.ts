@@ -44,7 +44,8 @@ export function mergeDanmaku(output: string, inputs: string[], offsets?: number[
   return { output, offsets: shift, items: merged.length };
 }
 
-function recordInfoOf(doc: DanmakuDocument): Parameters<typeof prologue>[0] {
+/** A document's record info as the prologue writes it (missing attributes empty). */
+export function recordInfoOf(doc: DanmakuDocument): Parameters<typeof prologue>[0] {
   const get = (k: string): string => attr({ attrs: doc.recordInfo }, k) ?? '';
   return {
     roomId: Number(get('roomid')) || 0, shortId: Number(get('shortid')) || 0, name: get('name'), title: get('title'),

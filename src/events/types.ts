@@ -42,6 +42,14 @@ export interface FileClosedData extends FileOpeningData {
   FileCloseTime: string;
   /** liverec extension: intervals of media time the source produced but this file lacks (absent or empty: none). */
   Gaps?: FileGap[];
+  /** liverec extension: moments marked while the file was recorded (`<name>.markers.json`; absent or empty: none). */
+  Markers?: FileMarker[];
+}
+
+/** A moment marked on a file's timeline (see docs/clips.md). */
+export interface FileMarker {
+  AtMs: number;
+  Label: string;
 }
 
 /** Why a file lacks an interval of the stream (see docs/gaps.md). */
@@ -62,7 +70,9 @@ export interface PostProcessedData extends FileClosedData {
   Succeeded: boolean;
   /** The file the chain left (the MP4 after a remux), relative to the work directory. */
   OutputPath: string;
-  Jobs: { Kind: string; State: 'done' | 'failed'; Attempts: number; Error: string | null; Output: string | null }[];
+  /** Skipped: a remux's byte ranges of the source not copied (done-with-warnings; the source is kept), else null. */
+  Jobs: { Kind: string; State: 'done' | 'done-with-warnings' | 'failed'; Attempts: number; Error: string | null; Output: string | null;
+    Skipped: { offset: number; bytes: number; reason: string }[] | null }[];
 }
 
 /** liverec extension (v2 webhooks only): retention deleted a closed recording and its sidecars. */

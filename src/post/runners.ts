@@ -8,6 +8,7 @@ import type { StorageSettings } from '../storage/upload-job.js';
 import type { PostJob } from './job.js';
 import { runOnPool } from './pool.js';
 import { runRemux } from './remux-job.js';
+import { runClip } from '../clips/clip-job.js';
 import type { JobContext, JobResult, JobRunner } from './runner.js';
 
 const base = (path: string): string => path.replace(/\.[^./\\]+$/, '');
@@ -49,6 +50,7 @@ export const serviceRunner: JobRunner = {
       case 'cover': case 'upload': case 'notify': throw new Error(`the ${job.kind} step needs createServiceRunner`);
       case 'remux': return runRemux(job, ctx);
       case 'danmaku-ass': return danmakuAss(job, ctx);
+      case 'clip': return runClip(job, ctx);
       case 'command':
         await runCommand(job, ctx);
         return {};

@@ -150,12 +150,22 @@ function sendFault(res: ServerResponse, fault: Exclude<ApiFault, { kind: 'api-de
           return sendText(res, 500, 'Internal Server Error');
         case 'no-envelope':
           return sendJson(res, 200, [1, 2, 3]);
+        case 'nested':
+          return sendText(res, 200, nestedAnswer(), 'application/json; charset=utf-8');
         case 'missing-field':
           return sendJson(res, 200, envelope(0, '0', damage(data, 'missing'), ep.legacy));
         case 'wrong-type':
           return sendJson(res, 200, envelope(0, '0', damage(data, 'wrong'), ep.legacy));
       }
   }
+}
+
+/** Issue 46: a 3.8 MB answer under the 4 MiB cap whose data nests ~1.9 million arrays (built once). */
+let nested: string | null = null;
+function nestedAnswer(): string {
+  const depth = 1_900_000;
+  nested ??= `{"code":0,"message":"0","ttl":1,"data":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+  return nested;
 }
 
 /** Removes or retypes the field each endpoint's clients depend on most. */

@@ -55,6 +55,8 @@ function fileClosed(d: FileClosedData): Record<string, unknown> {
     ...source(d),
     // liverec extension, after brec's fields and only when the file lacks media (docs/gaps.md).
     ...(d.Gaps && d.Gaps.length > 0 ? { Gaps: d.Gaps.map((g) => ({ StartMs: g.StartMs, DurationMs: g.DurationMs, Reason: g.Reason })) } : {}),
+    // liverec extension, only when someone marked the file while it was recorded (docs/clips.md).
+    ...(d.Markers && d.Markers.length > 0 ? { Markers: d.Markers.map((m) => ({ AtMs: m.AtMs, Label: m.Label })) } : {}),
   };
 }
 

@@ -7,6 +7,9 @@ import YAML from 'yaml';
 import { RecentDeliveries } from '../../src/webhook/recent-deliveries.js';
 import { startFixture, type ApiFixture } from './fixture.js';
 import { SchemaChecker } from './schema-check.js';
+import { PostQueue } from '../../src/post/queue.js';
+import { serviceRunner } from '../../src/post/runners.js';
+import { DEFAULT_SETTINGS } from '../post/queue-fixture.js';
 
 const recent = new RecentDeliveries(10);
 recent.update({ key: 'k1', eventId: '7d7c6f0e-2a53-4f6e-9d3c-1f0a2b3c4d5e', eventType: 'FileClosed', version: 2, url: 'http://127.0.0.1:9/hook', createdAt: Date.now() }, { attempts: 3, state: 'given-up', lastError: 'connect ECONNREFUSED', lastErrorCode: 'WEBHOOK_NETWORK', finishedAt: Date.now() });
@@ -16,6 +19,7 @@ const KNOWN_EVENT = '7d7c6f0e-2a53-4f6e-9d3c-1f0a2b3c4d5e';
 let fx: ApiFixture;
 let doc: Record<string, any>;
 let checker: SchemaChecker;
+let queue: PostQueue | undefined;
 const covered = new Set<string>();
 
 /** Calls a route and checks the response against the documented schema of its status. */
@@ -28,13 +32,19 @@ async function hit(method: string, template: string, path: string, body?: unknow
 
 beforeAll(async () => {
   // The outbox's replay is exercised for real in test/web/metrics.test.ts; here only the API's shapes matter.
-  fx = await startFixture({ deliveries: () => recent.list(), replayDelivery: async (id) => (id === KNOWN_EVENT ? { ok: false, status: 500, error: 'HTTP 500' } : null) });
+  // Clips go to a real post-job queue on the fixture's work directory (created once the fixture is).
+  fx = await startFixture({ clips: { enqueue: (roomId, source, params) => queue!.enqueueClip(roomId, source, params) }, deliveries: () => recent.list(), replayDelivery: async (id) => (id === KNOWN_EVENT ? { ok: false, status: 500, error: 'HTTP 500' } : null) });
   mkdirSync(join(fx.workDir, 'sub'));
   writeFileSync(join(fx.workDir, 'sub', 'a.flv'), 'FLV');
   doc = (await (await fetch(`${fx.url}/swagger/brec/swagger.json`)).json()) as Record<string, any>;
   checker = new SchemaChecker(doc);
+  queue = new PostQueue({ workDir: fx.workDir, settings: () => ({ ...DEFAULT_SETTINGS }), runner: serviceRunner, emit: () => undefined });
+  queue.start();
 });
-afterAll(async () => fx?.close());
+afterAll(async () => {
+  await queue?.close();
+  await fx?.close();
+});
 
 describe('the OpenAPI document', () => {
   it('passes an OpenAPI 3 validator, and JSON and YAML are the same document', async () => {
@@ -64,6 +74,9 @@ describe('the OpenAPI document', () => {
       'GET /api/history',
       // liverec addition: post-file jobs (docs/post-processing.md).
       'GET /api/jobs', 'GET /api/retention', 'POST /api/notify/test',
+      // liverec addition: clips, danmaku heat and markers (docs/clips.md).
+      'GET /api/clips', 'POST /api/clips', 'GET /api/clips/suggestions', 'GET /api/file/danmaku-density',
+      'GET /api/file/markers', 'POST /api/file/markers', 'DELETE /api/file/markers/{markerId}',
     ].sort());
   });
 });
@@ -170,6 +183,34 @@ describe('every route answers as documented', () => {
     expect(one.rooms[0].t.length).toBeGreaterThan(0);
     expect(one.rooms[0].pace[0]).toBeNull();
     expect((await hit('GET', '/api/history', '/api/history?room=x', undefined, 400)).code).toBe(-10);
+  });
+
+  it('clips, danmaku heat and markers (liverec)', async () => {
+    writeFileSync(join(fx.workDir, 'sub', 'a.xml'), '<?xml version="1.0" encoding="utf-8"?>\n<i>\n  <d p="1.5,1,25,16777215,0,0,1,0" user="u">hi</d>\n  <gift ts="12" user="u" uid="1" giftname="g" giftcount="1" />\n</i>\n');
+    writeFileSync(join(fx.workDir, 'sub', 'broken.xml'), '<i><d p="1');
+    writeFileSync(join(fx.workDir, 'sub', 'b.flv'), 'FLV');
+    writeFileSync(join(fx.workDir, 'sub', 'b.markers.json'), '{not json');
+    const heat = await hit('GET', '/api/file/danmaku-density', '/api/file/danmaku-density?path=sub/a.flv&bucketS=10', undefined, 200);
+    expect(heat.totals).toEqual({ danmaku: 1, superChats: 0, gifts: 1, guards: 0 });
+    expect((await hit('GET', '/api/file/danmaku-density', '/api/file/danmaku-density?path=sub/broken.xml', undefined, 400)).code).toBe(-10);
+    expect((await hit('GET', '/api/file/danmaku-density', '/api/file/danmaku-density?path=sub/b.flv', undefined, 404)).code).toBe(-12);
+    expect((await hit('GET', '/api/clips/suggestions', '/api/clips/suggestions?path=sub/a.xml&windowS=5', undefined, 200)).suggestions).toHaveLength(2);
+    await hit('GET', '/api/clips/suggestions', '/api/clips/suggestions?path=sub/a.xml&count=0', undefined, 400);
+    await hit('GET', '/api/clips/suggestions', '/api/clips/suggestions?path=../a.xml', undefined, 404);
+    const clip = await hit('POST', '/api/clips', '/api/clips', { path: 'sub/a.flv', startMs: 0, endMs: 1000 }, 202);
+    expect(clip).toMatchObject({ path: 'sub/a.flv', state: 'pending', format: 'mp4', danmaku: true });
+    await hit('POST', '/api/clips', '/api/clips', { path: 'sub/a.flv', startMs: 5, endMs: 1 }, 400);
+    await hit('POST', '/api/clips', '/api/clips', { path: 'sub/none.flv', startMs: 0, endMs: 1 }, 404);
+    await hit('GET', '/api/clips', '/api/clips', undefined, 200);
+    const m = await hit('POST', '/api/file/markers', '/api/file/markers', { path: 'sub/a.flv', atMs: 1500, label: 'x' }, 200);
+    await hit('POST', '/api/file/markers', '/api/file/markers', { path: 'sub/a.flv', atMs: -1 }, 400);
+    await hit('POST', '/api/file/markers', '/api/file/markers', { path: 'sub/none.flv', atMs: 1 }, 404);
+    expect((await hit('GET', '/api/file/markers', '/api/file/markers?path=sub/a.flv', undefined, 200)).markers).toEqual([m]);
+    await hit('GET', '/api/file/markers', '/api/file/markers?path=sub/b.flv', undefined, 400);
+    await hit('GET', '/api/file/markers', '/api/file/markers?path=sub/none.flv', undefined, 404);
+    expect((await hit('DELETE', '/api/file/markers/{markerId}', `/api/file/markers/${m.id}?path=sub/a.flv`, undefined, 200)).markers).toEqual([]);
+    await hit('DELETE', '/api/file/markers/{markerId}', `/api/file/markers/${m.id}?path=sub/a.flv`, undefined, 404);
+    await hit('DELETE', '/api/file/markers/{markerId}', '/api/file/markers/x?path=sub/b.flv', undefined, 400);
   });
 
   it('covered every documented status of every operation', () => {

@@ -165,9 +165,10 @@ export const en = {
   'set.postCommandTimeout': 'Command time limit', 'set.postCommandTimeout.help': 'The command is killed after this long.',
   'set.postJobConcurrency': 'Jobs at once', 'set.postJobConcurrency.help': 'How many post-file jobs run at the same time.',
   'jobs.title': 'Post-file jobs', 'jobs.empty': 'No jobs yet. Turn on a step under Settings → After the recording.',
-  'jobs.summary': '{active} active · {failed} failed', 'jobs.retryAt': 'next try {time}',
+  'jobs.summary': '{active} active · {failed} failed or with warnings', 'jobs.retryAt': 'next try {time}',
   'jobkind.cover': 'cover', 'jobkind.upload': 'upload', 'jobkind.remux': 'remux to MP4', 'jobkind.danmaku-ass': 'danmaku ASS', 'jobkind.command': 'command', 'jobkind.notify': 'notification',
-  'jobstate.pending': 'queued', 'jobstate.running': 'running', 'jobstate.retrying': 'retrying', 'jobstate.done': 'done', 'jobstate.failed': 'failed',
+  'jobstate.pending': 'queued', 'jobstate.running': 'running', 'jobstate.retrying': 'retrying', 'jobstate.done': 'done', 'jobstate.done-with-warnings': 'done with warnings', 'jobstate.failed': 'failed',
+  'jobs.skipped': 'Not copied (the source is kept): {ranges}', 'jobs.skippedRange': '{bytes} B at {offset} ({reason})',
   'col.job': 'job', 'col.result': 'result',
   'event.PostProcessed': 'post-processed', 'event.FileDeleted': 'deleted by retention',
   'group.retention': 'Retention',
@@ -186,6 +187,17 @@ export const en = {
   'set.notifyEnabled': 'Notify for this room', 'set.notifyEnabled.help': 'Stream start and end, recording errors, unavailable rooms, low disk, failed jobs. With auto-record off a room is notify-only.',
   'set.notifyTemplate': 'Notification text', 'set.notifyTemplate.help': 'Liquid: {{ message }}, {{ kind }}, {{ name }}, {{ roomTitle }}, {{ roomId }}, {{ time }}.',
   'notifyTest.send': 'Send test notification', 'notifyTest.sending': 'Sending…', 'notifyTest.none': 'No notification URL is saved.', 'notifyTest.sent': 'sent',
+
+  // Clips, danmaku heat, markers and the live preview (docs/clips.md)
+  'jobkind.clip': 'clip', 'clips.title': 'Clips', 'clips.span': 'span',
+  'clips.heat': 'Danmaku heat: comments, super chats, gifts and guard purchases per 10 s; click to seek',
+  'clips.noHeat': 'No danmaku XML beside this recording: no heat to show.', 'clips.count': '{n} danmaku',
+  'clips.mark': 'Mark (M)', 'clips.markHelp': 'Mark the current moment (key M)', 'clips.marked': 'marked {time}',
+  'clips.markers': '{n} markers', 'clips.removeMarker': 'Remove this marker',
+  'clips.setStart': 'Clip start here', 'clips.setEnd': 'Clip end here', 'clips.range': 'clip {from} – {to}',
+  'clips.make': 'Make clip', 'clips.queued': 'clip {from} – {to} queued: see Jobs, or Clips below in Files',
+  'clips.suggestions': 'Suggested moments', 'clips.window': 'Window (s)', 'clips.accept': 'Clip this',
+  'clips.noSuggestions': 'No danmaku to suggest moments from.',
 } as const;
 
 export type Key = keyof typeof en;

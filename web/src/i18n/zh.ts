@@ -158,9 +158,10 @@ export const zh: Record<Key, string> = {
   'set.postCommandTimeout': '命令时限', 'set.postCommandTimeout.help': '超过此时长的命令会被终止。',
   'set.postJobConcurrency': '同时运行的任务数', 'set.postJobConcurrency.help': '录制后处理任务同时运行的数量。',
   'jobs.title': '录制后处理任务', 'jobs.empty': '还没有任务。可在 设置 → 录制完成后 中开启处理步骤。',
-  'jobs.summary': '{active} 个进行中 · {failed} 个失败', 'jobs.retryAt': '下次尝试 {time}',
+  'jobs.summary': '{active} 个进行中 · {failed} 个失败或有警告', 'jobs.retryAt': '下次尝试 {time}',
   'jobkind.cover': '封面', 'jobkind.upload': '上传', 'jobkind.remux': '转封装 MP4', 'jobkind.danmaku-ass': '弹幕 ASS', 'jobkind.command': '命令', 'jobkind.notify': '通知',
-  'jobstate.pending': '排队中', 'jobstate.running': '运行中', 'jobstate.retrying': '等待重试', 'jobstate.done': '完成', 'jobstate.failed': '失败',
+  'jobstate.pending': '排队中', 'jobstate.running': '运行中', 'jobstate.retrying': '等待重试', 'jobstate.done': '完成', 'jobstate.done-with-warnings': '完成（有警告）', 'jobstate.failed': '失败',
+  'jobs.skipped': '未复制（已保留源文件）：{ranges}', 'jobs.skippedRange': '偏移 {offset} 处 {bytes} 字节（{reason}）',
   'col.job': '任务', 'col.result': '结果',
   'event.PostProcessed': '后处理完成', 'event.FileDeleted': '已按保留策略删除',
   'group.retention': '录像保留',
@@ -179,4 +180,15 @@ export const zh: Record<Key, string> = {
   'set.notifyEnabled': '此直播间发送通知', 'set.notifyEnabled.help': '开播、下播、录制错误、无法录制、磁盘空间不足、处理失败。关闭自动录制时该直播间只通知不录制。',
   'set.notifyTemplate': '通知内容', 'set.notifyTemplate.help': 'Liquid 模板：{{ message }}、{{ kind }}、{{ name }}、{{ roomTitle }}、{{ roomId }}、{{ time }}。',
   'notifyTest.send': '发送测试通知', 'notifyTest.sending': '发送中…', 'notifyTest.none': '还没有保存通知地址。', 'notifyTest.sent': '已发送',
+
+  // 片段、弹幕热度、标记与直播预览（docs/clips.md）
+  'jobkind.clip': '剪辑片段', 'clips.title': '片段', 'clips.span': '时间段',
+  'clips.heat': '弹幕热度：每 10 秒的弹幕、醒目留言、礼物和上舰数；点击跳转',
+  'clips.noHeat': '此录像旁没有弹幕 XML，无法显示热度。', 'clips.count': '{n} 条弹幕',
+  'clips.mark': '标记 (M)', 'clips.markHelp': '标记当前时刻（按键 M）', 'clips.marked': '已标记 {time}',
+  'clips.markers': '{n} 个标记', 'clips.removeMarker': '删除此标记',
+  'clips.setStart': '设为片段开始', 'clips.setEnd': '设为片段结束', 'clips.range': '片段 {from} – {to}',
+  'clips.make': '生成片段', 'clips.queued': '片段 {from} – {to} 已加入队列：见“任务”页或文件页下方的“片段”',
+  'clips.suggestions': '推荐片段', 'clips.window': '窗口（秒）', 'clips.accept': '剪辑此段',
+  'clips.noSuggestions': '没有弹幕，无法推荐片段。',
 };

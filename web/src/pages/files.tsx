@@ -5,6 +5,7 @@ import { Player } from '../components/player';
 import { bytes, dateTime } from '../format';
 import { t } from '../i18n';
 import { FileGaps, sidecarOf } from '../components/file-gaps';
+import { ClipList, MarkerBadge, markersOf } from '../components/clip-list';
 import { go } from '../router';
 import { SourceBadge } from '../components/source-badge';
 import { sourceOfEvent } from '../source-labels';
@@ -45,7 +46,7 @@ export function FilesPage({ dir }: { dir: string }) {
       <h2>{t('files.title')} <small>{path}</small></h2>
       {error && <p class="error">{error}</p>}
       {listing && !listing.exist && <p class="empty">{t('files.off')}</p>}
-      {playing?.url && <Player url={fileUrl(playing.url)} name={playing.name} danmakuUrl={sibling(playing)} onClose={() => setPlaying(null)} />}
+      {playing?.url && <Player url={fileUrl(playing.url)} name={playing.name} danmakuUrl={sibling(playing)} path={`${path}${playing.name}`.replace(/^\//, '')} onClose={() => setPlaying(null)} />}
       <div class="table-wrap"><table class="list files">
         <thead><tr><th>{t('col.name')}</th><th>{t('source.column')}</th><th>{t('col.size')}</th><th>{t('col.modified')}</th><th /></tr></thead>
         <tbody>
@@ -55,6 +56,7 @@ export function FilesPage({ dir }: { dir: string }) {
               <td>
                 {f.isFolder ? <a href={`#/files${path}${encodeURIComponent(f.name)}/`} onClick={(e) => (e.preventDefault(), go(`#/files${path}${f.name}/`))}>{f.name}/</a> : f.name}
                 {!f.isFolder && sidecarOf(f.name, names) && <> <FileGaps url={fileUrl(files.find((x) => x.name === sidecarOf(f.name, names))!.url ?? '')} /></>}
+                {!f.isFolder && PLAYABLE.test(f.name) && markersOf(f.name, names) && <> <MarkerBadge path={`${path}${f.name}`.replace(/^\//, '')} /></>}
               </td>
               <td>{!f.isFolder && sources.has(`${path}${f.name}`) && <SourceBadge source={sources.get(`${path}${f.name}`)!} />}</td>
               <td class="nowrap">{f.isFolder ? '' : bytes(f.size ?? 0)}</td>
@@ -67,6 +69,7 @@ export function FilesPage({ dir }: { dir: string }) {
           ))}
         </tbody>
       </table></div>
+      <ClipList folder={path} refresh={listing} />
     </section>
   );
 }

@@ -1,0 +1,37 @@
+// Danmaku heat: how many comments, super chats, gifts and guard purchases fall in each bucket of a recording's timeline.
+import type { DanmakuItem } from '../danmaku/read-xml.js';
+
+export interface HeatBucket {
+  /** Start of the bucket, seconds on the file's timeline. */
+  startS: number;
+  danmaku: number;
+  superChats: number;
+  gifts: number;
+  guards: number;
+}
+
+export interface Density {
+  bucketS: number;
+  buckets: HeatBucket[];
+  /** Elements per kind over the whole file: the buckets add up to these. */
+  totals: { danmaku: number; superChats: number; gifts: number; guards: number };
+}
+
+const FIELD = { d: 'danmaku', sc: 'superChats', gift: 'gifts', guard: 'guards' } as const;
+
+/** Buckets from 0 to the last element (or `untilS`, whichever is later); an element before 0 counts in the first. */
+export function densityOf(items: readonly DanmakuItem[], bucketS: number, untilS = 0): Density {
+  const last = items.reduce((m, i) => Math.max(m, i.ts), untilS);
+  const count = Math.max(1, Math.floor(last / bucketS) + 1);
+  const buckets: HeatBucket[] = Array.from({ length: count }, (_, k) => ({ startS: Math.round(k * bucketS * 1000) / 1000, danmaku: 0, superChats: 0, gifts: 0, guards: 0 }));
+  const totals = { danmaku: 0, superChats: 0, gifts: 0, guards: 0 };
+  for (const item of items) {
+    const k = Math.min(count - 1, Math.max(0, Math.floor(item.ts / bucketS)));
+    buckets[k]![FIELD[item.name]]++;
+    totals[FIELD[item.name]]++;
+  }
+  return { bucketS, buckets, totals };
+}
+
+/** A bucket's heat: every element counts once. */
+export const heatOf = (b: Omit<HeatBucket, 'startS'>): number => b.danmaku + b.superChats + b.gifts + b.guards;
