@@ -150,11 +150,12 @@ export class BilibiliApiClient {
     // Checked before the keys and identity: a refresh attempted during a pause would fail and be held off a minute.
     this.limiter.checkPaused();
     let query: string;
-    if (sign && this.options.wbiSign) {
-      const host = this.options.mainApiHost;
-      const keys = await this.wbiCache().get(() => fetchShared(`wbi ${host}`, WBI_MAX_AGE_MS, () => this.fetchWbiKeys(signal)));
+    const host = this.options.mainApiHost;
+    const keys = sign && this.options.wbiSign ? await this.wbiCache().get(() => fetchShared(`wbi ${host}`, WBI_MAX_AGE_MS, () => this.fetchWbiKeys(signal))) : null;
+    if (keys) {
       query = signQuery({ ...params, web_location: WEB_LOCATION }, keys);
     } else {
+      // Signing off, or nav has not answered yet: unsigned (a wrong signature is a certain -352; unsigned may pass).
       query = Object.entries(params).map(([k, v]) => `${k}=${v}`).join('&');
     }
     const cookie = await this.apiCookie(signal);
