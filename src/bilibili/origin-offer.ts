@@ -79,7 +79,7 @@ export async function resolveClassifiedStream(
     entry = again;
   }
   // Quality before protocol: a guest-capped answer gives way to the master playlist's variant (guest-original.ts).
-  const url = await guestOriginal(api, { roomId, uid: selected.uid, wanted: tokens, formats, entry, url: streamUrlOf(entry, choice.codec, choice.qn, format), signal });
+  const url = await guestOriginal(api, { roomId, uid: selected.uid, wanted: tokens, formats, entry, url: streamUrlOf(entry, choice.codec, choice.qn, format, api.options.recordAvoidHosts), signal });
   const provenance = url.decision?.source === 'master-playlist' ? classifyStream({ url: url.url, codec: url.codec, qn: url.currentQn }) : entryProvenance(entry, choice.codec);
   return { url, provenance };
 }
