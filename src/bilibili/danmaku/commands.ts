@@ -104,6 +104,17 @@ export function parseCommand(raw: unknown): DanmakuEvent | null {
       const user = isObj(d.user_info) ? d.user_info : {};
       return { type: 'SUPER_CHAT_MESSAGE', message: s(d.message), uid: n(d.uid), uname: s(user.uname), price: n(d.price), duration: n(d.time), raw };
     }
+    case 'USER_TOAST_MSG_V2': {
+      // No capture; the field layout of public client models (sender_uinfo, guard_info, pay_info). A guard purchase
+      // the room also announces as GUARD_BUY is dropped as a repeat (gift-dedupe.ts): whichever comes first is kept.
+      const d = data(raw);
+      const sender = isObj(d.sender_uinfo) ? d.sender_uinfo : {};
+      const base = isObj(sender.base) ? sender.base : {};
+      const guard = isObj(d.guard_info) ? d.guard_info : {};
+      const pay = isObj(d.pay_info) ? d.pay_info : {};
+      if (n(guard.guard_level) < 1 || n(guard.guard_level) > 3) return null;
+      return { type: 'GUARD_BUY', uid: n(sender.uid), username: s(base.name), guardLevel: n(guard.guard_level), num: n(pay.num, 1), price: n(pay.price), giftName: s(guard.role_name), raw };
+    }
     case 'GUARD_BUY': {
       const d = data(raw);
       return { type: 'GUARD_BUY', uid: n(d.uid), username: s(d.username), guardLevel: n(d.guard_level), num: n(d.num, 1), price: n(d.price), giftName: s(d.gift_name), raw };
