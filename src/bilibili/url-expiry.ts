@@ -17,9 +17,12 @@ export function expiresAt(url: string): number | null {
   return Number(v) * 1000;
 }
 
-/** How long from `now` until the connection should be renewed with a freshly resolved URL; null: never. */
+/**
+ * How long from `now` until the connection should be renewed with a freshly resolved URL; null: never (no
+ * `expires`, or one already past although the host served it: the clocks disagree and a renewal gains nothing).
+ */
 export function renewDelayMs(url: string, now = Date.now()): number | null {
   const at = expiresAt(url);
-  if (at === null) return null;
+  if (at === null || at <= now) return null;
   return Math.max(MIN_RENEW_DELAY_MS, at - now - RENEW_BEFORE_MS);
 }
