@@ -7,13 +7,15 @@ import { startCli } from './helpers.js';
 
 let sim: Awaited<ReturnType<typeof startSim>>;
 beforeAll(async () => {
+  // The rooms whose choice is asserted at qn 10000 serve guests as a logged-in user (no guest cap): the cap and the
+  // master-playlist answer to it are test/streams2026/guest-original.test.ts.
   sim = await startSim([
-    { roomId: 34601, shortId: 346, live: true, hevc: true, name: 'normal' },
+    { roomId: 34601, shortId: 346, live: true, hevc: true, name: 'normal', guestQnCap: false },
     { roomId: 34602, live: true, special: 'paid' },
     { roomId: 34603, live: false },
     { roomId: 34604, live: true },
     { roomId: 34605, live: true, av1Only: true, formats: ['ts'] },
-    { roomId: 34606, live: true, variants: { bluray: true } },
+    { roomId: 34606, live: true, variants: { bluray: true }, guestQnCap: false },
     { roomId: 34607, live: true },
   ]);
 });

@@ -18,8 +18,7 @@ export function liveFetch(base: string, path: string, params: Record<string, str
 }
 
 export async function startSim(rooms: SimRoomInit[] = []): Promise<{ sim: Simulator; url: string; close: () => Promise<void> }> {
-  // Without the guest cap (default on): these tests read play info as a logged-in user would get it.
-  const sim = new Simulator({ guestQnCap: false });
+  const sim = new Simulator();
   const running = await sim.start();
   for (const r of rooms) sim.createRoom(r);
   return { sim, url: running.url, close: running.close };
