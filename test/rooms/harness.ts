@@ -51,10 +51,10 @@ export async function startHarness(options: {
   /** The live API host the service uses (read after beforeStart; e.g. a proxy in front of the simulator). */
   liveApiHost?: () => string;
 }): Promise<Harness> {
-  // Recording tests that predate issue 47 record what play info offers without the guest cap, and rooms on the clip
-  // timeline unless they ask for `liveStream` (the default simulator caps guests at qn 250 and runs FLV+fMP4 rooms on
-  // one clock; test/streams2026/guest-original.test.ts records through the cap with `sim: { guestQnCap: true }`).
-  const sim = new Simulator({ guestQnCap: false, oneClockByDefault: false, ...options.sim });
+  // Recording tests run as a logged-in user would be served: without the guest cap a guest would record the master
+  // playlist's HLS (guest original, issue 47), which test/streams2026/guest-original.test.ts covers with
+  // `sim: { guestQnCap: true }`.
+  const sim = new Simulator({ guestQnCap: false, ...options.sim });
   const running = await sim.start();
   for (const r of options.rooms) sim.createRoom(r);
   await options.beforeStart?.(sim, running.url);
