@@ -5,6 +5,7 @@ import type { RoomSettings } from '../config/fields.js';
 import type { RoomCommand, RoomHostApi, RoomInit, RoomMessage, RoomObservation } from './protocol.js';
 import { RoomActor } from './room-actor.js';
 import { StatsBatcher } from './stats-batcher.js';
+import { findPreviewTap, setPreviewPost } from '../preview/tap.js';
 
 export class RoomHost {
   private readonly actors = new Map<number, RoomActor>();
@@ -12,6 +13,7 @@ export class RoomHost {
 
   constructor(private readonly port: MessagePort) {
     this.batcher = new StatsBatcher((m) => this.post(m));
+    setPreviewPost((m, transfer) => this.port.postMessage(m, transfer));
   }
 
   post(message: RoomMessage): void {
@@ -46,6 +48,7 @@ export class RoomHost {
       observe: (observations: RoomObservation[]) => guard(() => {
         for (const o of observations) this.actors.get(o.roomId)?.observe(o.status);
       }),
+      preview: (roomId: number, on: boolean) => guard(() => findPreviewTap(roomId)?.setActive(on) ?? false),
       shutdown: () => guard(async () => {
         await Promise.all([...this.actors.values()].map((a) => a.dispose()));
         this.actors.clear();

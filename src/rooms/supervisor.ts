@@ -119,6 +119,13 @@ export class Supervisor implements RoomControl {
     return slot.call((api) => api.command(roomId, command));
   }
 
+  /** Turns a room's live preview on or off in its thread; false when it has no actor or writes no FLV now. */
+  preview(roomId: number, on: boolean): Promise<boolean> {
+    const slot = this.placement.get(roomId);
+    if (!slot) return Promise.resolve(false);
+    return slot.call((api) => api.preview(roomId, on));
+  }
+
   updateConfig(roomId: number, settings: RoomSettings): Promise<void> {
     const slot = this.placement.get(roomId);
     const init = slot?.rooms.get(roomId);

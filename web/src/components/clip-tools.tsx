@@ -14,11 +14,13 @@ export interface ClipToolsProps {
   onSeek(seconds: number): void;
   /** Live preview: the XML grows, so the heat reloads; clips wait for the file to close. */
   live?: boolean;
+  /** Marks another way than at `now` on `path` (live: at the file's live position); resolves with the marker. */
+  markAt?(): Promise<Marker>;
 }
 
 const fmt = clock;
 
-export function ClipTools({ path, now, spanS, onSeek, live = false }: ClipToolsProps) {
+export function ClipTools({ path, now, spanS, onSeek, live = false, markAt }: ClipToolsProps) {
   const [notice, say] = useNotice();
   const [markers, setMarkers] = useState<Marker[]>([]);
   const [start, setStart] = useState<number | null>(null);
@@ -43,7 +45,7 @@ export function ClipTools({ path, now, spanS, onSeek, live = false }: ClipToolsP
   }, [path, windowS, live]);
 
   const mark = (): void => {
-    api<Marker>('POST', 'api/file/markers', { path, atMs: Math.round(now * 1000) }).then((m) => {
+    (markAt ? markAt() : api<Marker>('POST', 'api/file/markers', { path, atMs: Math.round(now * 1000) })).then((m) => {
       setMarkers((list) => [...list, m].sort((a, b) => a.atMs - b.atMs));
       say(t('clips.marked', { time: fmt(m.atMs) }));
     }, (e: Error) => say(e.message, true));
