@@ -6,6 +6,8 @@ import type { PreviewChunk } from '../rooms/protocol.js';
 import { FlvTagSplitter } from './flv-tags.js';
 import { PreviewViewer } from './viewer.js';
 
+export { VIEWER_QUEUE_BYTES } from './viewer.js';
+
 /** The GOP kept for a joining viewer is dropped past this (it starts at the next keyframe instead). */
 const GOP_CACHE_BYTES = 6 * 1024 * 1024;
 /** The room's thread keeps sending this long after the last viewer left: a reload starts at once. */
@@ -20,6 +22,8 @@ export interface PreviewHubOptions {
   /** A comment while the room is watched (the event stream passes it to the room's page). */
   onDanmaku?(d: PreviewDanmaku): void;
   log?: Logger;
+  /** Bytes a viewer may fall behind before it is dropped (default VIEWER_QUEUE_BYTES). */
+  viewerQueueBytes?: number;
 }
 
 interface RoomPreview {
@@ -83,7 +87,7 @@ export class PreviewHub {
       }
     }
     if (r.viewers.size >= max) throw new LiverecError('PREVIEW_FULL', `room ${roomId} has ${r.viewers.size} preview viewers, PreviewMaxViewers is ${max}`);
-    const viewer = new PreviewViewer((v) => this.left(roomId, v));
+    const viewer = new PreviewViewer((v) => this.left(roomId, v), this.options.viewerQueueBytes);
     const stream = viewer.open();
     r.viewers.add(viewer);
     if (r.head && r.gop.length) viewer.start([r.head, ...r.gop]);

@@ -10,7 +10,7 @@ export class PreviewViewer {
   /** Why the viewer ended: 'slow' when dropped for its backlog. */
   endReason: 'slow' | 'end' | 'gone' | null = null;
 
-  constructor(private readonly onClose: (v: PreviewViewer) => void) {}
+  constructor(private readonly onClose: (v: PreviewViewer) => void, private readonly queueBytes = VIEWER_QUEUE_BYTES) {}
 
   open(): ReadableStream<Uint8Array> {
     return new ReadableStream<Uint8Array>(
@@ -20,7 +20,7 @@ export class PreviewViewer {
         },
         cancel: () => this.finish('gone'),
       },
-      { highWaterMark: VIEWER_QUEUE_BYTES, size: (chunk) => chunk.byteLength },
+      { highWaterMark: this.queueBytes, size: (chunk) => chunk.byteLength },
     );
   }
 
