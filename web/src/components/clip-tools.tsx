@@ -20,6 +20,9 @@ export interface ClipToolsProps {
 
 const fmt = clock;
 
+/** Dispatched on window when a clip was queued from a player. */
+export const CLIP_QUEUED = 'liverec:clip-queued';
+
 export function ClipTools({ path, now, spanS, onSeek, live = false, markAt }: ClipToolsProps) {
   const [notice, say] = useNotice();
   const [markers, setMarkers] = useState<Marker[]>([]);
@@ -65,7 +68,11 @@ export function ClipTools({ path, now, spanS, onSeek, live = false, markAt }: Cl
     api<{ markers: Marker[] }>('DELETE', `api/file/markers/${encodeURIComponent(m.id)}?${q}`).then((r) => setMarkers(r.markers), (e: Error) => say(e.message, true));
   };
   const clip = (startMs: number, endMs: number): void => {
-    api<{ id: string }>('POST', 'api/clips', { path, startMs, endMs }).then(() => say(t('clips.queued', { from: fmt(startMs), to: fmt(endMs) })), (e: Error) => say(e.message, true));
+    api<{ id: string }>('POST', 'api/clips', { path, startMs, endMs }).then(() => {
+      say(t('clips.queued', { from: fmt(startMs), to: fmt(endMs) }));
+      // The Files page's clip list reloads (and follows the job while it runs).
+      window.dispatchEvent(new Event(CLIP_QUEUED));
+    }, (e: Error) => say(e.message, true));
   };
 
   return (
