@@ -24,9 +24,10 @@ export function normalizeOrigin(text: string): string | null {
 
 /**
  * Responses that carry settings (the Bilibili cookie among them) or may echo them (webhook deliveries and tests,
- * logs, the log files): never given to an untrusted origin.
+ * logs, the log files, and the event stream, whose `log` frames are the same lines as /api/log/fetch): never given
+ * to an untrusted origin.
  */
-const SETTINGS_PATH = /^\/+(?:api\/+config\/+global|api\/+room\/+[^/]+\/+config|file\/+config[^/]*|api\/+webhook\/+(?:deliveries|test|replay)|api\/+log\/+[^/]+|file\/+logs(?:\/.*)?)\/*$/i;
+const SETTINGS_PATH = /^\/+(?:api\/+config\/+global|api\/+room\/+[^/]+\/+config|file\/+config[^/]*|api\/+webhook\/+(?:deliveries|test|replay)|api\/+log\/+[^/]+|api\/+events|file\/+logs(?:\/.*)?)\/*$/i;
 
 function decodedPath(path: string): string {
   try {

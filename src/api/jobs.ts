@@ -23,6 +23,7 @@ export function jobDto(j: PostJob, workDir: string): PostJobDto {
     attempts: j.attempts, createdAt: iso(j.createdAt), updatedAt: iso(j.updatedAt),
     nextAttemptAt: j.state === 'retrying' && j.dueAt ? iso(j.dueAt) : null, error: j.error,
     output: j.output === null ? null : isAbsolute(j.output) ? relative(workDir, j.output) : j.output,
+    skipped: j.skipped ?? null,
   };
 }
 

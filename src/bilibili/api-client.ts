@@ -8,6 +8,7 @@ import { BiliErrorCode, BilibiliError } from './errors.js';
 import { apiHeaders } from './headers.js';
 import { httpGetText } from './http-get.js';
 import { type Json, num, obj, optStr, str } from './json-read.js';
+import { overJsonBudget } from './json-budget.js';
 import { cookieHasBuvid3, type GuestIdentity, guestIdentityCache, mergeCookie, parseCookie } from './identity.js';
 import { BASE_INFO_PATH, BATCH_STATUS_PATH, type BatchRoomStatus, batchQuery, readBaseInfo, readBatchStatus, type RoomBaseInfo } from './batch-status.js';
 import { fetchShared, markSharedStale } from './shared-credentials.js';
@@ -100,6 +101,7 @@ export class BilibiliApiClient {
     let code = -1;
     let message = res.body.slice(0, 60);
     try {
+      if (overJsonBudget(res.body) !== null) throw new Error('over the parse budget');
       const env = JSON.parse(res.body) as { code?: unknown; message?: unknown };
       code = typeof env.code === 'number' ? env.code : -1;
       message = typeof env.message === 'string' ? env.message : '';
@@ -192,6 +194,9 @@ export class BilibiliApiClient {
       throw new BilibiliError(BiliErrorCode.ApiHttpStatus, `${path}: HTTP ${res.status}`, { httpStatus: res.status });
     }
     let body: Json;
+    // Checked before JSON.parse: what a parse builds is bounded by the budget, not by the 4 MiB answer cap.
+    const over = overJsonBudget(res.body);
+    if (over !== null) throw new BilibiliError(BiliErrorCode.ApiBadResponse, `${path}: answer refused before parsing: ${over}`);
     try {
       body = JSON.parse(res.body);
     } catch {

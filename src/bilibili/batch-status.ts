@@ -1,9 +1,10 @@
 // The batch status endpoint (room/v1/Room/get_status_info_by_uids): many rooms' live flags in one unsigned call.
 import { type Json, num, obj, optNum, optStr } from './json-read.js';
 import { MAX_FIELD_CHARS } from './field-limits.js';
+import { stripControlChars } from '../template/control-chars.js';
 
-/** A text field of the answer, cut at parse time like every title and name liverec keeps (hostile answers). */
-const text = (v: unknown, path: string): string => optStr(v, path, '').slice(0, MAX_FIELD_CHARS);
+/** A text field of the answer, cut at parse time like every title and name liverec keeps (hostile answers), without control characters. */
+const text = (v: unknown, path: string): string => stripControlChars(optStr(v, path, '').slice(0, MAX_FIELD_CHARS));
 
 export const BATCH_STATUS_PATH = '/room/v1/Room/get_status_info_by_uids';
 

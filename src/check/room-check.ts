@@ -3,6 +3,7 @@ import type { BilibiliApiClient } from '../bilibili/api-client.js';
 import { errorCode } from '../errors.js';
 import { errorUnavailable, RISK_ERROR_CODES, type UnavailableReason } from '../bilibili/room-availability.js';
 import { chooseQuality, qualityTokens, tokenText } from '../bilibili/quality.js';
+import { classifyStream, type SourceKind } from '../bilibili/provenance.js';
 import { tokenOf } from '../bilibili/recording-protocol.js';
 import { resolveStreamUrl, selectFormat } from '../bilibili/stream-url.js';
 import { ProtocolChoice } from '../rooms/captures/protocol-choice.js';
@@ -16,7 +17,14 @@ export interface OfferedStream {
   acceptQn: number[];
   hosts: number;
   drm: boolean;
+  /** What the stream is, by the recorder's own classifier (src/bilibili/provenance.ts, docs/origin.md). */
+  kind: SourceKind;
+  /** The facts `kind` rests on (name suffix, suffix=, qn …). */
+  evidence: string[];
 }
+
+/** recordable: live with a stream to record; offline: nothing to record now (not a fault); notRecordable: a known reason stands in the way; error: the room could not be checked. */
+export type CheckVerdict = 'recordable' | 'offline' | 'notRecordable' | 'error';
 
 export interface RoomCheck {
   /** As given on the command line. */
@@ -35,6 +43,8 @@ export interface RoomCheck {
   /** Why this stream, or why none. */
   why: string;
   error: { code: string; message: string } | null;
+  /** The answer for scripts (`liverec check` exits 0, 3 or 1 by it). */
+  verdict: CheckVerdict;
 }
 
 export interface CheckSettings {
@@ -53,10 +63,15 @@ export function offeredStreams(raw: unknown): OfferedStream[] {
   for (const s of list(playurl?.stream)) {
     for (const f of list(s.format)) {
       for (const c of list(f.codec)) {
+        // The URL of the first host, as the recorder classifies a codec entry (origin-offer.ts entryProvenance).
+        const host = list(c.url_info)[0];
+        const url = `${host ? String(host.host ?? '') : ''}${String(c.base_url ?? '')}${host ? String(host.extra ?? '') : ''}`;
+        const provenance = classifyStream({ url, codec: String(c.codec_name), qn: Number(c.current_qn) });
         out.push({
           protocol: String(s.protocol_name), format: String(f.format_name), codec: String(c.codec_name),
           qn: Number(c.current_qn), acceptQn: Array.isArray(c.accept_qn) ? c.accept_qn.map(Number) : [],
           hosts: Array.isArray(c.url_info) ? c.url_info.length : 0, drm: c.drm === true,
+          kind: provenance.kind, evidence: provenance.evidence,
         });
       }
     }
@@ -69,14 +84,15 @@ const silent = { log: (): void => undefined };
 export async function checkRoom(api: BilibiliApiClient, id: number, settings: CheckSettings): Promise<RoomCheck> {
   const r: RoomCheck = {
     query: id, roomId: null, shortId: null, uid: null, name: null, title: null, liveStatus: null, live: false,
-    unavailableReason: null, streams: [], choice: null, why: '', error: null,
+    unavailableReason: null, streams: [], choice: null, why: '', error: null, verdict: 'error',
   };
+  const done = (): RoomCheck => Object.assign(r, { verdict: verdictOf(r) });
   const failed = (err: unknown, stage: string): RoomCheck => {
     const code = errorCode(err) ?? 'ERROR';
     r.error = { code, message: (err as Error).message };
     r.unavailableReason = errorUnavailable(code) ?? (RISK_ERROR_CODES.has(code) ? 'riskControl' : null);
     r.why = `${stage} failed: ${code}${r.unavailableReason ? ` (unavailableReason ${r.unavailableReason})` : ''}`;
-    return r;
+    return done();
   };
   try {
     const info = await api.getRoomInfo(id);
@@ -86,7 +102,7 @@ export async function checkRoom(api: BilibiliApiClient, id: number, settings: Ch
   }
   if (!r.live) {
     r.why = r.liveStatus === 2 ? 'the room is in its replay loop (live_status 2): nothing to record' : 'the room is not live';
-    return r;
+    return done();
   }
   const roomId = r.roomId!;
   let status;
@@ -99,7 +115,7 @@ export async function checkRoom(api: BilibiliApiClient, id: number, settings: Ch
   r.unavailableReason = status.unavailableReason;
   if (r.unavailableReason) {
     r.why = `not recorded: unavailableReason ${r.unavailableReason}; the recorder checks it again every TimingCheckInterval`;
-    return r;
+    return done();
   }
   // The recorder's own choice: RecordingProtocol through ProtocolChoice, then resolveStreamUrl.
   const formats = new ProtocolChoice(silent).formats(settings.recordingProtocol);
@@ -117,7 +133,23 @@ export async function checkRoom(api: BilibiliApiClient, id: number, settings: Ch
     r.error = { code, message: (err as Error).message };
     r.why = `no stream would be recorded: ${code}: ${(err as Error).message}`;
   }
-  return r;
+  return done();
+}
+
+/** Answers the service gave about the room, as opposed to failing to give one (network, risk control, bad answers). */
+const NOT_RECORDABLE_CODES = new Set(['NO_STREAM', 'NO_MATCHING_QN', 'PLAYURL_NULL', 'ROOM_UNAVAILABLE', 'API_ROOM_ENCRYPTED']);
+
+export function verdictOf(r: RoomCheck): CheckVerdict {
+  if (r.choice) return 'recordable';
+  if (r.unavailableReason && r.unavailableReason !== 'riskControl') return 'notRecordable';
+  if (r.error) return NOT_RECORDABLE_CODES.has(r.error.code) ? 'notRecordable' : 'error';
+  return r.live ? 'notRecordable' : 'offline';
+}
+
+/** The exit status of a check: 1 when a room could not be checked, else 3 when one cannot be recorded, else 0. */
+export function checkExitCode(rooms: readonly RoomCheck[]): number {
+  if (rooms.some((r) => r.verdict === 'error')) return 1;
+  return rooms.some((r) => r.verdict === 'notRecordable') ? 3 : 0;
 }
 
 /** The terminal form of a check. */
@@ -132,11 +164,13 @@ export function checkText(r: RoomCheck): string {
     lines.push('  streams offered:');
     for (const s of r.streams) {
       lines.push(`    ${s.protocol.padEnd(11)} ${s.format.padEnd(4)} ${s.codec.padEnd(4)} qn ${String(s.qn).padEnd(5)} accept [${s.acceptQn.join(', ')}]  hosts ${s.hosts}  drm ${s.drm ? 'yes' : 'no'}`);
+      lines.push(`      ${s.kind.padEnd(9)} ${s.evidence.length > 0 ? s.evidence.join(', ') : 'no evidence'}`);
     }
   }
   if (r.choice) lines.push(`  would record:      ${r.choice.protocol}/${r.choice.format} ${r.choice.codec} qn ${r.choice.qn} from ${r.choice.host}`);
   else lines.push('  would record:      nothing');
   lines.push(`  why:               ${r.why}`);
+  lines.push(`  verdict:           ${r.verdict}`);
   if (r.error) lines.push(`  error:             ${r.error.code}: ${r.error.message}`);
   return lines.join('\n');
 }

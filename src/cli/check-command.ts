@@ -3,7 +3,7 @@ import { type Command, CommanderError, InvalidArgumentError } from 'commander';
 import { BilibiliApiClient } from '../bilibili/api-client.js';
 import { DEFAULT_RECORDING_QUALITY } from '../bilibili/quality.js';
 import { checkRecordingProtocol, DEFAULT_RECORDING_PROTOCOL } from '../bilibili/recording-protocol.js';
-import { checkRoom, checkText, type RoomCheck } from '../check/room-check.js';
+import { checkExitCode, checkRoom, checkText, type RoomCheck } from '../check/room-check.js';
 
 interface CheckFlags {
   liveApiHost?: string;
@@ -56,7 +56,8 @@ export function registerCheckCommand(program: Command): void {
         if (!flags.json) process.stdout.write(`${checkText(r)}\n\n`);
       }
       if (flags.json) process.stdout.write(`${JSON.stringify({ rooms: results }, null, 2)}\n`);
-      // 1 when a room could not be read at all (network, bad answers); known reasons are answers, not failures.
-      process.exitCode = results.some((r) => r.error && r.roomId === null && !r.unavailableReason) ? 1 : 0;
+      // 0: every room recordable (or offline, its state printed); 3: one cannot be recorded (not found, paid, no
+      // stream …); 1: one could not be checked (network, risk control, bad answers). docs/cli.md.
+      process.exitCode = checkExitCode(results);
     });
 }

@@ -1,11 +1,12 @@
-// `liverec demo`: the simulator with 3 live rooms and their danmaku, recorded with the API and UI on :2356; events and files printed as they happen.
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+// `liverec demo`: the simulator with 3 live rooms and their danmaku, recorded with the API and UI on :2356 (or a free port); events and files printed as they happen.
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { ConfigStore } from '../config/store.js';
 import { EventBus } from '../events/bus.js';
 import type { RecorderEvent } from '../events/types.js';
 import { initLogger } from '../log/logger.js';
-import { startService } from '../service.js';
+import { errorCode } from '../errors.js';
+import { startService, type Service, type ServiceOptions } from '../service.js';
 import { Simulator } from '../simulator/index.js';
 import { realClips, realClipsReady } from '../simulator/real-clips.js';
 import { danmakuPathFor } from '../danmaku/recorder.js';
@@ -14,6 +15,8 @@ import { probeFile } from './probe.js';
 export interface DemoOptions {
   seconds: number;
   port: number;
+  /** The port was the default, not asked for: when it is taken (brec's port: a brec may run), any free one will do. */
+  portIsDefault: boolean;
   outDir: string;
 }
 
@@ -46,11 +49,31 @@ function describe(e: RecorderEvent): string {
   }
 }
 
+/**
+ * Starts the service on the port, or, when the default port is taken, on a free one. Resolves null (after saying
+ * why) when it cannot start at all.
+ */
+async function bindService(options: DemoOptions, start: (bind: string) => Promise<Service>): Promise<Service | null> {
+  try {
+    return await start(`http://127.0.0.1:${options.port}`);
+  } catch (err) {
+    const inUse = errorCode(err) === 'API_LISTEN_FAILED' && ((err as Error).cause as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
+    if (!inUse || !options.portIsDefault) {
+      process.stderr.write(`liverec demo: ${(err as Error).message}\n`);
+      return null;
+    }
+    out(`port ${options.port} is in use (a brec or another liverec may run there): using a free port instead`);
+    try {
+      return await start('http://127.0.0.1:0');
+    } catch (again) {
+      process.stderr.write(`liverec demo: ${(again as Error).message}\n`);
+      return null;
+    }
+  }
+}
+
 export async function runDemo(options: DemoOptions): Promise<void> {
   initLogger({ level: 'error' });
-  // The UI first: a user who opens it right away watches the rooms come live.
-  const base = `http://127.0.0.1:${options.port}`;
-  out(`liverec demo: the web UI will be at ${base}/ui/ (API ${base}/api/room, explorer ${base}/swagger/)`);
   // Real 1080p content at the rooms' bitrates: shipped in the release package, or encoded once by the ffmpeg
   // devDependency in a source checkout; without either, the small committed clips at their own ~0.4 Mbps.
   if (!realClipsReady(ROOMS.map((r) => r.bitrateKbps))) out('encoding the 1080p clips once with ffmpeg (a source checkout; the release package ships them)…');
@@ -61,6 +84,8 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   const sim = new Simulator({ content });
   const running = await sim.start();
   for (const r of ROOMS) sim.createRoom({ ...r, live: true });
+  // Made here, and removed again if the start fails: a failed demo leaves no empty folder behind.
+  const made = !existsSync(options.outDir);
   mkdirSync(options.outDir, { recursive: true });
   const config = new ConfigStore();
   config.global.LiveApiHost = running.url;
@@ -83,7 +108,19 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       closed.push({ path, relativePath: e.EventData.RelativePath, size: e.EventData.FileSize, duration: e.EventData.Duration });
     }
   });
-  const service = await startService({ workDir: options.outDir, config, bus, api: { bind: base } });
+  const start = (bind: string): Promise<Service> => startService({ workDir: options.outDir, config, bus, api: { bind } } satisfies ServiceOptions);
+  const service = await bindService(options, start);
+  if (!service) {
+    await running.close();
+    // Only a folder this run made, and only while the failed start left it as it was made (the API binds before
+    // anything is written; config.json is in memory here).
+    if (made) rmSync(options.outDir, { recursive: true, force: true });
+    process.exit(1);
+  }
+  // The address it actually got, once it listens: a user who opens it right away watches the rooms come live.
+  const base = service.api!.url;
+  const port = service.api!.bind.port;
+  out(`liverec demo: the web UI is at ${base}/ui/ (API ${base}/api/room, explorer ${base}/swagger/)`);
   for (const r of ROOMS) sim.danmakuRate(r.roomId, { rate: DANMAKU_RATE });
   out(`recording ${ROOMS.length} rooms and their danmaku into ${options.outDir} for ${options.seconds} s (Ctrl+C stops earlier); simulator at ${running.url}`);
 
@@ -118,6 +155,6 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   }
   out(`  ${closed.length} files, ${(bytes / 1e6).toFixed(1)} MB, ${xml} danmaku XML files, ${events} events`);
   out(`\nrecordings (.flv) and danmaku (.xml, beside each video) are in ${options.outDir}`);
-  out(`the web UI was at ${base}/ui/ while the demo ran; to browse these files in it later: liverec run ${shown(options.outDir)} --bind ${options.port}`);
+  out(`the web UI was at ${base}/ui/ while the demo ran; to browse these files in it later: liverec run ${shown(options.outDir)} --bind ${port}`);
   process.exit(0);
 }

@@ -13,7 +13,7 @@ import { addServerOptions, apiOptions, fail, initCliLogger, type ServerFlags } f
 import { startupLines } from './startup-lines.js';
 import { workDirProblem } from './work-dir.js';
 
-async function serve(flags: ServerFlags, start: () => Promise<Service>): Promise<void> {
+async function serve(flags: ServerFlags, workDir: string, start: () => Promise<Service>): Promise<void> {
   let service: Service;
   try {
     service = await start();
@@ -22,7 +22,7 @@ async function serve(flags: ServerFlags, start: () => Promise<Service>): Promise
     fail((err as Error).message);
   }
   startFileLog();
-  if (service.api) process.stdout.write(startupLines(service.api));
+  if (service.api) process.stdout.write(startupLines(service.api, workDir));
   // brec keeps recording without its web API; nothing else would hold the event loop open with no rooms.
   else logger().info('Web API not enabled (no --bind): the HTTP API is off; recording continues until SIGINT/SIGTERM');
   const keepAlive = setInterval(() => undefined, 1 << 30);
@@ -42,7 +42,7 @@ export function registerRecorderCommands(program: Command): void {
       const cluster = clusterSettings(flags);
       if (cluster) {
         const { startClusterService } = await import('../cluster/start.js');
-        return serve(flags, () => startClusterService({ workDir, api, roomsPerWorker: flags.roomsPerWorker, cluster }));
+        return serve(flags, workDir, () => startClusterService({ workDir, api, roomsPerWorker: flags.roomsPerWorker, cluster }));
       }
       const file = flags.configOverride === undefined ? undefined : resolve(flags.configOverride);
       if (file && !existsSync(file)) usage(`--config-override: ${file} does not exist`);
@@ -55,7 +55,7 @@ export function registerRecorderCommands(program: Command): void {
       if (file) logger().info({ configOverride: file }, `Using config from ${file}`);
       // Kept for brec's sake, but a misspelled key must not go unnoticed (AutoRecrod → a room never recorded).
       for (const line of unknownMemberWarnings(config)) logger().warn({ configFile: config.path }, line);
-      await serve(flags, () => startService({ workDir, config, api, roomsPerWorker: flags.roomsPerWorker }));
+      await serve(flags, workDir, () => startService({ workDir, config, api, roomsPerWorker: flags.roomsPerWorker }));
     });
 
   addServerOptions(program.command('portable').alias('p').argument('<outdir>', 'where recordings go').argument('[roomIds...]', 'rooms to record'))
@@ -94,19 +94,19 @@ export function registerRecorderCommands(program: Command): void {
       }
       // Made only now that every argument is accepted; a failed start may leave this one empty folder.
       mkdirSync(workDir, { recursive: true });
-      await serve(flags, () => startService({ workDir, config, api, roomsPerWorker: flags.roomsPerWorker }));
+      await serve(flags, workDir, () => startService({ workDir, config, api, roomsPerWorker: flags.roomsPerWorker }));
     });
 
   program.command('demo')
-    .description('record 3 rooms of a built-in simulator of the live service, with the API on http://127.0.0.1:2356')
+    .description('record 3 rooms of a built-in simulator of the live service, with the API on http://127.0.0.1:2356 (a free port when 2356 is taken)')
     .option('--seconds <n>', 'stop after this many seconds', positiveNumberFlag, 60)
-    .option('--port <port>', 'HTTP API and UI port', intFlag(1, 65535), 2356)
+    .option('--port <port>', 'HTTP API and UI port; without it 2356, or any free port when 2356 is taken', intFlag(1, 65535))
     .option('--out <dir>', 'where the recordings go', 'liverec-demo')
-    .action(async (flags: { seconds: number; port: number; out: string }) => {
+    .action(async (flags: { seconds: number; port?: number; out: string }) => {
       const outDir = resolve(flags.out);
       const problem = workDirProblem(outDir, true);
       if (problem) fail(problem);
       // Loaded for `demo` only: the simulator's stack has no place in a recorder that runs.
-      await (await import('./demo.js')).runDemo({ seconds: flags.seconds, port: flags.port, outDir });
+      await (await import('./demo.js')).runDemo({ seconds: flags.seconds, port: flags.port ?? 2356, portIsDefault: flags.port === undefined, outDir });
     });
 }

@@ -17,8 +17,20 @@ interface SimulateOptions {
   padWithFiller?: boolean;
   formats?: SimFormat[];
   lenient?: boolean;
+  strictAll?: boolean;
+  danmakuTcpPort?: number;
   specialRooms?: boolean;
   riskPerMinute?: number;
+  danmakuRate: number;
+}
+
+/** Danmaku a second in each pre-created room by default: enough that a first recording has comments, super chats, gifts and guards to show. */
+export const DEFAULT_SIM_DANMAKU_RATE = 2;
+
+function rate(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || n > 1000) throw new InvalidArgumentError(`--danmaku-rate must be a number of messages a second from 0 to 1000, got "${value}"`);
+  return n;
 }
 
 /**
@@ -49,6 +61,12 @@ function int(name: string, min: number, max: number): (value: string) => number 
   };
 }
 
+const STRICT_LINE = {
+  lenient: 'lenient: unsigned calls accepted',
+  all: 'strict-all: buvid3 on every live call, WBI on getInfoByRoom/getDanmuInfo',
+  evidence: 'refusals as the sources show: WBI on getInfoByRoom/getDanmuInfo, buvid3 on getDanmuInfo',
+} as const;
+
 export function registerSimulateCommand(program: Command): void {
   program
     .command('simulate')
@@ -61,18 +79,23 @@ export function registerSimulateCommand(program: Command): void {
     .option('--small-clips', 'serve the small committed 360p/480p clips (about 0.4 Mbps; no ffmpeg needed)')
     .option('--formats <list>', 'what the pre-created rooms offer, of flv, fmp4 and ts (HLS), serving the content in each (default: all three, HLS from the small clips); without flv, recorders fall back to HLS', formatList)
     .option('--pad-with-filler', 'pad video with H.264 filler NALUs up to --bitrate-kbps (recorders drop filler: flatters them)')
-    .option('--lenient', '2024 behaviour for old clients: accept unsigned live API calls and calls without a buvid3 cookie (default: refuse them with -352, as the service does)')
+    .option('--lenient', '2024 behaviour for old clients: accept unsigned live API calls and calls without a buvid3 cookie (default: refuse exactly what a source shows the service refusing, docs/bilibili-2026.md)')
+    .option('--strict-all', 'experiments: refuse every live API call without a buvid3 cookie and unsigned getInfoByRoom/getDanmuInfo (stricter than the service is shown to be)')
+    .option('--danmaku-tcp-port <n>', 'port of the raw-TCP danmaku listener named as host_list port (the service uses 2243; 0 = any free port)', int('danmaku-tcp-port', 0, 65535), 0)
     .option('--special-rooms', 'also create live rooms a guest cannot record: 20001 paid, 20002 password, 20003 guard-only, 20004 DRM-only')
+    .option('--danmaku-rate <n>', 'danmaku messages a second in each pre-created room (comments, super chats, gifts, guards); 0 = none', rate, DEFAULT_SIM_DANMAKU_RATE)
     .option('--risk-per-minute <n>', 'risk control: answer 412 to an IP making more than N live-API calls a minute (0 = off)', int('risk-per-minute', 0, 1_000_000), 0)
     .action(async (opts: SimulateOptions) => {
-      const sim = new Simulator({ content: await content(opts), lenient: opts.lenient ?? false, riskPerMinute: opts.riskPerMinute ?? 0 });
-      const running = await sim.start({ port: opts.port, host: opts.host });
+      if (opts.lenient && opts.strictAll) program.error('error: --lenient and --strict-all exclude each other', { exitCode: 2, code: 'liverec.conflictingOptions' });
+      const sim = new Simulator({ content: await content(opts), lenient: opts.lenient ?? false, strictAll: opts.strictAll ?? false, riskPerMinute: opts.riskPerMinute ?? 0 });
+      const running = await sim.start({ port: opts.port, host: opts.host, danmakuTcpPort: opts.danmakuTcpPort });
       for (let i = 1; i <= opts.rooms; i++) {
         sim.createRoom({ roomId: 10000 + i, shortId: i, name: `sim-${i}`, title: `Simulated room ${i}`, live: true, bitrateKbps: opts.bitrateKbps, padWithFiller: opts.padWithFiller ?? false, formats: opts.formats });
+        if (opts.danmakuRate > 0) sim.danmakuRate(10000 + i, { rate: opts.danmakuRate });
       }
       if (opts.specialRooms) SIM_SPECIALS.forEach((special, i) => sim.createRoom({ roomId: 20001 + i, name: `sim-${special}`, title: `Simulated ${special} room`, live: true, special }));
       const shown = opts.host === '127.0.0.1' || opts.host === '0.0.0.0' ? running.url : `http://${opts.host}:${running.port}`;
-      process.stdout.write(`liverec simulator listening on ${shown} (${opts.rooms} rooms; ${sim.lenient ? 'lenient: unsigned calls accepted' : 'WBI signature and buvid3 required'}; control API ${shown}/_sim/rooms)\n`);
+      process.stdout.write(`liverec simulator listening on ${shown} (${opts.rooms} rooms${opts.rooms > 0 ? `, ${opts.danmakuRate} danmaku/s each` : ''}; ${STRICT_LINE[sim.strictMode]}; control API ${shown}/_sim/rooms)\n`);
       await new Promise<void>((resolve) => {
         const stop = (): void => resolve();
         process.once('SIGINT', stop);

@@ -13,13 +13,19 @@ export function listeningUrls(api: Pick<ApiServer, 'bind' | 'servers'>): string[
   });
 }
 
-/** What Microsoft.Hosting.Lifetime writes with the default console logger, line for line. */
-export function startupLines(api: Pick<ApiServer, 'bind' | 'servers'>, contentRoot = process.cwd()): string {
-  const info = (id: number, text: string): string => `info: Microsoft.Hosting.Lifetime[${id}]\n      ${text}\n`;
+/**
+ * What Microsoft.Hosting.Lifetime writes with the default console logger, line for line, then one line of liverec's
+ * own in the same form: where the web UI is (brec prints none; a new user otherwise has to guess `/ui/`). The
+ * content root is the work directory, as brec's is, not the shell's folder.
+ */
+export function startupLines(api: Pick<ApiServer, 'bind' | 'servers' | 'url'>, contentRoot: string): string {
+  const info = (source: string, text: string): string => `info: ${source}\n      ${text}\n`;
+  const lifetime = (id: number, text: string): string => info(`Microsoft.Hosting.Lifetime[${id}]`, text);
   return [
-    ...listeningUrls(api).map((url) => info(14, `Now listening on: ${url}`)),
-    info(0, 'Application started. Press Ctrl+C to shut down.'),
-    info(0, 'Hosting environment: Production'),
-    info(0, `Content root path: ${contentRoot}`),
+    ...listeningUrls(api).map((url) => lifetime(14, `Now listening on: ${url}`)),
+    lifetime(0, 'Application started. Press Ctrl+C to shut down.'),
+    lifetime(0, 'Hosting environment: Production'),
+    lifetime(0, `Content root path: ${contentRoot}`),
+    info('liverec[0]', `Web UI: ${api.url}/ui/`),
   ].join('');
 }

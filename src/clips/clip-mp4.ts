@@ -5,6 +5,7 @@ import { demuxFlv } from '../post/remux/demux-flv.js';
 import { demuxFmp4 } from '../post/remux/demux-fmp4.js';
 import { demuxTs } from '../post/remux/demux-ts.js';
 import { FileReader } from '../post/remux/file-reader.js';
+import { ByteLedger } from '../post/remux/ledger.js';
 import { copyRegion, DataWriter } from '../post/remux/media-copy.js';
 import { Mp4Muxer } from '../post/remux/muxer.js';
 import type { RemuxReport } from '../post/remux/remux.js';
@@ -20,7 +21,8 @@ type Format = keyof typeof DEMUXERS;
 function demux(input: string, format: Format, sink: SampleSink): number {
   const reader = new FileReader(input);
   try {
-    DEMUXERS[format](reader, sink);
+    // A clip reads only up to its end, so the source's books are not kept: nothing is deleted by a clip.
+    DEMUXERS[format](reader, sink, new ByteLedger());
   } catch (err) {
     if (!(err instanceof EnoughRead)) throw err;
   } finally {
@@ -45,7 +47,7 @@ export function findCut(input: string, startMs: number, endMs: number): ClipCut 
   return cut;
 }
 
-export interface ClipMp4Report extends RemuxReport {
+export interface ClipMp4Report extends Omit<RemuxReport, 'ledger'> {
   cut: ClipCut;
 }
 

@@ -35,6 +35,10 @@ export class ClipWindow implements SampleSink {
     this.target.anomaly(what);
   }
 
+  description(track: number, sampleEntry: Buffer): void {
+    this.target.description(track, sampleEntry);
+  }
+
   private keep(track: number, dts: number): boolean {
     const i = this.n++;
     const ms = (dts / this.setups[track]!.timescale - this.cut.originS) * 1000;
@@ -71,6 +75,10 @@ export class CutFinder implements SampleSink {
 
   anomaly(what: string): void {
     this.anomalies[what] = (this.anomalies[what] ?? 0) + 1;
+  }
+
+  description(): void {
+    // The cut depends on times and keyframes only, not on the codec setup.
   }
 
   private origin(): number {

@@ -65,6 +65,11 @@ export class BatchDetector {
     }
   }
 
+  /** The room left the list: it is no longer owed a first check. */
+  unwatch(roomId: number): void {
+    this.unseen.delete(roomId);
+  }
+
   /** The room was just checked another way (getRoomBaseInfo carries the live flag): no quick first check needed. */
   seen(roomId: number): void {
     this.unseen.delete(roomId);

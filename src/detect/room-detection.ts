@@ -25,8 +25,16 @@ export interface DetectionDeps {
   clientTestSwitches?: ClientTestSwitches;
 }
 
-/** Per-room fallback checks in flight at most: a failing batch endpoint must not queue thousands of calls. */
+/** Per-room fallback checks in flight at most: the rest wait in the queue, taken in turn as the API budget allows. */
 const FALLBACK_CONCURRENCY = 3;
+
+/** What detection knows of one listed room: created when the room is added, deleted when it is removed (never orphaned). */
+interface DetectRecord {
+  /** When getRoomBaseInfo last tried to learn its uid (epoch ms; 0 = never). */
+  learnTriedAt: number;
+  /** When its last per-room fallback check began (epoch ms; 0 = never). */
+  checkedAt: number;
+}
 /** Room ids per getRoomBaseInfo call. */
 const LEARN_BATCH = 500;
 
@@ -37,8 +45,11 @@ export class RoomDetection {
   readonly usage = new ApiUsageSampler();
   /** Per-room fallback checks made (batch endpoint failing). */
   fallbackChecks = 0;
-  private readonly lastFallback = new Map<number, number>();
-  private fallbackInFlight = 0;
+  /** One record per listed room: the single source of truth a remove deletes and a re-add recreates. */
+  private readonly records = new Map<number, DetectRecord>();
+  /** Rooms waiting for a per-room check, in turn (round robin: a room checked again queues at the back). */
+  private readonly queue = new Set<number>();
+  private readonly inFlight = new Set<number>();
   private pending: RoomObservation[] = [];
 
   constructor(private readonly deps: DetectionDeps) {
@@ -59,6 +70,7 @@ export class RoomDetection {
   }
 
   start(): void {
+    this.stopped = false;
     if (this.started || this.remote) return;
     this.started = true;
     this.usage.start();
@@ -89,16 +101,36 @@ export class RoomDetection {
     if (!uid) return;
     const known = this.uids.get(roomId) === uid;
     this.uids.set(roomId, uid);
-    this.learnTried.delete(roomId);
+    const rec = this.records.get(roomId);
+    if (rec) rec.learnTriedAt = 0;
     if (!known && !checked) this.detector.watch(roomId);
   }
 
   added(roomId: number): void {
+    this.records.set(roomId, { learnTriedAt: 0, checkedAt: 0 });
     this.detector.watch(roomId);
     this.start(); // a cluster node adopts rooms without start()
   }
 
+  /** The room left the list: everything detection kept about it goes (its uid stays: a fact about the service). */
+  removed(roomId: number): void {
+    this.records.delete(roomId);
+    this.queue.delete(roomId);
+    this.detector.unwatch(roomId);
+  }
+
+  /** The room's record, made on first use for rooms listed before detection existed (config at start). */
+  private record(roomId: number): DetectRecord {
+    let rec = this.records.get(roomId);
+    if (!rec) this.records.set(roomId, (rec = { learnTriedAt: 0, checkedAt: 0 }));
+    return rec;
+  }
+
+  private stopped = false;
+
   stop(): void {
+    this.stopped = true;
+    this.queue.clear();
     this.detector.stop();
     this.usage.stop();
     this.uids.flush();
@@ -122,11 +154,11 @@ export class RoomDetection {
       if (todo.length >= LEARN_BATCH) break;
       // A room with an unavailableReason (e.g. notFound) is checked by its own per-interval timer.
       if (r.disposed || this.uidOf(r.roomId, r.state) || r.state.unavailableReason) continue;
-      if (now - (this.learnTried.get(r.roomId) ?? 0) < interval) continue;
+      if (now - this.record(r.roomId).learnTriedAt < interval) continue;
       todo.push(r.roomId);
     }
     if (todo.length === 0) return false;
-    for (const id of todo) this.learnTried.set(id, now);
+    for (const id of todo) this.record(id).learnTriedAt = now;
     let found: RoomBaseInfo[] = [];
     try {
       found = await this.client().getRoomBaseInfo(todo);
@@ -149,8 +181,6 @@ export class RoomDetection {
     if (missed.length) this.fallback(missed, new Error('not in the getRoomBaseInfo answer'), 'info');
     return true;
   }
-
-  private readonly learnTried = new Map<number, number>();
 
   private watched(): { roomId: number; uid: number }[] {
     const out: { roomId: number; uid: number }[] = [];
@@ -181,18 +211,39 @@ export class RoomDetection {
     if (list.length) this.deps.observe(list);
   }
 
-  /** The batch call failed: the rooms of that batch are checked one by one, each at most once per TimingCheckInterval. */
+  /**
+   * The batch call failed or left rooms out: every one of them is queued for a check of its own (each at most once
+   * per TimingCheckInterval). The queue is worked FALLBACK_CONCURRENCY at a time, in turn, each check through the
+   * process's API budget: no room is dropped because others were queued first.
+   */
   private fallback(roomIds: number[], err: Error, level: 'warn' | 'info' = 'warn'): void {
-    logger()[level]({ err: err.message, rooms: roomIds.length }, 'batch check failed or left rooms out; checking these rooms one by one');
     const now = Date.now();
     const interval = Math.max(5, this.deps.config.effective('TimingCheckInterval')) * 1000;
+    let queued = 0;
     for (const id of roomIds) {
-      if (this.fallbackInFlight >= FALLBACK_CONCURRENCY) return;
-      if (now - (this.lastFallback.get(id) ?? 0) < interval) continue;
-      this.lastFallback.set(id, now);
-      this.fallbackInFlight++;
+      const room = this.deps.room(id);
+      if (!room || room.disposed || this.queue.has(id) || this.inFlight.has(id)) continue;
+      if (now - this.record(id).checkedAt < interval) continue;
+      this.queue.add(id);
+      queued++;
+    }
+    if (queued > 0) logger()[level]({ err: err.message, rooms: queued, queued: this.queue.size }, 'batch check failed or left rooms out; checking these rooms one by one');
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.inFlight.size < FALLBACK_CONCURRENCY && this.queue.size > 0) {
+      const id = this.queue.values().next().value as number;
+      this.queue.delete(id);
+      const room = this.deps.room(id);
+      if (!room || room.disposed) continue;
+      this.record(id).checkedAt = Date.now();
+      this.inFlight.add(id);
       this.fallbackChecks++;
-      void this.deps.refresh(id).catch(() => undefined).finally(() => this.fallbackInFlight--);
+      void this.deps.refresh(id).catch(() => undefined).finally(() => {
+        this.inFlight.delete(id);
+        if (!this.stopped) this.pump();
+      });
     }
   }
 }

@@ -70,7 +70,9 @@ export interface PostProcessedData extends FileClosedData {
   Succeeded: boolean;
   /** The file the chain left (the MP4 after a remux), relative to the work directory. */
   OutputPath: string;
-  Jobs: { Kind: string; State: 'done' | 'failed'; Attempts: number; Error: string | null; Output: string | null }[];
+  /** Skipped: a remux's byte ranges of the source not copied (done-with-warnings; the source is kept), else null. */
+  Jobs: { Kind: string; State: 'done' | 'done-with-warnings' | 'failed'; Attempts: number; Error: string | null; Output: string | null;
+    Skipped: { offset: number; bytes: number; reason: string }[] | null }[];
 }
 
 /** liverec extension (v2 webhooks only): retention deleted a closed recording and its sidecars. */

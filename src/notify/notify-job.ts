@@ -36,7 +36,7 @@ export async function runNotify(job: PostJob, ctx: JobContext, notifyUrls: strin
   try {
     await sendTo(target, { title: p.title, body: p.body, kind: p.notice, roomId: p.room || null }, undefined, ctx.signal);
   } catch (err) {
-    throw new Error(`${p.target}: ${redactError(err)}`);
+    throw new Error(`${p.target}: ${redactError(err, target)}`);
   }
   ctx.log.info({ roomId: p.room || null, kind: p.notice, target: p.target }, 'notification sent');
   return {};

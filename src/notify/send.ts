@@ -1,5 +1,6 @@
 // Sends one message to one target: HTTP POSTs for ntfy, Telegram, Bark and JSON; SMTP (STARTTLS) through nodemailer.
 import type { Target } from './targets.js';
+import { redactErrorText } from '../log/redact.js';
 
 export interface NotifyMessage {
   title: string;
@@ -57,8 +58,8 @@ export async function sendTo(t: Target, m: NotifyMessage, timeoutMs = 10_000, st
   }
 }
 
-/** An error's text for logs and the job list: fetch and SMTP errors name the host and the reply; credentials in a URL are cut. */
-export const redactError = (err: unknown): string => ((err as Error)?.message ?? String(err)).replace(/\/\/[^@\s/]*@/g, '//…@');
+/** An error's text for logs, the job list and the notify-test answer: the target's secrets and every credential cut (src/log/redact.ts). */
+export const redactError = (err: unknown, t?: Target): string => redactErrorText(err, t?.secrets ?? []);
 
 /** Sends to every target at once; each result names the target without its secrets. */
 export async function sendAll(targets: Target[], m: NotifyMessage, timeoutMs?: number): Promise<SendResult[]> {
@@ -67,7 +68,7 @@ export async function sendAll(targets: Target[], m: NotifyMessage, timeoutMs?: n
       await sendTo(t, m, timeoutMs);
       return { target: t.redacted, ok: true, error: null };
     } catch (err) {
-      return { target: t.redacted, ok: false, error: redactError(err) };
+      return { target: t.redacted, ok: false, error: redactError(err, t) };
     }
   }));
 }

@@ -5,8 +5,12 @@ import { createInterface } from 'node:readline';
 import { LiverecError } from '../errors.js';
 import type { PostJob } from './job.js';
 import type { JobContext } from './runner.js';
+import { stripControlChars } from '../template/control-chars.js';
 
-/** The environment a PostCommand sees besides the service's own (documented in docs/post-processing.md). */
+/**
+ * The environment a PostCommand sees besides the service's own (documented in docs/post-processing.md). Texts from
+ * the live service lose their control characters: a NUL cannot go into an environment value at all.
+ */
 export function commandEnv(job: PostJob, ctx: JobContext): Record<string, string> {
   const f = job.file;
   if (!f) throw new Error(`job ${job.id} has no file`);
@@ -17,21 +21,21 @@ export function commandEnv(job: PostJob, ctx: JobContext): Record<string, string
     // The file may be gone (a user's retention); the recorded size still says what it was.
   }
   return {
-    LIVEREC_FILE_PATH: ctx.input,
-    LIVEREC_SOURCE_PATH: job.source,
-    LIVEREC_RELATIVE_PATH: f.RelativePath,
-    LIVEREC_WORK_DIR: ctx.workDir,
+    LIVEREC_FILE_PATH: stripControlChars(ctx.input),
+    LIVEREC_SOURCE_PATH: stripControlChars(job.source),
+    LIVEREC_RELATIVE_PATH: stripControlChars(f.RelativePath),
+    LIVEREC_WORK_DIR: stripControlChars(ctx.workDir),
     LIVEREC_FILE_SIZE: String(size),
     LIVEREC_DURATION: String(f.Duration),
     LIVEREC_ROOM_ID: String(f.RoomId),
     LIVEREC_SHORT_ID: String(f.ShortId ?? 0),
-    LIVEREC_ROOM_NAME: f.Name,
-    LIVEREC_TITLE: f.Title,
-    LIVEREC_AREA_PARENT: f.AreaNameParent,
-    LIVEREC_AREA_CHILD: f.AreaNameChild,
-    LIVEREC_SESSION_ID: f.SessionId,
-    LIVEREC_FILE_OPEN_TIME: f.FileOpenTime,
-    LIVEREC_FILE_CLOSE_TIME: f.FileCloseTime,
+    LIVEREC_ROOM_NAME: stripControlChars(f.Name),
+    LIVEREC_TITLE: stripControlChars(f.Title),
+    LIVEREC_AREA_PARENT: stripControlChars(f.AreaNameParent),
+    LIVEREC_AREA_CHILD: stripControlChars(f.AreaNameChild),
+    LIVEREC_SESSION_ID: stripControlChars(f.SessionId),
+    LIVEREC_FILE_OPEN_TIME: stripControlChars(f.FileOpenTime),
+    LIVEREC_FILE_CLOSE_TIME: stripControlChars(f.FileCloseTime),
   };
 }
 

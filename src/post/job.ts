@@ -1,12 +1,14 @@
 // A post-file job: one step (remux, subtitles, command, upload…) run on a closed recording, with its durable state.
 import { z } from '@hono/zod-openapi';
 import type { FileClosedData } from '../events/types.js';
+import type { SkippedRange } from './remux/ledger.js';
 
 /** `notify`: one notification to one NotifyUrls target (no file: it rides the same journal, retries and listing). */
 /** `clip`: a lossless clip a person asked for (POST /api/clips, src/clips/): its own one-step chain, no FileClosed. */
 export const JOB_KINDS = ['cover', 'remux', 'danmaku-ass', 'command', 'upload', 'notify', 'clip'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
-export const JOB_STATES = ['pending', 'running', 'retrying', 'done', 'failed'] as const;
+/** `done-with-warnings`: ended, not wholly (a remux that skipped bytes of its source: the source is kept). */
+export const JOB_STATES = ['pending', 'running', 'retrying', 'done', 'done-with-warnings', 'failed'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
 export interface PostJob {
@@ -32,9 +34,17 @@ export interface PostJob {
   output: string | null;
   /** The file's FileClosed data, for PostProcessed and the command's environment (null for a notification). */
   file: FileClosedData | null;
+  /** Byte ranges of the source a remux could not copy (done-with-warnings); absent in journals of older versions. */
+  skipped?: SkippedRange[] | null;
 }
 
-export const isFinished = (j: PostJob): boolean => j.state === 'done' || j.state === 'failed';
+export const isFinished = (j: PostJob): boolean => j.state === 'done' || j.state === 'done-with-warnings' || j.state === 'failed';
+
+export const SkippedRangeSchema = z.object({
+  offset: z.number().int().openapi({ description: 'File offset of the first skipped byte in the source' }),
+  bytes: z.number().int(),
+  reason: z.string().openapi({ description: 'Why, e.g. flv-bad-tag, ts-pes-too-large, mp4-lost-sync' }),
+}).openapi('SkippedRange');
 
 export const PostJobSchema = z.object({
   id: z.string(),
@@ -50,5 +60,6 @@ export const PostJobSchema = z.object({
   nextAttemptAt: z.string().nullable().openapi({ description: 'When a retrying job runs again' }),
   error: z.string().nullable(),
   output: z.string().nullable().openapi({ description: 'What the job produced, relative to the work directory' }),
+  skipped: z.array(SkippedRangeSchema).nullable().openapi({ description: 'done-with-warnings remux: byte ranges of the source not copied (the first 32); the source is kept' }),
 }).openapi('PostJob');
 export type PostJobDto = z.infer<typeof PostJobSchema>;

@@ -5,6 +5,13 @@ import type { PostTask, PostTaskResult } from './post-task.js';
 
 let pool: Promise<Piscina> | null = null;
 
+/**
+ * The heap a post thread may use. The remux keeps its tables in a spool file and media in fixed buffers (flat in the
+ * input's length: bench/remux.ts --ts), so a thread that needs more is a runaway: it ends (the job fails, the
+ * source stays) instead of taking the service's memory. A danmaku XML of a long stream is its largest honest user.
+ */
+export const POST_WORKER_LIMITS = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 } as const;
+
 function getPool(): Promise<Piscina> {
   pool ??= import('piscina').then(({ Piscina }) => new Piscina({
     filename: workerPath('post'),
@@ -12,6 +19,7 @@ function getPool(): Promise<Piscina> {
     // The queue bounds how many jobs run at once; two threads cover the default of one plus a command's follower.
     maxThreads: 2,
     idleTimeout: 30_000,
+    resourceLimits: POST_WORKER_LIMITS,
   }));
   return pool;
 }

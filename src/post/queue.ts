@@ -1,4 +1,5 @@
 // The durable post-file job queue: FileClosed → journaled jobs → a bounded pool of runners → PostProcessed.
+import { redactErrorText } from '../log/redact.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { EventBus } from '../events/bus.js';
@@ -164,7 +165,7 @@ export class PostQueue {
     }
   }
 
-  /** The file an earlier step left for this one (the MP4 after a remux), else the recording. */
+  /** The file an earlier step left for this one (the MP4 after a remux), else the recording (also after a partial remux). */
   private inputOf(job: PostJob): string {
     const remux = this.chain(job.fileId).find((j) => j.kind === 'remux' && j.step < job.step && j.state === 'done' && j.output);
     return remux?.output ?? job.source;
@@ -181,18 +182,26 @@ export class PostQueue {
       (result) => {
         this.running.delete(job.id);
         if (!this.started) return;
-        log.info({ output: result.output }, `post-file job ${job.kind} done`);
-        this.update(job, { state: 'done', error: null, output: result.output ?? null, dueAt: 0 });
+        if (result.warning) {
+          log.warn({ code: 'POST_JOB_WARNINGS', output: result.output, skipped: result.skipped }, `post-file job ${job.kind} done with warnings: ${result.warning}`);
+          this.update(job, { state: 'done-with-warnings', error: result.warning, output: result.output ?? null, dueAt: 0, skipped: result.skipped ?? null });
+        } else {
+          log.info({ output: result.output }, `post-file job ${job.kind} done`);
+          this.update(job, { state: 'done', error: null, output: result.output ?? null, dueAt: 0 });
+        }
         this.afterEnd(job.fileId);
       },
       (err: unknown) => {
         this.running.delete(job.id);
         // A stop cut the attempt: the journal still says running, so the next start runs it again.
         if (!this.started) return;
-        const message = (err as Error)?.message ?? String(err);
+        // Every job's error text (notification, upload, command, remux) passes the one redaction rule before the
+        // journal, GET /api/jobs, PostProcessed and the log see it; the job itself cut its own known secrets first.
+        const message = redactErrorText(err);
         const final = job.attempts >= this.retry.maxAttempts;
         const dueAt = final ? 0 : Date.now() + this.retry.delayMs(job.attempts);
-        log[final ? 'error' : 'warn']({ err, attempt: job.attempts, final }, `post-file job ${job.kind} failed${final ? '' : '; will retry'}`);
+        const code = (err as { code?: unknown })?.code;
+        log[final ? 'error' : 'warn']({ err: { message, ...(typeof code === 'string' ? { code } : {}) }, attempt: job.attempts, final }, `post-file job ${job.kind} failed${final ? '' : '; will retry'}`);
         this.update(job, { state: final ? 'failed' : 'retrying', error: message, dueAt });
         if (final) this.afterEnd(job.fileId);
       },
@@ -213,7 +222,8 @@ export class PostQueue {
         ...file,
         Succeeded: chain.every((j) => j.state === 'done'),
         OutputPath: rel(chain.find((j) => j.kind === 'remux' && j.state === 'done')?.output ?? null) ?? file.RelativePath,
-        Jobs: chain.map((j) => ({ Kind: j.kind, State: j.state as 'done' | 'failed', Attempts: j.attempts, Error: j.error, Output: rel(j.output) })),
+        Jobs: chain.map((j) => ({ Kind: j.kind, State: j.state as 'done' | 'done-with-warnings' | 'failed', Attempts: j.attempts, Error: j.error, Output: rel(j.output),
+          Skipped: j.skipped ?? null })),
       },
     });
   }

@@ -1,6 +1,7 @@
 // What a post-file job runner is given and returns; runners.ts maps each job kind to one.
 import type { Logger } from '../log/logger.js';
 import type { PostJob } from './job.js';
+import type { SkippedRange } from './remux/ledger.js';
 
 export interface JobContext {
   /** The file this step works on: the recording, or the MP4 an earlier remux step left. */
@@ -14,6 +15,10 @@ export interface JobContext {
 export interface JobResult {
   /** An absolute path the job produced. */
   output?: string;
+  /** The job ended but not wholly (state done-with-warnings): what was not done, and the source is kept. */
+  warning?: string;
+  /** The source's byte ranges a remux did not copy (the first ones; the warning gives the totals). */
+  skipped?: SkippedRange[];
 }
 
 export interface JobRunner {

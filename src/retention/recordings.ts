@@ -2,8 +2,8 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
-/** Suffixes that make up one recording, longest first: `x.flv`, `x.xml`, `x.ass`, `x.cover.jpg`, `x.faststart.mp4`… */
-const SUFFIXES = ['.faststart.mp4', '.cover.jpg', '.cover.png', '.cover.webp', '.flv', '.mp4', '.ts', '.xml', '.ass', '.jpg', '.png', '.webp'];
+/** Suffixes that make up one recording, longest first: `x.flv`, `x.xml`, `x.ass`, `x.cover.jpg`, `x.faststart.mp4`, `x.partial.mp4`… */
+const SUFFIXES = ['.faststart.mp4', '.partial.mp4', '.cover.jpg', '.cover.png', '.cover.webp', '.flv', '.mp4', '.ts', '.xml', '.ass', '.jpg', '.png', '.webp'];
 const MEDIA = /\.(flv|mp4|ts)$/i;
 
 export interface Recording {

@@ -110,6 +110,8 @@ export interface RoomInit {
   batchDetect?: boolean;
   /** The anchor uid, when known (cached): the actor then makes no call until the detector reports the room. */
   uid?: number;
+  /** Illegal lifecycle transitions throw (tests) instead of being counted (see room-lifecycle.ts); default by NODE_ENV/VITEST. */
+  strictLifecycle?: boolean;
 }
 
 /** What the batch detector saw of one room. */

@@ -10,7 +10,7 @@ import { resolveStreamUrl } from '../bilibili/stream-url.js';
 import type { CaptureInput } from './origin-switch.js';
 import { SessionOrigin } from './session-origin.js';
 import type { RoomSettings } from '../config/fields.js';
-import { errorCode } from '../errors.js';
+import { errorCode, LiverecError } from '../errors.js';
 import type { MediaTimeline } from '../danmaku/media-clock.js';
 import type { RoomEventSnapshot } from '../events/types.js';
 import { formatLocal } from '../time.js';
@@ -42,6 +42,8 @@ export interface SessionHost {
   timeline?: MediaTimeline;
   /** The service will not let us record this live room (paid, password, guard-only, DRM only): the session ends without retrying. */
   unavailable?(reason: string): void;
+  /** A file is about to open (before FileOpening): throws when the room's lifecycle forbids it (a stop began). */
+  fileOpening?(cause: 'first-file' | 'new-file'): void;
 }
 
 /** How often a session waiting for disk space looks again. */
@@ -91,6 +93,9 @@ export class RecordSession {
 
   stop(): void {
     this.stopped = true;
+    const cancels = [...this.cancels];
+    this.cancels.clear();
+    for (const cancel of cancels) cancel();
     this.origin.stop();
     this.capture?.stop();
     this.wake?.();
@@ -121,10 +126,15 @@ export class RecordSession {
       writeMetadata: this.room.settings().FlvWriteMetadata, snapshot: () => this.room.snapshot(), uid: () => this.room.uid(),
       roomInfoJson: () => this.room.roomInfoJson(), qn: () => this.qn, streamHost: () => this.host,
       timeline: this.room.timeline,
-      beforeNewFile: () => disk.assertRoom(),
+      beforeNewFile: () => {
+        if (this.stopped) throw new LiverecError('SESSION_ENDING', 'no new file once the session is ending');
+        disk.assertRoom();
+        this.room.fileOpening?.(opened++ === 0 ? 'first-file' : 'new-file');
+      },
     }, outbox);
     const disk = new DiskGuard(this.room.workDir, () => this.room.settings().MinFreeSpaceMB);
     let started = false;
+    let opened = 0;
     try {
       while (!this.stopped) {
         if (!disk.hasRoom()) {
@@ -141,9 +151,9 @@ export class RecordSession {
             ({ url, provenance } = handedOver);
             download = handedOver.input;
           } else {
-            ({ url, provenance } = await resolveClassifiedStream(
+            ({ url, provenance } = await this.cancellable(resolveClassifiedStream(
               this.playInfo.client(this.room.api()), this.room.snapshot().RoomId, this.protocol.formats(settings.RecordingProtocol), settings.RecordingPreferOrigin,
-            ));
+            )));
           }
           if (url.currentQn !== url.qn) outbox.log('warn', 'service serves another quality than requested', { qn: url.qn, currentQn: url.currentQn });
           // A file holds one kind of stream: an origin file is not continued with a re-encode (or the reverse).
@@ -153,7 +163,9 @@ export class RecordSession {
           this.origin.label(files, provenance);
           files.setCodec(url.codec, 'url');
           this.protocol.using(url.format);
-          if (url.format === 'flv' && !download) download = await openStream(url.url, { ...this.room.api().options });
+          if (url.format === 'flv' && !download) {
+            download = await this.cancellable(openStream(url.url, { ...this.room.api().options }), (late) => late.stop());
+          }
         } catch (err) {
           if (this.stopped) break;
           const code = errorCode(err);
@@ -167,6 +179,12 @@ export class RecordSession {
           await this.sleep(code === BiliErrorCode.NoMatchingQn ? settings.TimingStreamRetryNoQn * 1000 : settings.TimingStreamRetry);
           if (this.stopped || !(await this.room.shouldContinue())) break;
           continue;
+        }
+        if (this.stopped) {
+          // stop() came while the stream was being resolved or opened (e.g. waiting for API budget): nothing is
+          // read and no file opens; a held file is released in `finally`.
+          download?.stop();
+          break;
         }
         if (!started) {
           started = true;
@@ -298,6 +316,30 @@ export class RecordSession {
     if (started) this.room.setRecording(true);
     outbox.log('info', 'free space is back; recording resumes', { code: 'DISK_SPACE_OK' });
   }
+
+  /**
+   * A step of the start (an API call waiting for budget, a connection) that `stop()` cancels: the session ends at
+   * once instead of waiting for it; what the step yields later is dropped (`discard`).
+   */
+  private cancellable<T>(step: Promise<T>, discard?: (late: T) => void): Promise<T> {
+    if (this.stopped) {
+      step.then((late) => discard?.(late), () => undefined);
+      return Promise.reject(new LiverecError('SESSION_ENDING', 'the session is ending'));
+    }
+    return new Promise<T>((resolve, reject) => {
+      const cancel = (): void => reject(new LiverecError('SESSION_ENDING', 'the session is ending'));
+      this.cancels.add(cancel);
+      step.then((value) => {
+        if (!this.cancels.delete(cancel)) discard?.(value);
+        else resolve(value);
+      }, (err: unknown) => {
+        this.cancels.delete(cancel);
+        reject(err);
+      });
+    });
+  }
+
+  private readonly cancels = new Set<() => void>();
 
   /** A wait that `stop()` cuts short. */
   private sleep(ms: number): Promise<void> {

@@ -79,6 +79,8 @@ export class Recorder {
   /** Adds run one at a time, so two ids of one room can never both be inserted. */
   private adding: Promise<unknown> = Promise.resolve();
   private readonly resolveRoomId: ResolveRoomId;
+  /** close() began: no actor starts from now on. */
+  private closing = false;
   /** Batch live detection of every room (src/detect/). */
   readonly detection: RoomDetection;
   /** Commands to a room start its actor first: an idle room has none (see launch). */
@@ -147,13 +149,17 @@ export class Recorder {
       clientTestSwitches: this.options.clientTestSwitches,
       batchDetect: true,
       uid: this.detection.uidOf(room.roomId, room.state),
-    }).catch((err: unknown) => roomLogger(room.roomId).error({ err }, 'room actor failed to start'));
+    }).catch((err: unknown) => {
+      // A start refused because the recorder stops is the stop's outcome, not a failure.
+      if ((err as { code?: string }).code === 'RECORDER_STOPPING' || this.closing) return;
+      roomLogger(room.roomId).error({ err }, 'room actor failed to start');
+    });
   }
 
   /** Starts the room's actor unless it has one. */
   private ensureActor(roomId: number): void {
     const room = this.byId(roomId);
-    if (room && !room.disposed && !this.supervisor.has(roomId)) void this.launch(room, true);
+    if (room && !room.disposed && !this.closing && !this.supervisor.has(roomId)) void this.launch(room, true);
   }
 
   /** Numeric ids match room id or short id (first in list order); strings match objectId. */
@@ -237,6 +243,8 @@ export class Recorder {
   private unlist(room: Room, index: number): void {
     this.rooms.splice(index, 1);
     if (this.byRoomId.get(room.roomId) === room) this.byRoomId.delete(room.roomId);
+    // Detection forgets the room entirely: a re-add starts from a clean record (nothing orphaned by the remove).
+    this.detection.removed(room.roomId);
     this.changes.emit(room, { kind: 'removed' });
   }
 
@@ -306,6 +314,7 @@ export class Recorder {
 
   /** Graceful stop: every actor closes its files with final metadata; then the config is saved. */
   async close(graceMs?: number): Promise<void> {
+    this.closing = true;
     this.detection.stop();
     await this.supervisor.shutdown(graceMs);
     // Files a thread could not close in time keep their journal entries; the scan is needed only after a crash.

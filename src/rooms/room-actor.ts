@@ -1,4 +1,5 @@
 // One room's actor (runs in a worker): live detection, auto/manual recording, danmaku, commands, events.
+import { stripControlChars } from '../template/control-chars.js';
 import { BilibiliApiClient } from '../bilibili/api-client.js';
 import type { UnavailableReason } from '../bilibili/room-availability.js';
 import { DanmakuClient } from '../bilibili/danmaku/client.js';
@@ -7,12 +8,14 @@ import type { BatchRoomStatus } from '../bilibili/batch-status.js';
 import type { RoomSettings } from '../config/fields.js';
 import { DanmakuRecorder } from '../danmaku/recorder.js';
 import type { RoomEventSnapshot } from '../events/types.js';
+import { LiverecError } from '../errors.js';
 import { formatLocal } from '../time.js';
 import { ActorOutbox } from './actor-outbox.js';
 import { RoomAvailability } from './availability.js';
 import { clientOptionsFrom } from './client-settings.js';
 import { initialRoomState, type RoomCommand, type RoomInit, type RoomMessage, type RoomState } from './protocol.js';
 import { RecordSession } from './record-session.js';
+import { type LifecycleCause, RoomLifecycle } from './room-lifecycle.js';
 import { StatsTracker } from './stats-tracker.js';
 import { titleFiltered } from './title-filter.js';
 import type { StatsBatcher } from './stats-batcher.js';
@@ -38,6 +41,8 @@ export class RoomActor {
   private disposed = false;
   private lingerTimer: NodeJS.Timeout | null = null;
   private readonly availability: RoomAvailability;
+  /** The room's lifecycle (room-lifecycle.ts): what may start, open or end now. */
+  readonly lifecycle: RoomLifecycle;
   private readonly danmakuFiles = new DanmakuRecorder({
     settings: () => this.settings,
     info: () => {
@@ -58,9 +63,15 @@ export class RoomActor {
     this.outbox = new ActorOutbox(post, batcher, init.roomId);
     this.client = new BilibiliApiClient(clientOptionsFrom(this.settings, this.init.clientTestSwitches));
     this.availability = new RoomAvailability(this.outbox, () => this.settings.TimingApiBlockedPause);
+    this.lifecycle = new RoomLifecycle({
+      roomId: () => this.roomId,
+      strict: init.strictLifecycle,
+      onAnomaly: (msg, t) => this.outbox.log('warn', msg, { code: 'LIFECYCLE_ANOMALY', transition: t.name, cause: t.cause, from: t.from }),
+    });
   }
 
   begin(): void {
+    this.lifecycle.to('add', 'added');
     this.outbox.state({ ...this.state });
     if (this.init.batchDetect) {
       // The batch detector watches this room (it learns the uid in batches too): nothing is called until it reports
@@ -86,14 +97,14 @@ export class RoomActor {
         // would find it and do nothing, so the new session starts once it has ended.
         if (this.session?.session.stopping) await this.session.done;
         if (!this.session && this.state.autoRecordForThisSession && !this.disposed) {
-          await this.refreshSafely();
-          if (this.state.streaming && !this.availability.reason) this.startSession();
+          await this.refreshSafely('command');
+          if (this.state.streaming && !this.availability.reason) this.startSession('manual');
         }
         return;
       case 'stop':
         this.state.autoRecordForThisSession = false;
         this.outbox.state({ autoRecordForThisSession: false });
-        this.session?.session.stop();
+        this.stopSession('manual');
         return;
       case 'split':
         this.session?.session.split();
@@ -103,11 +114,11 @@ export class RoomActor {
         this.ensureDanmaku();
         return;
       case 'check':
-        await this.refreshSafely();
+        await this.refreshSafely('batch');
         this.ensureDanmaku();
         return;
       case 'dispose':
-        return this.dispose();
+        return this.dispose('remove');
       case 'testThrow':
         // An uncaught exception thrown from inside the worker, as a bug would (test builds only).
         if (this.init.allowTestFaults) setImmediate(() => { throw new Error(`test fault in room ${this.roomId}`); });
@@ -135,7 +146,7 @@ export class RoomActor {
     Object.assign(this.state, facts);
     this.outbox.state(facts);
     const live = s.liveStatus === 1;
-    if (live && !this.state.streaming) void this.refreshSafely().then(() => this.ensureDanmaku());
+    if (live && !this.state.streaming) void this.refreshSafely('batch').then(() => this.ensureDanmaku());
     else if (!live && this.state.streaming && !this.session) this.setStreaming(false);
   }
 
@@ -153,9 +164,18 @@ export class RoomActor {
     if (settings.AutoRecord) this.maybeStart();
   }
 
-  /** Stops everything; a running session closes its files and ends before this resolves. */
-  async dispose(): Promise<void> {
+  /** Stops everything; a running session closes its files and ends before this resolves. Nothing starts or opens after the call. */
+  async dispose(cause: 'remove' | 'shutdown' = 'shutdown'): Promise<void> {
+    if (this.disposed) return this.disposing;
     this.disposed = true;
+    this.lifecycle.beginEnd(cause);
+    this.disposing = this.end(cause);
+    return this.disposing;
+  }
+
+  private disposing: Promise<void> = Promise.resolve();
+
+  private async end(cause: 'remove' | 'shutdown'): Promise<void> {
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.lingerTimer) clearTimeout(this.lingerTimer);
@@ -164,6 +184,7 @@ export class RoomActor {
     const running = this.session;
     running?.session.stop();
     await running?.done;
+    this.lifecycle.to('remove', cause);
     this.outbox.flush();
   }
 
@@ -202,7 +223,7 @@ export class RoomActor {
 
   private async poll(): Promise<void> {
     this.ensureDanmaku();
-    if (this.settings.AutoRecord || !this.infoFetched) await this.refreshSafely();
+    if (this.settings.AutoRecord || !this.infoFetched) await this.refreshSafely('poll');
   }
 
   /** getInfoByRoom: room facts, the real id (when configured with a short id) and the live flag. */
@@ -223,9 +244,10 @@ export class RoomActor {
       this.danmaku = null;
     }
     Object.assign(this.state, {
-      // Cut as danmaku titles are: a hostile API's 4 MB title must not travel to the main thread on every change.
-      shortId: info.shortId, name: info.anchorName.slice(0, MAX_FIELD_CHARS), uid: info.uid, title: info.title.slice(0, MAX_FIELD_CHARS),
-      areaNameParent: info.parentAreaName.slice(0, MAX_FIELD_CHARS), areaNameChild: info.areaName.slice(0, MAX_FIELD_CHARS),
+      // Cut as danmaku titles are: a hostile API's 4 MB title must not travel to the main thread on every change;
+      // control characters (a NUL) go, since names and titles reach file names and PostCommand's environment.
+      shortId: info.shortId, name: stripControlChars(info.anchorName.slice(0, MAX_FIELD_CHARS)), uid: info.uid, title: stripControlChars(info.title.slice(0, MAX_FIELD_CHARS)),
+      areaNameParent: stripControlChars(info.parentAreaName.slice(0, MAX_FIELD_CHARS)), areaNameChild: stripControlChars(info.areaName.slice(0, MAX_FIELD_CHARS)),
     });
     this.roomInfo = info.raw;
     this.infoFetched = true;
@@ -247,7 +269,8 @@ export class RoomActor {
   }
 
   /** A failed refresh is logged; until room info was fetched once, it is retried with backoff (not for an unavailable room). */
-  private async refreshSafely(): Promise<void> {
+  private async refreshSafely(cause: LifecycleCause = 'poll'): Promise<void> {
+    const checking = this.lifecycle.maybe('check', cause);
     try {
       await this.refresh();
       this.syncPoll();
@@ -260,7 +283,10 @@ export class RoomActor {
       if (this.infoFetched || this.disposed || this.availability.reason) return;
       const delay = Math.min(this.settings.TimingCheckInterval * 1000, this.settings.TimingStreamRetry * 2 ** this.infoFailures++);
       if (this.retryTimer) clearTimeout(this.retryTimer);
-      this.retryTimer = setTimeout(() => void this.refreshSafely().then(() => this.ensureDanmaku()), delay);
+      this.retryTimer = setTimeout(() => void this.refreshSafely('retry').then(() => this.ensureDanmaku()), delay);
+    } finally {
+      // A check that started a session has moved on to starting; one that did not is over.
+      if (checking) this.lifecycle.maybe('checked', cause);
     }
   }
 
@@ -289,11 +315,20 @@ export class RoomActor {
       if (!this.session) this.outbox.log('info', 'title matches TitleFilterPatterns; not recording automatically', { title: this.state.title });
       return;
     }
-    this.startSession();
+    this.startSession('auto');
   }
 
-  private startSession(): void {
-    if (this.session || this.disposed) return;
+  /** Tells the running session to end (its files close before it reports ended). */
+  private stopSession(cause: LifecycleCause): void {
+    const running = this.session;
+    if (!running) return;
+    this.lifecycle.maybe('stop', cause);
+    running.session.stop();
+  }
+
+  private startSession(cause: LifecycleCause): void {
+    if (this.session || this.disposed || !this.lifecycle.can('start')) return;
+    this.lifecycle.to('start', cause);
     const session = new RecordSession({
       settings: () => this.settings,
       api: () => this.client,
@@ -312,6 +347,11 @@ export class RoomActor {
         return !this.disposed && this.state.streaming && this.state.autoRecordForThisSession;
       },
       timeline: this.danmakuFiles,
+      // The one place a file may open: refused once a stop began (the session ends instead of opening it).
+      fileOpening: (why) => {
+        if (!this.lifecycle.can('opened')) throw new LiverecError('SESSION_ENDING', `room ${this.roomId}: no new file once the session is ending`);
+        this.lifecycle.to('opened', why);
+      },
       unavailable: (reason) => {
         this.availability.set(reason as UnavailableReason);
         this.syncPoll();
@@ -322,6 +362,7 @@ export class RoomActor {
       return true;
     }).then((failed) => {
       if (this.session?.session === session) this.session = null;
+      this.lifecycle.to('ended', failed ? 'error' : 'ended');
       // A session that died of a bug while the room is still live is started again, like a failed start.
       if (failed && !this.disposed) {
         if (this.retryTimer) clearTimeout(this.retryTimer);
@@ -391,7 +432,7 @@ export class RoomActor {
       case 'CUT_OFF':
         // The service ended this broadcast (CUT_OFF / CUT_OFF_V2): the session ends; a new broadcast starts a new one.
         this.outbox.log('warn', `stream cut off by the service: ${ev.message}`, { code: 'STREAM_CUT_OFF', reason: ev.message });
-        this.session?.session.stop();
+        this.stopSession('cut-off');
         break;
       case 'PLAYURL_RELOAD':
         this.outbox.log('info', 'the service pushed a new playurl (PLAYURL_RELOAD); reconnecting the stream now');

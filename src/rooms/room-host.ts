@@ -9,6 +9,13 @@ import { findPreviewTap, setPreviewPost } from '../preview/tap.js';
 
 export class RoomHost {
   private readonly actors = new Map<number, RoomActor>();
+  /**
+   * Actors being removed: out of `actors` at once (a re-add gets a new actor, never the disposed one), kept here until
+   * their files are closed so a re-add waits for them and a dying worker still closes their files.
+   */
+  private readonly leaving = new Map<number, { actor: RoomActor; done: Promise<void> }>();
+  /** shutdown() began: no actor is added from now on (an add still on its way would open files after the stop). */
+  private closing = false;
   private readonly batcher: StatsBatcher;
 
   constructor(private readonly port: MessagePort) {
@@ -37,20 +44,19 @@ export class RoomHost {
       }
     };
     return {
-      addRoom: (init: RoomInit) => guard(() => {
-        if (this.actors.has(init.roomId)) return; // idempotent: a room never gets a second actor
-        const actor = new RoomActor(init, (m) => this.post(m), this.batcher, (id) => this.rekey(init.roomId, id));
-        this.actors.set(init.roomId, actor);
-        actor.begin();
+      addRoom: (init: RoomInit) => guard(() => this.add(init)),
+      command: (roomId: number, command: RoomCommand) => guard(async () => {
+        await this.adding.get(roomId); // a command right behind a re-add reaches the new actor
+        return command === 'dispose' ? this.remove(roomId) : this.actor(roomId).command(command);
       }),
-      command: (roomId: number, command: RoomCommand) => guard(() => this.actor(roomId).command(command)),
       updateConfig: (roomId: number, settings: RoomSettings) => guard(() => this.actor(roomId).updateSettings(settings)),
       observe: (observations: RoomObservation[]) => guard(() => {
         for (const o of observations) this.actors.get(o.roomId)?.observe(o.status);
       }),
       preview: (roomId: number, on: boolean) => guard(() => findPreviewTap(roomId)?.setActive(on) ?? false),
       shutdown: () => guard(async () => {
-        await Promise.all([...this.actors.values()].map((a) => a.dispose()));
+        this.closing = true;
+        await Promise.all([...this.actors.values()].map((a) => a.dispose('shutdown')).concat([...this.leaving.values()].map((l) => l.done)));
         this.actors.clear();
       }),
     };
@@ -61,7 +67,8 @@ export class RoomHost {
    * files end on a whole tag with final metadata and their FileClosed events are posted before the exit.
    */
   emergency(err: unknown): void {
-    for (const [roomId, actor] of this.actors) {
+    const all = [...this.actors].concat([...this.leaving].map(([id, l]) => [id, l.actor] as [number, RoomActor]));
+    for (const [roomId, actor] of all) {
       this.post({ type: 'error', roomId, error: toPlainError(err) });
       try {
         actor.emergencyClose();
@@ -71,13 +78,46 @@ export class RoomHost {
     }
   }
 
+  /** Adds waiting for the room's previous actor to close its files (a re-add right after a remove). */
+  private readonly adding = new Map<number, Promise<void>>();
+
+  private add(init: RoomInit): Promise<void> {
+    const create = (): void => {
+      if (this.closing) throw Object.assign(new Error(`room ${init.roomId}: the host is shutting down`), { code: 'ROOM_HOST_CLOSING' });
+      if (this.actors.has(init.roomId)) return; // idempotent: a room never gets a second actor
+      const actor = new RoomActor(init, (m) => this.post(m), this.batcher, (id) => this.rekey(init.roomId, id));
+      this.actors.set(init.roomId, actor);
+      actor.begin();
+    };
+    const previous = this.leaving.get(init.roomId);
+    if (!previous) return Promise.resolve(create());
+    // The new actor's files never overlap the old one's: it begins once the old one has closed them.
+    const run = previous.done.catch(() => undefined).then(create).finally(() => {
+      if (this.adding.get(init.roomId) === run) this.adding.delete(init.roomId);
+    });
+    this.adding.set(init.roomId, run);
+    return run;
+  }
+
+  /** The room is removed: its actor leaves the map now and is disposed (files closed) before this resolves. */
+  private remove(roomId: number): Promise<void> {
+    const actor = this.actors.get(roomId);
+    if (!actor) return this.leaving.get(roomId)?.done ?? Promise.resolve();
+    this.actors.delete(roomId);
+    const done = actor.dispose('remove').finally(() => {
+      if (this.leaving.get(roomId)?.actor === actor) this.leaving.delete(roomId);
+    });
+    this.leaving.set(roomId, { actor, done });
+    return done;
+  }
+
   private rekey(oldId: number, newId: number): void {
     const actor = this.actors.get(oldId);
     if (!actor || oldId === newId) return;
     this.actors.delete(oldId);
     if (this.actors.has(newId)) {
       // A short id of a room this host already runs: never two actors of one room (the main thread drops the entry).
-      void actor.dispose();
+      void actor.dispose('remove');
       return;
     }
     this.actors.set(newId, actor);

@@ -26,11 +26,14 @@ export class Supervisor implements RoomControl {
   private readonly slots: HostSlot[] = [];
   private readonly placement = new Map<number, HostSlot>();
   private nextId = 1;
+  /** shutdown() began: no actor is placed from now on (a start still on its way would outlive the stop). */
+  private closed = false;
 
   constructor(private readonly options: SupervisorOptions) {}
 
   /** Starts an actor for the room on the host placement.ts picks (a new one, or the least loaded). */
   async add(init: RoomInit): Promise<void> {
+    if (this.closed) throw new LiverecError('RECORDER_STOPPING', `room ${init.roomId}: the recorder is stopping`);
     let slot = pickHost(this.slots, this.options.roomsPerWorker, this.options.maxWorkers ?? defaultMaxHosts());
     const fresh = !slot;
     if (!slot) {
@@ -158,6 +161,7 @@ export class Supervisor implements RoomControl {
 
   /** Graceful stop of every host, in parallel. */
   async shutdown(graceMs?: number): Promise<void> {
+    this.closed = true;
     const slots = this.slots.splice(0);
     this.placement.clear();
     await Promise.all(slots.map((s) => s.close(graceMs)));

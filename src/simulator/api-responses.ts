@@ -11,6 +11,8 @@ export interface SimAddress {
   /** Stream hosts in url_info order; an `.mcdn.` one is added after them (unreachable, never chosen by brec). */
   streamHosts: string[];
   danmakuHost: string;
+  /** The raw-TCP danmaku listener (host_list `port`; 0 when none). */
+  danmakuTcpPort: number;
 }
 
 const OFFLINE_LIVE_TIME = -62170012800;
@@ -99,15 +101,23 @@ export function masterUrl(room: SimRoom, addr: SimAddress): string {
   return `http://127.0.0.1:${addr.port}/xlive/play-gateway/master/url?cid=${room.roomId}&mid=0&pt=html5&p2p_type=-1&net=0&free_type=0&build=0&feature=2&qn=0`;
 }
 
-/** getRoomPlayInfo `data`; honours the protocol/format/codec filters; `current_qn` is the asked qn when offered, else 10000. */
-export function playInfoData(room: SimRoom, addr: SimAddress, q: URLSearchParams): Record<string, unknown> {
+/** The qn a guest is served at most when the room's guestQnCap is on (2025-07 capture, `mid=0`: current_qn 250). */
+export const GUEST_QN_CAP = 250;
+
+/**
+ * getRoomPlayInfo `data`; honours the protocol/format/codec filters; `current_qn` is the asked qn when offered, else
+ * 10000, and at most 250 for a guest (no login cookie) of a room with guestQnCap.
+ */
+export function playInfoData(room: SimRoom, addr: SimAddress, q: URLSearchParams, loggedIn = false): Record<string, unknown> {
   const list = (name: string, all: string): Set<string> => new Set((q.get(name) ?? all).split(',').map((s) => s.trim()));
   const protocols = list('protocol', '0,1');
   const formats = list('format', '0,1,2');
   const codecs = list('codec', '0,1');
   const av1Offered = room.av1;
   const asked = Number(q.get('qn') ?? 150);
-  const qn = room.acceptQn.includes(asked) ? asked : room.acceptQn.includes(10000) ? 10000 : room.acceptQn[0] ?? 10000;
+  const offeredQn = room.acceptQn.includes(asked) ? asked : room.acceptQn.includes(10000) ? 10000 : room.acceptQn[0] ?? 10000;
+  const capped = room.guestQnCap && !loggedIn && !room.variants && offeredQn > GUEST_QN_CAP && room.acceptQn.includes(GUEST_QN_CAP);
+  const qn = capped ? GUEST_QN_CAP : offeredQn;
   const variant = room.variants?.offer(asked, room.acceptQn);
   const codecList = (format: 'flv' | 'ts' | 'fmp4'): Record<string, unknown>[] => {
     const out = [];
@@ -154,9 +164,10 @@ export function danmuInfoData(room: SimRoom, addr: SimAddress): Record<string, u
   if (room.tokens.length > 50) room.tokens.shift();
   return {
     group: 'live', business_id: 0, refresh_row_factor: 0.125, refresh_rate: 100, max_delay: 5000, token,
-    // No raw-TCP or TLS listener in the simulator: port and wss_port are 0, ws_port is the simulator's own.
+    // port: the raw-TCP listener, ws_port: the simulator's own HTTP port (/sub); no TLS listener, so wss_port is 0
+    // (the 2025-05 capture names 2243/2245/2244 for port/wss_port/ws_port).
     host_list: [room.danmakuServer
       ? { host: room.danmakuServer.host, port: 0, wss_port: 0, ws_port: room.danmakuServer.wsPort }
-      : { host: addr.danmakuHost, port: 0, wss_port: 0, ws_port: addr.port }],
+      : { host: addr.danmakuHost, port: addr.danmakuTcpPort, wss_port: 0, ws_port: addr.port }],
   };
 }

@@ -7,10 +7,10 @@ import { capturedAnswer, type CapturedEndpoint } from './captured.js';
 import { pushLog, type RequestRecord, type RoomCounters, type SimRoom } from './room.js';
 import { specialPlayInfo, specialRoomInit } from './special-rooms.js';
 import { fingerSpiBody } from './guest-identity.js';
-import { refuse, RISK_352_COMPACT, risk352WithVoucher } from './strict.js';
+import { refuse, RISK_352_COMPACT, risk352WithVoucher, type StrictMode, type Unenforced } from './strict.js';
 import { handleMaster, MASTER_PATH } from './hls/master-route.js';
 
-type Data = (room: SimRoom, q: URLSearchParams, addr: SimAddress) => Record<string, unknown>;
+type Data = (room: SimRoom, q: URLSearchParams, addr: SimAddress, req?: IncomingMessage) => Record<string, unknown>;
 
 interface Endpoint {
   param: string;
@@ -26,8 +26,11 @@ interface Endpoint {
 
 const ENDPOINTS: Record<string, Endpoint> = {
   '/room/v1/Room/room_init': { param: 'id', counter: 'roomInit', acceptsShortId: true, legacy: true, notFound: [60004, '直播间不存在'], data: (r) => specialRoomInit(r, roomInitData(r)), captured: 'roomInit' },
+  // The first call of bilibili-live-ws' getRoomid and tiny-bilibili-ws (blive-message-listener); no capture of its
+  // answer: served in room_init's shape, whose data.room_id both read.
+  '/room/v1/Room/mobileRoomInit': { param: 'id', counter: 'roomInit', acceptsShortId: true, legacy: true, notFound: [60004, '直播间不存在'], data: (r) => specialRoomInit(r, roomInitData(r)), captured: 'roomInit' },
   '/xlive/web-room/v1/index/getInfoByRoom': { param: 'room_id', counter: 'getInfoByRoom', acceptsShortId: true, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: (r, _q, a) => roomInfoData(r, a), captured: 'getInfoByRoom' },
-  '/xlive/web-room/v2/index/getRoomPlayInfo': { param: 'room_id', counter: 'getRoomPlayInfo', acceptsShortId: false, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: (r, q, a) => specialPlayInfo(r, playInfoData(r, a, q)), captured: 'getRoomPlayInfo' },
+  '/xlive/web-room/v2/index/getRoomPlayInfo': { param: 'room_id', counter: 'getRoomPlayInfo', acceptsShortId: false, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: (r, q, a, req) => specialPlayInfo(r, playInfoData(r, a, q, req !== undefined && loggedIn(req))), captured: 'getRoomPlayInfo' },
   '/xlive/web-room/v1/index/getDanmuInfo': { param: 'id', counter: 'getDanmuInfo', acceptsShortId: false, legacy: false, notFound: [1, '房间不存在'], data: (r, _q, a) => danmuInfoData(r, a), captured: 'getDanmuInfo' },
 };
 
@@ -40,12 +43,14 @@ export interface ApiContext {
   navHits: number;
   /** Calls of /x/frontend/finger/spi (guest buvid3/buvid4). */
   fingerHits: number;
-  /** Live API calls refused with -352 in 2026 mode (bad or missing signature, no buvid3). */
+  /** Live API calls refused with -352 (bad or missing signature, no buvid3) where the strictness table says so. */
   refusedHits: { signature: number; buvid3: number };
+  /** Calls accepted although they lacked something no source shows refused, keyed `<path> <requirement>`. */
+  unenforcedHits: Record<string, number>;
   /** The latest refused calls (path, query, headers), for tests and the control API's stats. */
   refusedLog: RequestRecord[];
-  /** 2024 behaviour: accept unsigned calls and calls without a buvid3 (`--lenient`). */
-  lenient: boolean;
+  /** evidence (default: strict.ts STRICTNESS), all (`--strict-all`) or lenient (`--lenient`). */
+  strictMode: StrictMode;
 }
 
 export function isApiPath(path: string): boolean {
@@ -72,7 +77,7 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
     return sendJson(res, 200, fingerSpiBody());
   }
   // The gateway refuses before the room is looked up: an unsigned call never learns whether the room exists.
-  const refusal = ctx.lenient ? null : refuse(url.pathname, req, url.searchParams);
+  const refusal = refuse(url.pathname, req, url.searchParams, ctx.strictMode, (u) => countUnenforced(ctx, u));
   if (refusal) {
     ctx.refusedHits[refusal.reason]++;
     pushLog(ctx.refusedLog, { at: Date.now(), path: url.pathname, query: url.search, headers: req.headers });
@@ -109,7 +114,20 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
   }
   const replay = capturedAnswer(room, ep.captured, ctx.address());
   if (replay !== undefined) return sendJson(res, 200, replay);
-  sendJson(res, 200, envelope(0, ep.legacy ? 'ok' : '0', ep.data(room, url.searchParams, ctx.address()), ep.legacy));
+  sendJson(res, 200, envelope(0, ep.legacy ? 'ok' : '0', ep.data(room, url.searchParams, ctx.address(), req), ep.legacy));
+}
+
+/** A login cookie: a non-empty SESSDATA (what a guest lacks). */
+export function loggedIn(req: IncomingMessage): boolean {
+  return /(?:^|;\s*)SESSDATA=[^;\s]/.test(req.headers.cookie ?? '');
+}
+
+/** Counts (and so logs, in `GET /_sim/stats`) what a call lacked that the simulator accepts for want of a source. */
+export function countUnenforced(ctx: { unenforcedHits: Record<string, number> }, u: Unenforced): void {
+  for (const r of u.missing) {
+    const key = `${u.path} ${r}`;
+    ctx.unenforcedHits[key] = (ctx.unenforcedHits[key] ?? 0) + 1;
+  }
 }
 
 function sendFault(res: ServerResponse, fault: Exclude<ApiFault, { kind: 'api-delay' }>, ep: Endpoint, data: Record<string, unknown>): void {
@@ -132,12 +150,22 @@ function sendFault(res: ServerResponse, fault: Exclude<ApiFault, { kind: 'api-de
           return sendText(res, 500, 'Internal Server Error');
         case 'no-envelope':
           return sendJson(res, 200, [1, 2, 3]);
+        case 'nested':
+          return sendText(res, 200, nestedAnswer(), 'application/json; charset=utf-8');
         case 'missing-field':
           return sendJson(res, 200, envelope(0, '0', damage(data, 'missing'), ep.legacy));
         case 'wrong-type':
           return sendJson(res, 200, envelope(0, '0', damage(data, 'wrong'), ep.legacy));
       }
   }
+}
+
+/** Issue 46: a 3.8 MB answer under the 4 MiB cap whose data nests ~1.9 million arrays (built once). */
+let nested: string | null = null;
+function nestedAnswer(): string {
+  const depth = 1_900_000;
+  nested ??= `{"code":0,"message":"0","ttl":1,"data":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+  return nested;
 }
 
 /** Removes or retypes the field each endpoint's clients depend on most. */

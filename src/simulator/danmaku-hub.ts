@@ -18,8 +18,17 @@ function packet(op: number, version: number, body: Buffer): Buffer {
   return out;
 }
 
+/** What the hub needs of a connection: a WebSocket, or a raw-TCP socket framed by danmaku-tcp.ts. */
+export interface PeerSocket {
+  send(data: Buffer): void;
+  close(code?: number, reason?: string): void;
+  terminate(): void;
+}
+
 export interface DanmakuPeer {
-  ws: WebSocket;
+  ws: PeerSocket;
+  /** 'ws' (the /sub WebSocket) or 'tcp' (the raw-TCP listener host_list's `port` names). */
+  transport: 'ws' | 'tcp';
   room: SimRoom | null;
   protover: number;
   lastSeen: number;
@@ -47,18 +56,26 @@ export class DanmakuHub {
   }
 
   private onConnection(ws: WebSocket): void {
-    const now = Date.now();
-    const peer: DanmakuPeer = { ws, room: null, protover: 0, lastSeen: now, connectedAt: now };
-    this.peers.add(peer);
+    const peer = this.addPeer(ws, 'ws');
     ws.on('message', (data: Buffer, isBinary: boolean) => this.onMessage(peer, isBinary ? data : Buffer.from(data)));
-    ws.on('close', () => {
-      this.peers.delete(peer);
-      peer.room?.danmaku.delete(peer);
-    });
+    ws.on('close', () => this.removePeer(peer));
     ws.on('error', () => ws.terminate());
   }
 
-  private onMessage(peer: DanmakuPeer, data: Buffer): void {
+  /** A new connection of either transport; the transport calls onMessage with whole packets and removePeer at its end. */
+  addPeer(socket: PeerSocket, transport: DanmakuPeer['transport']): DanmakuPeer {
+    const now = Date.now();
+    const peer: DanmakuPeer = { ws: socket, transport, room: null, protover: 0, lastSeen: now, connectedAt: now };
+    this.peers.add(peer);
+    return peer;
+  }
+
+  removePeer(peer: DanmakuPeer): void {
+    this.peers.delete(peer);
+    peer.room?.danmaku.delete(peer);
+  }
+
+  onMessage(peer: DanmakuPeer, data: Buffer): void {
     peer.lastSeen = Date.now();
     let pos = 0;
     while (data.length - pos >= 16) {

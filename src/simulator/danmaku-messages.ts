@@ -91,15 +91,34 @@ export function interactWordV2Command(room: SimRoom, uid: number, uname: string,
 
 export interface SuperChatInput { message: string; price?: number; uid?: number; uname?: string; time?: number }
 
+let msgSeq = 0;
+/** The 2025 envelope's message id (`<id>:1000:1000` in the capture). */
+const freshMsgId = (): string => `${Date.now()}${String(++msgSeq % 100000).padStart(5, '0')}:1000:1000`;
+
+/**
+ * Every top-level field of starbot_cmd_SUPER_CHAT_MESSAGE_SuperChat_1_2025.json (`send_time` ms, `msg_id`, `p_is_ack`,
+ * `p_msg_type`, `is_report`; no `roomid` there, unlike the older capture) and every `data` field of it.
+ */
 export function superChatCommand(room: SimRoom, s: SuperChatInput): object {
+  const now = Date.now();
+  const start = Math.floor(now / 1000);
+  const uid = s.uid ?? 1;
+  const uname = s.uname ?? 'sc-user';
+  const face = 'https://i0.hdslb.com/bfs/face/member/noface.jpg';
   return {
     cmd: 'SUPER_CHAT_MESSAGE',
-    roomid: room.roomId,
     data: {
-      id: Math.floor(Math.random() * 1e7), message: s.message, price: s.price ?? 30, rate: 1000, time: s.time ?? 60, ts: nowS(),
-      start_time: nowS(), end_time: nowS() + (s.time ?? 60), uid: s.uid ?? 1,
-      user_info: { uname: s.uname ?? 'sc-user', face: '', guard_level: 0 }, gift: { gift_id: 12000, gift_name: '醒目留言', num: 1 },
+      background_bottom_color: '#427D9E', background_color: '#DBFFFD', background_color_end: '#29718B', background_color_start: '#4EA4C5',
+      background_icon: '', background_image: '', background_price_color: '#7DA4BD', color_point: 0.7, dmscore: 84, end_time: start + (s.time ?? 60),
+      gift: { gift_id: 12000, gift_name: '醒目留言', num: 1 }, group_medal: { is_lighted: 0, medal_id: 0, name: '' },
+      id: Math.floor(Math.random() * 1e7), is_mystery: false, is_ranked: 0, is_send_audit: 1,
+      medal_info: { anchor_roomid: room.roomId, anchor_uname: room.name, guard_level: 0, icon_id: 0, is_lighted: 0, medal_color: '', medal_color_border: 0, medal_color_end: 0, medal_color_start: 0, medal_level: 0, medal_name: '', special: '', target_id: room.uid },
+      message: s.message, message_font_color: '#A3F6FF', message_trans: '', price: s.price ?? 30, rate: 1000, start_time: start, time: s.time ?? 60,
+      token: randomBytes(4).toString('hex').toUpperCase(), trans_mark: 0, ts: start, uid,
+      uinfo: { base: { face, is_mystery: false, name: uname, name_color: 0, name_color_str: '#666666', official_info: { desc: '', role: 0, title: '', type: -1 }, origin_info: { face, name: uname } }, guard: { expired_str: '', level: 0 }, title: { old_title_css_id: '', title_css_id: '' }, uid },
+      user_info: { face, face_frame: '', guard_level: 0, is_main_vip: 0, is_svip: 0, is_vip: 0, level_color: '#969696', manager: 0, name_color: '#666666', title: '', uname, user_level: 1 },
     },
+    is_report: true, msg_id: freshMsgId(), p_is_ack: true, p_msg_type: 1, send_time: now,
   };
 }
 

@@ -15,7 +15,8 @@ const ms = z.number().int().min(0).max(86_400_000);
  *                                                         compact: {"code":-352,"message":"-352","ttl":1}
  *   { kind: 'api-malformed', variant, count?, durationMs?, path? }  bad answers: variant 'json' (cut JSON),
  *        'html' (an HTML error page, HTTP 200), 'missing-field' (data.room_info / data.token ... removed),
- *        'wrong-type' (ids and codes as objects), 'no-envelope' (a JSON array), 'http-500'
+ *        'wrong-type' (ids and codes as objects), 'no-envelope' (a JSON array), 'http-500', 'nested' (a 3.8 MB
+ *        envelope whose data is ~1.9 million nested arrays `[[[…]]]`, under the 4 MiB answer cap)
  *   { kind: 'api-delay', delayMs, count?, durationMs?, path? }  the answer comes after delayMs
  *
  * Stream request faults hit the next `count` [1] media requests for this room:
@@ -57,7 +58,7 @@ export const FaultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('api352'), count, durationMs: ms.optional(), path: z.string().optional(), compact: z.boolean().optional() }),
   z.object({
     kind: z.literal('api-malformed'),
-    variant: z.enum(['json', 'html', 'missing-field', 'wrong-type', 'no-envelope', 'http-500']),
+    variant: z.enum(['json', 'html', 'missing-field', 'wrong-type', 'no-envelope', 'http-500', 'nested']),
     count, durationMs: ms.optional(), path: z.string().optional(),
   }),
   z.object({ kind: z.literal('api-delay'), delayMs: ms, count, durationMs: ms.optional(), path: z.string().optional() }),

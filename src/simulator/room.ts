@@ -57,9 +57,17 @@ export interface SimRoomInit {
   variants?: OriginVariantsInit;
   /**
    * A live stream on one clock (live-stream/): FLV responses start at the live GOP with the stream's timestamps and
-   * the fMP4 HLS carries the same frames; enables flv-outage, hls-foreign and hls-retention.
+   * the fMP4 HLS carries the same frames; enables flv-outage, hls-foreign and hls-retention. On by default for every
+   * room whose content it can carry (AVC only, no variants, own hosts and names, no filler, not special; see
+   * `oneClockByDefault`), as the service's FLV and HLS carry the same frames; `false` turns it off.
    */
-  liveStream?: LiveStreamInit;
+  liveStream?: LiveStreamInit | false;
+  /**
+   * Guests (no SESSDATA cookie) get `current_qn` 250 from getRoomPlayInfo while `accept_qn` still lists the higher
+   * qualities, as the 2025-07 capture shows for `mid=0`; the master playlist lists every quality. Default: the
+   * simulator's `guestQnCap` (on). Not applied to rooms with `variants`.
+   */
+  guestQnCap?: boolean;
 }
 
 export interface RoomCounters {
@@ -105,6 +113,16 @@ export function pushLog<T>(list: T[], item: T): void {
   if (list.length > LOG_SIZE) list.shift();
 }
 
+/**
+ * Rooms on one clock by default: those offering FLV and fMP4 together (alignment is what a recorder joining the two
+ * needs), whose content the live stream can carry: AVC from the room's clip (its TS keeps the clip timeline).
+ */
+export function oneClockByDefault(init: SimRoomInit): boolean {
+  const formats = init.formats ?? SIM_FORMATS;
+  return formats.includes('flv') && formats.includes('fmp4') && !init.hevc && !init.hevcOnly && !init.av1 && !init.av1Only && !init.variants && !init.hlsOnlyInMaster && !init.opaqueNames &&
+    !init.streamHost && !init.special && !init.padWithFiller;
+}
+
 export class SimRoom {
   readonly roomId: number;
   shortId: number;
@@ -128,6 +146,7 @@ export class SimRoom {
   av1Only: boolean;
   hlsOnlyInMaster: boolean;
   opaqueNames: boolean;
+  guestQnCap: boolean;
   /** codec-switch: every URL serves the other codec (an avc URL carries HEVC and the other way round). */
   codecSwapped = false;
   /** The simulator's content clip nearest `bitrateKbps`; null = the committed 360p clip. */
@@ -163,8 +182,10 @@ export class SimRoom {
   /** Origin/re-encode variants, null for a room with one unnamed stream. */
   readonly variants: OriginVariants | null;
   readonly danmaku = new Set<DanmakuPeer>();
-  /** Set for live-stream rooms (see SimRoomInit.liveStream). */
-  readonly liveStream: LiveStream | null;
+  /** Set for live-stream rooms (see SimRoomInit.liveStream); dropped when an HLS fault is armed on a default one. */
+  liveStream: LiveStream | null;
+  /** The live stream came by default (not asked for): HLS faults, which act on the clip timeline, turn it off. */
+  readonly liveStreamByDefault: boolean;
 
   constructor(init: SimRoomInit) {
     this.roomId = init.roomId;
@@ -183,6 +204,7 @@ export class SimRoom {
     this.av1 = (init.av1 ?? false) || this.av1Only;
     this.hlsOnlyInMaster = init.hlsOnlyInMaster ?? false;
     this.opaqueNames = init.opaqueNames ?? false;
+    this.guestQnCap = init.guestQnCap ?? true;
     this.streamHost = init.streamHost ?? null;
     this.danmakuServer = init.danmakuServer ?? null;
     this.formats = init.formats ?? ['flv', 'ts', 'fmp4'];
@@ -190,7 +212,9 @@ export class SimRoom {
     this.variants = init.variants ? new OriginVariants(init.variants) : null;
     this.liveStatus = init.live ? 1 : 0;
     this.liveStartTime = init.live ? Math.floor(Date.now() / 1000) : 0;
-    this.liveStream = init.liveStream ? new LiveStream(init.liveStream) : null;
+    const ls = init.liveStream ?? (oneClockByDefault(init) ? {} : false);
+    this.liveStreamByDefault = init.liveStream === undefined && ls !== false;
+    this.liveStream = ls ? new LiveStream(ls) : null;
     if (this.liveStream && init.live) this.liveStartTime = Math.floor(this.liveStream.startedAt / 1000);
   }
 
@@ -207,7 +231,7 @@ export class SimRoom {
       padWithFiller: this.padWithFiller, content: this.content ? { name: this.content.name, kbps: Math.round(this.content.kbps) } : null,
       variants: this.variants ? { originAvailable: this.variants.originAvailable, bluray: this.variants.bluray, outages: this.variants.outages, originReturnDelayMs: this.variants.returnDelayMs } : null,
       hevcOnly: this.hevcOnly, special: this.special, captured: [...this.captured.keys()], av1: this.av1, av1Only: this.av1Only, hlsOnlyInMaster: this.hlsOnlyInMaster,
-      opaqueNames: this.opaqueNames, codecSwapped: this.codecSwapped, clip: this.clipIndex, counters: this.counters,
+      opaqueNames: this.opaqueNames, guestQnCap: this.guestQnCap, codecSwapped: this.codecSwapped, clip: this.clipIndex, counters: this.counters,
       openStreams: this.media.size, openDanmaku: this.danmaku.size,
       pendingFaults: [...this.apiFaults, ...this.requestFaults, ...this.connectionFaults].map((a) => ({ ...a.fault, remaining: a.remaining, until: a.until })),
       apiLog: this.apiLog, streamLog: this.streamLog, authLog: this.authLog, heartbeatTimes: this.heartbeatTimes,

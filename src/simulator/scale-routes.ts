@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { BodyError, readJson, sendJson } from './http-util.js';
-import type { BatchFaults } from './batch-faults.js';
+import { BATCH_FAULT_KINDS, type BatchFaults } from './batch-faults.js';
 import type { RiskCounter } from './risk-counter.js';
 import type { SimRoom, SimRoomInit } from './room.js';
 
@@ -14,12 +14,14 @@ interface ScaleSim {
 
 const Bulk = z.object({ count: z.number().int().min(1).max(100_000), firstRoomId: z.number().int().min(1).optional(), live: z.boolean().optional() }).strict();
 const Risk = z.object({ perMinute: z.number().int().min(0) }).strict();
-const Faults = z.object({ count: z.number().int().min(-1), kind: z.enum(['http-500', 'code-error', 'risk-412']).optional() }).strict();
+const Faults = z.object({ count: z.number().int().min(-1), kind: z.enum(BATCH_FAULT_KINDS).optional() }).strict();
 
 /**
  * POST /_sim/rooms/bulk     {count, firstRoomId?, live?}  → {created, firstRoomId}  rooms firstRoomId…+count-1 (cheap: no clips, no sockets)
  * POST /_sim/risk           {perMinute}                   risk control: calls per minute per IP above which calls get 412 (0 = off)
- * POST /_sim/batch-faults   {count, kind?}                the next `count` batch status calls fail (-1 = all until count 0)
+ * POST /_sim/batch-faults   {count, kind?}                the next `count` calls of the batch endpoints (get_status_info_by_uids and
+ *                                                         getRoomBaseInfo) fail (-1 = all until count 0); kind http-500 [default],
+ *                                                         http-404 (endpoint gone), code-error (-400 in an HTTP 200), risk-412
  */
 export function isScalePath(path: string, method: string): boolean {
   return method === 'POST' && (path === '/_sim/rooms/bulk' || path === '/_sim/risk' || path === '/_sim/batch-faults');

@@ -8,6 +8,7 @@ import type { SimAddress } from './api-responses.js';
 import { type Clip, clips, nearestClip } from './clips.js';
 import { handleControl } from './control-routes.js';
 import { DanmakuHub } from './danmaku-hub.js';
+import { DanmakuTcpServer } from './danmaku-tcp.js';
 import { handleMedia, isMediaPath } from './media-routes.js';
 import { canonicalPath } from './stream-names.js';
 import { Pacer } from './pacer.js';
@@ -17,7 +18,8 @@ import { sendJson } from './http-util.js';
 import { BATCH_STATUS_PATH, handleBatchStatus } from './batch-status.js';
 import { RiskCounter } from './risk-counter.js';
 import { BASE_INFO_PATH, handleBaseInfo } from './base-info.js';
-import { refuse } from './strict.js';
+import { refuse, type StrictMode } from './strict.js';
+import { countUnenforced } from './api-routes.js';
 import { takeBatchFault, type BatchFaults } from './batch-faults.js';
 import { handleScale, isScalePath } from './scale-routes.js';
 
@@ -34,6 +36,16 @@ export interface SimulatorOptions {
    * Off by default: the simulator refuses them with -352 as the service does since 2025.
    */
   lenient?: boolean;
+  /**
+   * Every live call needs a buvid3 and getInfoByRoom/getDanmuInfo a signature (`liverec simulate --strict-all`): the
+   * pre-2026-11 mode, stricter than any source shows, for experiments. Default: the table in strict.ts.
+   */
+  strictAll?: boolean;
+  /**
+   * Default of every room's `guestQnCap` (default true): guests get current_qn 250 from play info while accept_qn
+   * lists more, as the service answers `mid=0` (`liverec simulate --no-guest-cap` turns it off).
+   */
+  guestQnCap?: boolean;
   /** Risk control: live-API calls per minute per IP above which calls are answered 412 (default 0 = off). */
   riskPerMinute?: number;
 }
@@ -43,6 +55,8 @@ export interface StartOptions {
   port?: number;
   /** Listen address (default 127.0.0.1). */
   host?: string;
+  /** Port of the raw-TCP danmaku listener (host_list `port`); 0 or unset = any free port. */
+  danmakuTcpPort?: number;
 }
 
 export interface RunningSimulator {
@@ -60,9 +74,13 @@ export class Simulator extends RoomOps {
   fingerHits = 0;
   readonly refusedHits = { signature: 0, buvid3: 0 };
   readonly refusedLog: RequestRecord[] = [];
+  readonly unenforcedHits: Record<string, number> = {};
   readonly lenient: boolean;
+  readonly strictMode: StrictMode;
+  readonly guestQnCap: boolean;
   port = 0;
   private server: http.Server | null = null;
+  private tcp: DanmakuTcpServer | null = null;
   private readonly content: readonly Clip[];
   /** Per-IP call counting and the risk-control threshold (`GET /_sim/stats` apiCalls, `POST /_sim/risk`). */
   readonly risk: RiskCounter;
@@ -79,6 +97,8 @@ export class Simulator extends RoomOps {
     this.pacer = new Pacer(options.tickMs ?? 40);
     this.content = options.content ?? [];
     this.lenient = options.lenient ?? false;
+    this.guestQnCap = options.guestQnCap ?? true;
+    this.strictMode = this.lenient ? 'lenient' : options.strictAll ? 'all' : 'evidence';
     this.risk = new RiskCounter(options.riskPerMinute ?? 0);
   }
 
@@ -93,7 +113,7 @@ export class Simulator extends RoomOps {
   }
 
   override createRoom(init: SimRoomInit): SimRoom {
-    const room = super.createRoom(init);
+    const room = super.createRoom({ ...init, guestQnCap: init.guestQnCap ?? this.guestQnCap });
     room.content = nearestClip(this.content, room.bitrateKbps);
     return room;
   }
@@ -103,7 +123,7 @@ export class Simulator extends RoomOps {
   }
 
   address(): SimAddress {
-    return { port: this.port, streamHosts: [`http://127.0.0.1:${this.port}`, `http://localhost:${this.port}`], danmakuHost: '127.0.0.1' };
+    return { port: this.port, streamHosts: [`http://127.0.0.1:${this.port}`, `http://localhost:${this.port}`], danmakuHost: '127.0.0.1', danmakuTcpPort: this.tcp?.port ?? 0 };
   }
 
   async start(options: StartOptions = {}): Promise<RunningSimulator> {
@@ -121,6 +141,8 @@ export class Simulator extends RoomOps {
     });
     this.server = server;
     this.port = (server.address() as AddressInfo).port;
+    this.tcp = new DanmakuTcpServer(this.hub);
+    await this.tcp.listen(options.host ?? '127.0.0.1', options.danmakuTcpPort ?? 0);
     return { url: this.url, port: this.port, close: () => this.close() };
   }
 
@@ -135,6 +157,8 @@ export class Simulator extends RoomOps {
     this.stopGenerators();
     this.pacer.stop();
     this.hub.close();
+    await this.tcp?.close();
+    this.tcp = null;
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
@@ -153,12 +177,12 @@ export class Simulator extends RoomOps {
     }
     return {
       apiCalls: this.risk.apiCalls, batchCalls: this.batchCalls, batchUids: this.batchUids, baseInfoCalls: this.baseInfoCalls, riskPerMinute: this.risk.perMinute,
-      riskHits: this.risk.riskHits, peakApiCallsPerMinute: this.risk.peakPerMinute, apiCallsLastMinute: this.risk.lastMinute(), openDanmaku, rooms: this.rooms.size, openStreams, bytesServed, unknownRoomHits: this.unknownRoomHits, navHits: this.navHits, fingerHits: this.fingerHits, refusedHits: this.refusedHits, lenient: this.lenient, pacerTicks: this.pacer.ticks, pacerBusyMs: Math.round(this.pacer.busyMs) };
+      riskHits: this.risk.riskHits, peakApiCallsPerMinute: this.risk.peakPerMinute, apiCallsLastMinute: this.risk.lastMinute(), openDanmaku, rooms: this.rooms.size, openStreams, bytesServed, unknownRoomHits: this.unknownRoomHits, navHits: this.navHits, fingerHits: this.fingerHits, refusedHits: this.refusedHits, unenforcedHits: this.unenforcedHits, lenient: this.lenient, strictMode: this.strictMode, pacerTicks: this.pacer.ticks, pacerBusyMs: Math.round(this.pacer.busyMs) };
   }
 
-  /** The batch endpoint needs a buvid3 like every live call (it is not WBI-signed). */
+  /** The batch endpoints: no source shows them refusing anything (strict.ts); `--strict-all` asks a buvid3. */
   private async batchStatus(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const refusal = this.lenient ? null : refuse(url.pathname, req, url.searchParams);
+    const refusal = refuse(url.pathname, req, url.searchParams, this.strictMode, (u) => countUnenforced(this, u));
     if (refusal) {
       this.refusedHits[refusal.reason]++;
       return sendJson(res, 200, refusal.body);

@@ -1,5 +1,6 @@
 // The upload step: the finished file (the MP4 after a remux) and its sidecars to S3, multipart and resumable,
 // verified by size and checksum; the local copies deleted afterwards when StorageDeleteLocal asks for it.
+import { redactErrorText } from '../log/redact.js';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -63,6 +64,9 @@ export async function runUpload(job: PostJob, ctx: JobContext, s: StorageSetting
         ctx.log.info({ key, target: target.redacted }, `uploaded ${rel(file)}`);
       }
     }
+  } catch (err) {
+    // The SDK's texts may quote the request; the key pair is cut from them like every secret (src/log/redact.ts).
+    throw new LiverecError((err as { code?: string }).code ?? 'STORAGE_UPLOAD', redactErrorText(err, [target.accessKeyId, target.secretAccessKey]));
   } finally {
     client.destroy();
   }

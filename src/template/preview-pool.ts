@@ -17,6 +17,8 @@ function getPool(): Promise<Piscina> {
     maxThreads: 1,
     maxQueue: MAX_QUEUE,
     idleTimeout: 10_000,
+    // A file-name preview needs little: a template that runs away ends its thread, not the service.
+    resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8, stackSizeMb: 4 },
   }));
   return pool;
 }

@@ -30,7 +30,9 @@ describe('the simulator in 2026 mode', () => {
   it('refuses unsigned, badly signed and buvid-less live calls with the two -352 bodies, and serves finger/spi', async () => {
     const path = '/xlive/web-room/v1/index/getInfoByRoom';
     expect(await (await liveFetch(sim.url, path, { room_id: 34001 }, { sign: false })).json()).toEqual({ code: -352, message: '-352', ttl: 1 });
-    const noBuvid: any = await (await liveFetch(sim.url, path, { room_id: 34001 }, { buvid3: '' })).json();
+    // getInfoByRoom needs a signature only; getDanmuInfo also a buvid3 (docs/bilibili-2026.md, strictness table).
+    expect(await (await liveFetch(sim.url, path, { room_id: 34001 }, { buvid3: '' })).json()).toMatchObject({ code: 0 });
+    const noBuvid: any = await (await liveFetch(sim.url, '/xlive/web-room/v1/index/getDanmuInfo', { id: 34001 }, { buvid3: '' })).json();
     expect(noBuvid).toMatchObject({ code: -352, ttl: 1, data: { v_voucher: expect.stringMatching(/^voucher_[0-9a-f-]{36}$/) } });
     expect(Object.keys(noBuvid).sort()).toEqual(Object.keys(capture('bac_error_-352_risk_control_v_voucher.json')).sort());
     const wrong = await liveFetch(sim.url, path, { room_id: 34001 });
@@ -38,9 +40,9 @@ describe('the simulator in 2026 mode', () => {
     await wrong.body?.cancel();
     expect(await (await fetch(tampered, { headers: { cookie: 'buvid3=x' } })).json()).toMatchObject({ code: -352 });
     expect(await (await liveFetch(sim.url, path, { room_id: 34001 })).json()).toMatchObject({ code: 0, data: { room_info: { room_id: 34001 } } });
-    // room_init is not signed by the web client, but needs the buvid3 like every live call.
+    // room_init: no source shows it refusing anything.
     expect(await (await liveFetch(sim.url, '/room/v1/Room/room_init', { id: 341 }, { sign: false })).json()).toMatchObject({ code: 0, data: { room_id: 34001 } });
-    expect(await (await liveFetch(sim.url, '/room/v1/Room/room_init', { id: 341 }, { sign: false, buvid3: '' })).json()).toMatchObject({ code: -352 });
+    expect(await (await liveFetch(sim.url, '/room/v1/Room/room_init', { id: 341 }, { sign: false, buvid3: '' })).json()).toMatchObject({ code: 0 });
     const finger: any = await (await fetch(`${sim.url}/x/frontend/finger/spi`)).json();
     const real = capture('bac_x_frontend_finger_spi_b3_b4.json');
     expect(Object.keys(finger)).toEqual(Object.keys(real));
@@ -48,7 +50,7 @@ describe('the simulator in 2026 mode', () => {
     expect(finger.data.b_3).toMatch(/^[0-9A-F]{8}(-[0-9A-F]{4}){3}-[0-9A-F]{12}\d{5}infoc$/);
     expect(finger.data.b_4).toMatch(/^[0-9A-F]{8}(-[0-9A-F]{4}){3}-[0-9A-F]{12}\d{5}-\d{8}-[A-Za-z0-9+/=]+$/);
     expect(sim.sim.refusedHits.signature).toBeGreaterThanOrEqual(2);
-    expect(sim.sim.refusedHits.buvid3).toBeGreaterThanOrEqual(2);
+    expect(sim.sim.refusedHits.buvid3).toBeGreaterThanOrEqual(1);
   });
 
   it('accepts everything when lenient (the 2024 behaviour)', async () => {
@@ -84,11 +86,11 @@ describe('liverec against the strict simulator', () => {
     }
   });
 
-  it('fails to record when signing is off, and when the guest identity is off', async () => {
-    for (const off of [{ wbiSign: false }, { guestIdentity: false }]) {
-      await expect(client(off).getRoomInfo(34001), JSON.stringify(off)).rejects.toMatchObject({ code: 'API_RISK_352' });
-      await expect(client(off).getDanmuInfo(34001), JSON.stringify(off)).rejects.toMatchObject({ code: 'API_RISK_352' });
-    }
+  it('is refused where the evidence says: signing off fails getInfoByRoom and getDanmuInfo, identity off getDanmuInfo only', async () => {
+    await expect(client({ wbiSign: false }).getRoomInfo(34001)).rejects.toMatchObject({ code: 'API_RISK_352' });
+    await expect(client({ wbiSign: false }).getDanmuInfo(34001)).rejects.toMatchObject({ code: 'API_RISK_352' });
+    expect((await client({ guestIdentity: false }).getRoomInfo(34001)).roomId).toBe(34001);
+    await expect(client({ guestIdentity: false }).getDanmuInfo(34001)).rejects.toMatchObject({ code: 'API_RISK_352' });
   });
 
   it('after either -352 body: pauses, then signs with fresh keys and a fresh identity, and succeeds', async () => {

@@ -46,15 +46,22 @@ describe('liverec run and portable', () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  it('prints ASP.NET start-up lines once the API listens, and uses --config-override', async () => {
+  it('prints ASP.NET start-up lines once the API listens (content root = work directory) and the UI\'s address, and uses --config-override', async () => {
     const dir = tempDir();
     const other = join(tempDir(), 'elsewhere.json');
     writeFileSync(other, config([{ id: 41002, auto: false }], running.url));
     const p = startCli(['run', dir, '--bind', 'http://127.0.0.1:0', '--config-override', other, '-l', 'Warning']);
     try {
       const [, url] = await p.waitFor('stdout', /Now listening on: (http:\/\/127\.0\.0\.1:\d+)/);
-      await p.waitFor('stdout', /Content root path: .+/);
+      // brec's lines, the work directory as the content root (not the shell's folder), then the UI's address.
+      const [, ui] = await p.waitFor('stdout', /Web UI: (http:\/\/\S+)\n/);
       expect(p.stdout()).toMatch(/info: Microsoft\.Hosting\.Lifetime\[14\]\n {6}Now listening on: http:\/\/127\.0\.0\.1:\d+\n/);
+      expect(p.stdout()).toContain(`info: Microsoft.Hosting.Lifetime[0]\n      Content root path: ${dir}\n`);
+      expect(p.stdout().indexOf('Web UI:')).toBeGreaterThan(p.stdout().indexOf('Content root path:'));
+      expect(ui).toBe(`${url}/ui/`);
+      const page = await fetch(ui!);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toMatch(/<html/i);
       const rooms = (await (await fetch(`${url}/api/room`)).json()) as { roomId: number }[];
       expect(rooms.map((r) => r.roomId)).toEqual([41002]);
       expect(readdirSync(dir)).not.toContain('config.json'); // the override file is the config

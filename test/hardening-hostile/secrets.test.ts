@@ -64,3 +64,59 @@ describe('webhook secrets never cross an origin', () => {
     expect(received).toBe(before + 1);
   });
 });
+
+// Issue 46, breaks 5: a notification error carried the bot token (notify-test answer, GET /api/jobs, logs, SSE), and a
+// foreign origin's EventSource got access-control-allow-origin and the log frames while /api/log/fetch was refused.
+describe('notification errors and the event stream keep secrets in', () => {
+  const TOKEN = '4646464646:AAHsecretBotToken46secretBotToken46x';
+  const ROOM46 = 46301;
+  let s: WebSetup;
+  const call = (path: string, init: RequestInit & { origin?: string } = {}): Promise<Response> => fetch(`${s.url}${path}`, {
+    ...init, headers: { authorization: s.auth, ...(init.origin ? { origin: init.origin } : {}), ...(init.headers as Record<string, string> ?? {}) },
+  });
+  beforeAll(async () => {
+    s = await startWebSetup({ rooms: simRooms([ROOM46]).map((r) => ({ ...r, live: false })), record: [ROOM46], user: 'admin', pass: 'pw' });
+    // The break as found (an api= without a scheme), and an api= that passes as a URL but still fails to parse with the token in it.
+    const urls = [`tgram://${TOKEN}/4601?api=127.0.0.1:1`, `tgram://${TOKEN}/4602?api=http://[bad`].join('\n');
+    const set = await call('/api/config/global', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ optionalNotifyUrls: { hasValue: true, value: urls } }) });
+    expect(set.status).toBe(200);
+  }, 60_000);
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('the notify-test answer, the job list and the logs carry no token', async () => {
+    const test = await call('/api/notify/test', { method: 'POST' });
+    const answer = await test.text();
+    expect(test.status).toBe(200);
+    expect(answer).not.toContain(TOKEN);
+    expect(answer).not.toContain(TOKEN.split(':')[1]);
+    expect((JSON.parse(answer) as { ok: boolean }[]).some((r) => r.ok === false)).toBe(true);
+    // A queued notification (stream start) whose send fails: its error is listed.
+    s.service.recorder.bus.emit({ EventType: 'StreamStarted', EventTimestamp: formatLocal(), EventData: {
+      RoomId: ROOM46, ShortId: 0, Name: 'n', Title: 't', AreaNameParent: 'p', AreaNameChild: 'c', Recording: false, Streaming: true, DanmakuConnected: false,
+    } });
+    let jobs = '';
+    await eventually('the failed notification listed with its error', async () => {
+      jobs = await (await call('/api/jobs')).text();
+      return (JSON.parse(jobs) as { kind: string; error: string | null }[]).some((j) => j.kind === 'notify' && j.error !== null);
+    });
+    expect(jobs).not.toContain(TOKEN.split(':')[1]);
+    const logs = await (await call('/api/log/fetch')).text();
+    expect(logs).toContain('notify');
+    expect(logs).not.toContain(TOKEN.split(':')[1]);
+  });
+
+  it('a foreign origin gets neither CORS nor log frames from /api/events; the own origin still gets the stream', async () => {
+    const foreign = await call('/api/events', { origin: 'https://evil.example', headers: { accept: 'text/event-stream' } });
+    const text = foreign.status === 200 ? '' : await foreign.text();
+    if (foreign.status === 200) await foreign.body?.cancel();
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    expect(text).not.toContain('"log"');
+    const own = await call('/api/events', { origin: s.url, headers: { accept: 'text/event-stream' } });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('content-type')).toContain('text/event-stream');
+    await own.body?.cancel();
+  });
+});

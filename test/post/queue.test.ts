@@ -57,6 +57,20 @@ describe('post-file jobs', () => {
     expect(fx.queue.list().every((j) => j.state === 'done')).toBe(true);
   });
 
+  it('a title and name with NUL and other control characters still run PostCommand, which sees them without those (issue 46)', async () => {
+    const dir = setup();
+    copyFileSync(clip('clip-360p.flv'), join(dir, REL));
+    const envFile = join(dir, 'env.json');
+    const script = `require('fs').writeFileSync(${JSON.stringify(envFile)}, JSON.stringify(process.env))`;
+    const fx = track(startQueue(dir, { PostCommand: `${process.execPath}\n-e\n${script}` }, { maxAttempts: 1, delayMs: () => 0 }));
+    const done = fx.processed();
+    fx.bus.emit({ EventType: 'FileClosed', EventTimestamp: '', EventData: { ...fileClosed(REL), Title: 'ti\u0000tle\u0007\u001b[31m\u009b', Name: 'str\u0000eamer\u007f', AreaNameChild: 'b\tc' } });
+    const e = await done;
+    expect(e.EventData.Jobs.map((j) => [j.Kind, j.State, j.Error])).toEqual([['command', 'done', null]]);
+    const env = JSON.parse(readFileSync(envFile, 'utf8')) as Record<string, string>;
+    expect(env).toMatchObject({ LIVEREC_TITLE: 'title[31m', LIVEREC_ROOM_NAME: 'streamer', LIVEREC_AREA_CHILD: 'bc' });
+  });
+
   it('an HLS fMP4 recording with mp4-delete-source becomes a faststart MP4 in its place', async () => {
     const dir = setup();
     const rel = join('1001-streamer', 'hls.mp4');

@@ -48,6 +48,8 @@ export async function startHarness(options: {
   clientTestSwitches?: ClientTestSwitches;
   /** Runs once the simulator is up and its rooms exist, before the service starts (e.g. arm captured answers). */
   beforeStart?: (sim: Simulator, url: string) => Promise<void>;
+  /** The live API host the service uses (read after beforeStart; e.g. a proxy in front of the simulator). */
+  liveApiHost?: () => string;
 }): Promise<Harness> {
   const sim = new Simulator(options.sim);
   const running = await sim.start();
@@ -55,7 +57,7 @@ export async function startHarness(options: {
   await options.beforeStart?.(sim, running.url);
   const workDir = options.workDir ?? mkdtempSync(join(tmpdir(), 'liverec-rec-'));
   const config = new ConfigStore();
-  Object.assign(config.global, FAST, options.global ?? {}, { LiveApiHost: running.url });
+  Object.assign(config.global, FAST, options.global ?? {}, { LiveApiHost: options.liveApiHost?.() ?? running.url });
   for (const id of options.record ?? options.rooms.map((r) => r.roomId)) {
     Object.assign(config.addRoom(id, true).overrides, options.roomConfig?.[id] ?? {});
   }

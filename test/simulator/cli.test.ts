@@ -50,6 +50,27 @@ describe('liverec simulate', () => {
     expect(sim.out()).toMatch(/stopped/);
   });
 
+  it('sends danmaku in its pre-created rooms at a modest default rate, stated in --help; --danmaku-rate 0 turns it off', async () => {
+    const help = spawn(process.execPath, [main, 'simulate', '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    help.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    await new Promise((r) => help.on('exit', r));
+    expect(text.replace(/\s+/g, ' ')).toMatch(/--danmaku-rate <n> +danmaku messages a second in each pre-created room .*0 = none \(default: 2\)/);
+    for (const [args, rate] of [[[], 2], [['--danmaku-rate', '0'], 0], [['--danmaku-rate', '0.5'], 0.5]] as [string[], number][]) {
+      const sim = simulate(['--port', '0', '--rooms', '2', '--small-clips', ...args]);
+      try {
+        const url = await sim.url;
+        for (const id of [10001, 10002]) {
+          const sent = (await (await fetch(`${url}/_sim/rooms/${id}/danmaku-sent`)).json()) as { rate: number };
+          expect(sent.rate, args.join(' ')).toBe(rate);
+        }
+      } finally {
+        sim.kill();
+      }
+      expect(await sim.exited).toBe(0);
+    }
+  });
+
   it('rejects a bad option with a clear message and exit code 2', async () => {
     const child = spawn(process.execPath, [main, 'simulate', '--rooms', 'many'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';

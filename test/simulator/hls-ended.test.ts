@@ -7,7 +7,7 @@ const ROOM = 23121;
 describe('HLS after the stream ends', () => {
   let sim: Awaited<ReturnType<typeof startSim>>;
   beforeAll(async () => {
-    sim = await startSim([{ roomId: ROOM, live: true, formats: ['fmp4'] }]);
+    sim = await startSim([{ roomId: ROOM, live: true, formats: ['fmp4'], liveStream: false }]);
   });
   afterAll(() => sim?.close());
 

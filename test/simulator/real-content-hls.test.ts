@@ -44,7 +44,7 @@ describe('simulator HLS of the content clip', () => {
     const sim = new Simulator({ content: [clip] });
     const running = await sim.start();
     try {
-      const room = sim.createRoom({ roomId: 31001, live: true, formats: ['fmp4'], bitrateKbps: clip.kbps });
+      const room = sim.createRoom({ roomId: 31001, live: true, formats: ['fmp4'], bitrateKbps: clip.kbps, liveStream: false });
       const playlistUrl = `${running.url}/live-bvc/1/live_31001_${room.session}/index.m3u8`;
       const text = await (await fetch(playlistUrl)).text();
       expect(text).toMatch(/#EXT-X-TARGETDURATION:1\n/);

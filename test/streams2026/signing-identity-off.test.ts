@@ -1,6 +1,6 @@
-// Recorder-level proof that the strict (2026, default) simulator refuses what liverec's WBI signing and guest identity
-// supply: the same live room, the same config, three runs: both on records; signing off or identity off never opens a
-// file while the simulator answers -352 for exactly the missing part.
+// Recorder-level proof that the default simulator refuses what the evidence says liverec's WBI signing and guest
+// identity supply: the same live room, the same config, three runs: both on records; signing off never opens a file
+// (getInfoByRoom refused); identity off records the video while getDanmuInfo is refused for the missing buvid3.
 import { describe, expect, it } from 'vitest';
 import type { ClientTestSwitches } from '../../src/bilibili/client-options.js';
 import { collectLogs } from '../hls/helpers.js';
@@ -71,12 +71,16 @@ describe('turning off signing or identity makes recording fail against the stric
     });
   }, 90_000);
 
-  it('identity off: live calls go out without buvid3, are refused with the v_voucher -352, and no file is opened', async () => {
+  it('identity off: the video records (no source shows the stream calls needing a buvid3) while getDanmuInfo is refused with the v_voucher -352', async () => {
     await withRun({ guestIdentity: false }, async (h) => {
-      await expectNoRecording(h, 'buvid3');
+      await h.waitEvent('FileOpening', (e) => e.EventData.RoomId === ROOM, 60_000);
+      await until(() => h.sim.refusedHits.buvid3 >= 1, 60_000, 'a buvid3 refusal');
       expect(h.sim.fingerHits).toBe(0); // no guest identity was fetched
-      for (const r of h.sim.refusedLog) expect(String(r.headers.cookie ?? '')).not.toMatch(/buvid3=/);
-      expect(h.sim.refusedLog.some((r) => r.path === '/xlive/web-room/v1/index/getInfoByRoom')).toBe(true);
+      expect(h.sim.refusedHits.signature).toBe(0);
+      for (const r of h.sim.refusedLog) {
+        expect(String(r.headers.cookie ?? '')).not.toMatch(/buvid3=/);
+        expect(r.path).toBe('/xlive/web-room/v1/index/getDanmuInfo');
+      }
     });
   }, 90_000);
 });

@@ -43,4 +43,6 @@ export const num = (w: Wire | string | null | undefined): number => (typeof w ==
 export interface PostJob {
   id: string; fileId: string; kind: string; step: number; roomId: number; relativePath: string; state: string; attempts: number;
   createdAt: string; updatedAt: string; nextAttemptAt: string | null; error: string | null; output: string | null;
+  /** done-with-warnings remux: the source's byte ranges not copied (the source is kept). */
+  skipped?: { offset: number; bytes: number; reason: string }[] | null;
 }

@@ -5,6 +5,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { workerPath } from '../../paths.js';
 import runToolTask, { type ToolTask, type ToolTaskResult } from '../../../workers/tool.worker.js';
 import { progressBarFor } from './progress.js';
+import { POST_WORKER_LIMITS } from '../../post/pool.js';
 
 function sizeOf(path: string): number {
   try {
@@ -35,6 +36,7 @@ export async function runJobs(tasks: Omit<ToolTask, 'progressPort'>[], label: st
       maxThreads: Math.max(1, Math.min(tasks.length, availableParallelism() - 1 || 1)),
       idleTimeout: 30_000,
       niceIncrement: 10,
+      resourceLimits: POST_WORKER_LIMITS,
     });
     try {
       return await Promise.all(

@@ -1,13 +1,22 @@
 // Fragmented MP4 (HLS fMP4 recordings) → samples: the init's sample entries are kept as they are, fragments read one at a
-// time; each sample is reported by its place in the file (its bytes are copied as they are).
+// time (the moof only; the mdat is never loaded); each sample is reported by its place in the file. Every byte is
+// booked in the ledger; after a box that is not one (junk spliced in), the walk resumes at the next fragment.
 import { boxes, path, parseInit, type Mp4Init } from '../../hls/mp4-boxes.js';
-import { readSamples } from '../../media/fmp4-fragments.js';
 import type { FileReader } from './file-reader.js';
+import { fragmentSamples, type FragmentSample } from './fragment-samples.js';
+import type { ByteLedger } from './ledger.js';
 import type { SampleSink } from './track.js';
 
 const NON_SYNC = 0x00010000;
+/** Top-level boxes an HLS fMP4 recording holds: structure (samples live in mdat; moov and moof describe them). */
+const TOP = new Set(['ftyp', 'styp', 'moov', 'moof', 'mdat', 'free', 'skip', 'sidx', 'prft', 'mfra']);
+/** Box sizes read into memory: an init or a fragment header of a live stream is a few KB. */
+export const MAX_MOOV = 16 << 20;
+export const MAX_MOOF = 16 << 20;
 
-function boxHeader(r: FileReader): { type: string; size: number; header: number } | null {
+interface Head { type: string; size: number; header: number }
+
+function boxHeader(r: FileReader): Head | null {
   const h = r.peek(8);
   if (!h) return null;
   const type = h.toString('latin1', 4, 8);
@@ -21,76 +30,132 @@ function boxHeader(r: FileReader): { type: string; size: number; header: number 
   return { type, size, header: 8 };
 }
 
-export function demuxFmp4(r: FileReader, sink: SampleSink): void {
+/** A box the walk can take at the reader's position: a known type that fits in the file (and in memory when read). */
+function validBox(r: FileReader): Head | null {
+  const h = boxHeader(r);
+  if (!h || !TOP.has(h.type) || h.size < h.header || r.position + h.size > r.size) return null;
+  if ((h.type === 'moov' && h.size > MAX_MOOV) || (h.type === 'moof' && h.size > MAX_MOOF)) return null;
+  return h;
+}
+
+/** The offset of the next valid moof/styp/moov at or after `from` (the fragment after junk), or -1. */
+function resync(r: FileReader, from: number): number {
+  r.seek(from);
+  while (r.ensure(8)) {
+    const b = r.bytes;
+    const p = r.at + 4;
+    // 'moof', 'styp', 'moov', 'sidx': the boxes a fragment or an init starts with.
+    const m = b[p] === 0x6d && b[p + 1] === 0x6f && (b[p + 2] === 0x6f && (b[p + 3] === 0x66 || b[p + 3] === 0x76));
+    const s = b[p] === 0x73 && ((b[p + 1] === 0x74 && b[p + 2] === 0x79 && b[p + 3] === 0x70) || (b[p + 1] === 0x69 && b[p + 2] === 0x64 && b[p + 3] === 0x78));
+    const at = r.position;
+    if ((m || s) && validBox(r)) return at;
+    r.seek(at + 1);
+  }
+  return -1;
+}
+
+export function demuxFmp4(r: FileReader, sink: SampleSink, ledger: ByteLedger): void {
   let init: Mp4Init | null = null;
   const trackOf = new Map<number, number>();
   const handlerOf = new Map<number, string>();
-  for (;;) {
-    const h = boxHeader(r);
-    if (!h) break;
-    if (h.size < h.header) {
-      sink.anomaly('mp4-bad-box');
-      break;
+  const entryOf = new Map<number, Buffer>();
+  const skip = (at: number, bytes: number, reason: string): void => {
+    sink.anomaly(reason);
+    ledger.skip(at, bytes, reason);
+  };
+  while (r.ensure(1)) {
+    const at = r.position;
+    const h = validBox(r);
+    if (!h) {
+      const next = resync(r, at + 1);
+      skip(at, (next < 0 ? r.size : next) - at, next < 0 ? 'mp4-truncated-box' : 'mp4-lost-sync');
+      if (next < 0) break;
+      r.seek(next);
+      continue;
     }
     if (h.type === 'moov') {
-      const buf = r.read(h.size);
-      if (!buf) break;
-      if (init) {
-        sink.anomaly('mp4-second-init');
+      const buf = Buffer.from(r.read(h.size)!);
+      const next = parseInit(buf);
+      if (!next) {
+        skip(at, h.size, 'mp4-bad-init');
         continue;
       }
-      init = parseInit(buf);
-      if (!init) throw new Error('the MP4 init has no track');
+      ledger.structure(h.size);
+      if (init) sink.anomaly('mp4-second-init');
+      else init = next;
       const moov = boxes(buf).find((b) => b.type === 'moov')!;
       for (const trak of boxes(buf, moov.body, moov.end).filter((b) => b.type === 'trak')) {
         const tkhd = boxes(buf, trak.body, trak.end).find((b) => b.type === 'tkhd');
         const stsd = path(buf, trak, 'mdia', 'minf', 'stbl', 'stsd');
         if (!tkhd || !stsd) continue;
         const trackId = buf.readUInt32BE(tkhd.body + (buf[tkhd.body] === 1 ? 20 : 12));
-        const t = init.tracks.find((x) => x.trackId === trackId);
+        const t = next.tracks.find((x) => x.trackId === trackId);
         const entry = boxes(buf, stsd.body + 8, stsd.end)[0];
         if (!t || !entry || (t.handler !== 'vide' && t.handler !== 'soun')) continue;
-        handlerOf.set(trackId, t.handler);
-        trackOf.set(trackId, sink.track({
-          handler: t.handler, timescale: t.timescale, sampleEntry: Buffer.from(buf.subarray(entry.start, entry.end)), width: t.width, height: t.height,
-        }));
+        const sampleEntry = Buffer.from(buf.subarray(entry.start, entry.end));
+        const known = trackOf.get(trackId);
+        if (known === undefined) {
+          handlerOf.set(trackId, t.handler);
+          trackOf.set(trackId, sink.track({ handler: t.handler, timescale: t.timescale, sampleEntry, width: t.width, height: t.height }));
+        } else if (!entryOf.get(trackId)!.equals(sampleEntry)) {
+          // A new init with a different codec setup: later samples are described by it (a second sample description).
+          sink.anomaly('mp4-init-changed');
+          sink.description(known, sampleEntry);
+        }
+        entryOf.set(trackId, sampleEntry);
       }
       continue;
     }
     if (h.type === 'moof') {
-      // One fragment in memory at a time (a second or two of stream): the moof and the mdat after it.
-      const fragAt = r.position;
-      const moof = r.read(h.size);
-      if (!moof) {
-        sink.anomaly('mp4-truncated-fragment');
-        break;
-      }
-      const moofCopy = Buffer.from(moof);
-      const m = boxHeader(r);
+      const moof = Buffer.from(r.read(h.size)!);
+      const m = validBox(r);
       if (!m || m.type !== 'mdat') {
-        sink.anomaly('mp4-moof-without-mdat');
+        skip(at, h.size, 'mp4-moof-without-mdat');
         continue;
       }
-      const mdat = r.read(m.size);
-      if (!mdat) {
-        sink.anomaly('mp4-truncated-fragment');
-        break;
+      const mdatAt = r.position;
+      const body = mdatAt + m.header;
+      const end = mdatAt + m.size;
+      r.seek(end);
+      let runs;
+      const samples: FragmentSample[] = [];
+      try {
+        runs = fragmentSamples(moof, at, init, end - body, (s) => void samples.push(s));
+      } catch (err) {
+        skip(at, end - at, `mp4-bad-fragment: ${(err as Error).message}`);
+        continue;
       }
-      const frag = Buffer.concat([moofCopy, mdat]);
-      for (const s of readSamples(frag, init)) {
+      // Every sample must lie inside this fragment's mdat, of a track the init declared.
+      if (!init || runs.some((x) => x.bytes > 0 && (x.offset < body || x.offset + x.bytes > end))) {
+        skip(at, end - at, init ? 'mp4-sample-outside-mdat' : 'mp4-fragment-before-init');
+        continue;
+      }
+      ledger.structure(h.size + m.header);
+      for (const s of samples) {
         const index = trackOf.get(s.trackId);
-        if (index === undefined) continue;
-        const at = s.data.byteOffset - frag.byteOffset;
-        if (s.data.length === 0 || at < moofCopy.length || at + s.data.length > frag.length) {
-          sink.anomaly('mp4-sample-outside-mdat');
-          continue;
-        }
+        if (index === undefined || s.size === 0) continue;
         const sync = handlerOf.get(s.trackId) === 'soun' || (s.flags & NON_SYNC) === 0;
-        sink.fileSample(index, s.dts, s.cto, sync, fragAt + at, s.data.length);
+        sink.fileSample(index, s.dts, s.cto, sync, s.offset, s.size);
       }
+      // The mdat's bytes: those of the runs of read tracks are samples; the rest (another track's, or none's) skipped.
+      const covered = runs.filter((x) => x.bytes > 0).sort((a, b) => a.offset - b.offset);
+      let pos = body;
+      for (const x of covered) {
+        const from = Math.max(pos, x.offset);
+        if (x.offset > pos) skip(pos, x.offset - pos, 'mp4-unreferenced-mdat-bytes');
+        const to = x.offset + x.bytes;
+        if (to > from) {
+          if (trackOf.has(x.trackId)) ledger.sample(to - from);
+          else skip(from, to - from, 'mp4-unread-track');
+        }
+        pos = Math.max(pos, to);
+      }
+      if (end > pos) skip(pos, end - pos, 'mp4-unreferenced-mdat-bytes');
       continue;
     }
-    r.skip(h.size);
+    if (h.type === 'mdat') skip(at, h.size, 'mp4-mdat-without-moof');
+    else ledger.structure(h.size);
+    r.seek(at + h.size);
   }
   if (!init) throw new Error('no MP4 init (moov) in the file');
 }

@@ -56,6 +56,31 @@ export class FileReader {
     this.start = this.end = 0;
   }
 
+  /** Moves to an absolute offset (forward or back): the window is dropped, the next ensure() reads there. */
+  seek(offset: number): void {
+    const inWindow = offset - this.base;
+    if (inWindow >= this.start && inWindow <= this.end) {
+      this.start = inWindow;
+      return;
+    }
+    this.base = offset;
+    this.start = this.end = 0;
+  }
+
+  /** n bytes at an absolute offset, read apart from the window (a check beyond it: a tag's trailer); short at the end. */
+  readAt(offset: number, n: number): Buffer {
+    const inWindow = offset - this.base;
+    if (inWindow >= 0 && inWindow + n <= this.end) return this.buf.subarray(inWindow, inWindow + n);
+    const b = Buffer.alloc(n);
+    let done = 0;
+    while (done < n) {
+      const got = readSync(this.fd, b, done, n - done, offset + done);
+      if (got <= 0) break;
+      done += got;
+    }
+    return b.subarray(0, done);
+  }
+
   read(n: number): Buffer | null {
     const b = this.peek(n);
     if (b) this.skip(n);

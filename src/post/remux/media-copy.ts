@@ -35,6 +35,10 @@ export class DataWriter implements SampleSink {
     // Counted in pass 1.
   }
 
+  description(): void {
+    // Recorded in pass 1.
+  }
+
   fileSample(): void {
     throw new Error('a verbatim sample in pass 2: the mdat is copied whole');
   }

@@ -7,7 +7,7 @@ export interface Mp4Summary {
   faststart: boolean;
   /** Bytes of the mdat's payload (0 without one). */
   mdatBytes: number;
-  tracks: { handler: string; samples: number; duration: number; chunkOffsets: { first: number; last: number } | null }[];
+  tracks: { handler: string; samples: number; duration: number; chunkOffsets: { first: number; last: number } | null; sampleBytes: number }[];
 }
 
 interface Box { type: string; start: number; body: number; end: number }
@@ -111,5 +111,22 @@ function track(f: BoxFile, trak: Box): Mp4Summary['tracks'][number] | null {
       i += take;
     }
   }
-  return { handler, samples: stsz ? f.bytes(stsz.body + 8, 4).readUInt32BE(0) : 0, duration: ticks / timescale, chunkOffsets };
+  const samples = stsz ? f.bytes(stsz.body + 8, 4).readUInt32BE(0) : 0;
+  return { handler, samples, duration: ticks / timescale, chunkOffsets, sampleBytes: stsz ? stszBytes(f, stsz, samples) : 0 };
+}
+
+/** The sum of a track's sample sizes (the stsz read in blocks, as the stts is). */
+function stszBytes(f: BoxFile, stsz: Box, samples: number): number {
+  const fixed = f.bytes(stsz.body + 4, 4).readUInt32BE(0);
+  if (fixed) return fixed * samples;
+  const n = Math.min(samples, Math.floor((stsz.end - stsz.body - 12) / 4));
+  const block = Buffer.alloc(256 * 1024);
+  let sum = 0;
+  for (let i = 0; i < n;) {
+    const take = Math.min(n - i, block.length / 4);
+    readSync(f.fd, block, 0, take * 4, stsz.body + 12 + i * 4);
+    for (let k = 0; k < take * 4; k += 4) sum += block.readUInt32BE(k);
+    i += take;
+  }
+  return sum;
 }

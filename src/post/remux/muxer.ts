@@ -9,6 +9,8 @@ import { writeAll } from './write-all.js';
 
 interface Track {
   setup: TrackSetup;
+  /** Sample descriptions, the setup's first. */
+  entries: Buffer[];
   t: TrackTables;
 }
 
@@ -17,6 +19,8 @@ export interface MuxedTrack {
   samples: number;
   /** Seconds from the first decode time to the end of the last sample. */
   duration: number;
+  /** Sample descriptions (more than one after a sequence-header change). */
+  descriptions: number;
   /** Where the first samples of the first and the last chunk lie in the input (verbatim samples only; else empty). */
   probes: { at: number; size: number }[];
 }
@@ -37,8 +41,15 @@ export class Mp4Muxer implements SampleSink {
   constructor(private readonly spool: Spool) {}
 
   track(setup: TrackSetup): number {
-    this.tracks.push({ setup, t: new TrackTables(this.spool, setup.handler === 'vide') });
+    this.tracks.push({ setup, entries: [setup.sampleEntry], t: new TrackTables(this.spool, setup.handler === 'vide') });
     return this.tracks.length - 1;
+  }
+
+  description(index: number, sampleEntry: Buffer): void {
+    const track = this.tracks[index]!;
+    let at = track.entries.findIndex((e) => e.equals(sampleEntry));
+    if (at < 0) at = track.entries.push(Buffer.from(sampleEntry)) - 1;
+    track.t.description = at + 1;
   }
 
   anomaly(what: string): void {
@@ -90,7 +101,7 @@ export class Mp4Muxer implements SampleSink {
   /** What each track holds (empty tracks left out, as in the moov). */
   summary(): MuxedTrack[] {
     return this.kept().map((t) => ({
-      handler: t.setup.handler, samples: t.t.samples, duration: t.t.duration / t.setup.timescale,
+      handler: t.setup.handler, samples: t.t.samples, duration: t.t.duration / t.setup.timescale, descriptions: t.entries.length,
       probes: this.mode === 'file' ? [t.t.ends.first, t.t.ends.last].map((e) => ({ at: e.offset, size: e.size })) : [],
     }));
   }
@@ -133,6 +144,6 @@ export class Mp4Muxer implements SampleSink {
     const movieDur = Math.max(...tracks.map((t) => start(t) - firstSec + t.t.duration / t.setup.timescale));
     const mvhd = fullBox('mvhd', 0, 0, u32(0, 0, MOVIE_TIMESCALE, Math.round(movieDur * MOVIE_TIMESCALE), 0x10000), Buffer.from([1, 0, 0, 0]),
       Buffer.alloc(8), MATRIX, Buffer.alloc(24), u32(tracks.length + 1));
-    return boxList('moov', mvhd, ...tracks.map((t, i) => trak(t.setup, t.t, i + 1, shift, co64, start(t) - firstSec)));
+    return boxList('moov', mvhd, ...tracks.map((t, i) => trak(t.setup, t.entries, t.t, i + 1, shift, co64, start(t) - firstSec)));
   }
 }

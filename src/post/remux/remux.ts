@@ -4,6 +4,7 @@ import { demuxFlv } from './demux-flv.js';
 import { demuxFmp4 } from './demux-fmp4.js';
 import { demuxTs } from './demux-ts.js';
 import { FileReader } from './file-reader.js';
+import { ByteLedger, type LedgerSummary } from './ledger.js';
 import { copyRegion, DataWriter } from './media-copy.js';
 import { Mp4Muxer, type MuxedTrack } from './muxer.js';
 import { Spool } from './spool.js';
@@ -17,6 +18,8 @@ export interface RemuxReport {
   anomalies: Record<string, number>;
   /** Bytes the output's mdat holds (the verify step checks the file ends there). */
   mediaBytes: number;
+  /** Where every byte of the input went: samples, understood structure, or skipped (with offsets and reasons). */
+  ledger: LedgerSummary;
 }
 
 /** The container of a file, from its first bytes. */
@@ -36,11 +39,11 @@ export function sniffFormat(path: string): 'flv' | 'ts' | 'fmp4' | null {
 
 const DEMUXERS = { flv: demuxFlv, ts: demuxTs, fmp4: demuxFmp4 } as const;
 
-/** Demuxes the whole input into sink; returns the input's size as read. */
-function demux(input: string, format: keyof typeof DEMUXERS, sink: SampleSink): number {
+/** Demuxes the whole input into sink, booking its bytes in ledger; returns the input's size as read. */
+function demux(input: string, format: keyof typeof DEMUXERS, sink: SampleSink, ledger = new ByteLedger()): number {
   const reader = new FileReader(input);
   try {
-    DEMUXERS[format](reader, sink);
+    DEMUXERS[format](reader, sink, ledger);
     return reader.size;
   } finally {
     reader.close();
@@ -60,7 +63,9 @@ export function remuxToMp4(input: string, output: string): RemuxReport {
   const spool = new Spool(`${output}.tables`);
   try {
     const muxer = new Mp4Muxer(spool);
-    const size = demux(input, format, muxer);
+    const ledger = new ByteLedger();
+    const size = demux(input, format, muxer, ledger);
+    const books = ledger.finish(size);
     const tracks = muxer.summary();
     const fd = openSync(output, 'w');
     try {
@@ -84,7 +89,7 @@ export function remuxToMp4(input: string, output: string): RemuxReport {
     } finally {
       closeSync(fd);
     }
-    return { input, output, format, tracks, anomalies: muxer.anomalies, mediaBytes: muxer.mediaBytes };
+    return { input, output, format, tracks, anomalies: muxer.anomalies, mediaBytes: muxer.mediaBytes, ledger: books };
   } finally {
     spool.close();
   }

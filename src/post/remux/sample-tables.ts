@@ -51,6 +51,10 @@ export class TrackTables {
   readonly ends = { first: { offset: 0, size: 0 }, last: { offset: 0, size: 0 } };
   private chunkSamples = 0;
   private lastStsc = -1;
+  /** The sample description (1-based stsd entry) of the samples added now, and of the open chunk. */
+  description = 1;
+  private chunkDescription = 1;
+  private lastStscDescription = 1;
   private finished = false;
 
   /** `keepSync`: a video track lists its sync samples (stss); audio samples are all sync. */
@@ -80,8 +84,9 @@ export class TrackTables {
       this.syncSamples++;
     }
     this.stsz.u32(size);
-    if (newChunk || this.chunks === 0) {
+    if (newChunk || this.chunks === 0 || this.description !== this.chunkDescription) {
       this.closeChunk();
+      this.chunkDescription = this.description;
       this.offsets.u64(offset);
       if (this.chunks === 0) this.ends.first = { offset, size };
       this.ends.last.offset = offset;
@@ -108,12 +113,13 @@ export class TrackTables {
 
   private closeChunk(): void {
     if (!this.chunkSamples) return;
-    if (this.chunkSamples !== this.lastStsc) {
+    if (this.chunkSamples !== this.lastStsc || this.chunkDescription !== this.lastStscDescription) {
       this.stsc.u32(this.chunks);
       this.stsc.u32(this.chunkSamples);
-      this.stsc.u32(1);
+      this.stsc.u32(this.chunkDescription);
       this.stscEntries++;
       this.lastStsc = this.chunkSamples;
+      this.lastStscDescription = this.chunkDescription;
     }
     this.chunkSamples = 0;
   }

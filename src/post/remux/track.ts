@@ -22,6 +22,11 @@ export interface SampleSink {
   sample(track: number, dts: number, cto: number, sync: boolean, data: Uint8Array): void;
   /** A sample whose `size` bytes are verbatim at `offset` in the input. */
   fileSample(track: number, dts: number, cto: number, sync: boolean, offset: number, size: number): void;
+  /**
+   * The track's codec setup changed (a new sequence header): samples from now on use this sample entry, written as a
+   * further sample description (stsd entry) of the same track.
+   */
+  description(track: number, sampleEntry: Buffer): void;
   /** A recoverable oddity of the input (a torn tag, a backwards timestamp): counted, never fatal. */
   anomaly(what: string): void;
 }

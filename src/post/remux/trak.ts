@@ -31,7 +31,8 @@ function chunkOffsets(t: TrackTables, shift: number, co64: boolean): Piece {
   };
 }
 
-export function trak(setup: TrackSetup, t: TrackTables, id: number, shift: number, co64: boolean, startSec: number): BoxList {
+/** `entries`: the track's sample descriptions in stsd order (one per sequence header the source had). */
+export function trak(setup: TrackSetup, entries: Buffer[], t: TrackTables, id: number, shift: number, co64: boolean, startSec: number): BoxList {
   const video = setup.handler === 'vide';
   const dur = t.duration;
   const movieDur = Math.round((dur / setup.timescale) * MOVIE_TIMESCALE);
@@ -40,7 +41,7 @@ export function trak(setup: TrackSetup, t: TrackTables, id: number, shift: numbe
   const mdhd = fullBox('mdhd', 0, 0, u32(0, 0, setup.timescale, Math.round(dur)), Buffer.from([0x55, 0xc4, 0, 0]));
   const hdlr = fullBox('hdlr', 0, 0, u32(0), Buffer.from(setup.handler), Buffer.alloc(12), Buffer.from(video ? 'VideoHandler\0' : 'SoundHandler\0'));
   const stbl: BoxList = [
-    ...fullBoxList('stsd', 0, 0, u32(1), setup.sampleEntry),
+    ...fullBoxList('stsd', 0, 0, u32(entries.length), ...entries),
     ...fullBoxList('stts', 0, 0, u32(t.stts.entries), t.stts.table),
   ];
   if (t.anyCto) stbl.push(...fullBoxList('ctts', 1, 0, u32(t.ctts.entries), t.ctts.table));

@@ -5,7 +5,7 @@ import type { Mp4Summary } from './mp4-summary.js';
 import type { RemuxReport } from './remux.js';
 
 /** A description of the first difference, or null when the MP4 matches. */
-export function verifyRemux(report: RemuxReport, written: Mp4Summary | null): string | null {
+export function verifyRemux(report: Omit<RemuxReport, 'ledger'>, written: Mp4Summary | null): string | null {
   if (!written) return 'the MP4 cannot be read back';
   if (!written.faststart) return 'the moov is not before the media';
   if (written.mdatBytes !== report.mediaBytes) return `the mdat holds ${written.mdatBytes} bytes, ${report.mediaBytes} were written`;
@@ -34,7 +34,7 @@ function bytesAt(fd: number, at: number, size: number): Buffer {
  * Compares the samples the report names (verbatim samples: FLV, fMP4) in the source with the bytes at the MP4's
  * chunk offsets: a handful of small reads that catch an index pointing off its media, which counts cannot.
  */
-export function verifySamples(report: RemuxReport, written: Mp4Summary, output: string): string | null {
+export function verifySamples(report: Omit<RemuxReport, 'ledger'>, written: Mp4Summary, output: string): string | null {
   const src = openSync(report.input, 'r');
   const out = openSync(output, 'r');
   try {

@@ -180,9 +180,17 @@ export class FillingCapture extends StandardCapture {
     const startTs = K && fillTags.length > 0 ? K.timestamp : -Infinity;
     for (const t of held) if (isData(t) && t.timestamp >= startTs) route.route(t, out);
     if (route.identity && this.parser === this.stream.parser) this.parser = null; // the plain way from here on
-    outbox.log(plan.gap ? 'warn' : 'info', `reconnect: ${plan.how}; ${fillTags.length} frame(s) filled from HLS`, {
-      code: 'GAP_FILL', how: plan.how, filled: fillTags.length, gapMs: plan.gap?.durationMs ?? 0, waitedMs: Date.now() - this.droppedAt,
-    });
+    // The session's first connection (a late start reaching back into HLS) is a start, whatever the plan found: nothing
+    // was dropped before it, so "reconnect" and "unaligned" would send a reader looking for an outage that never was.
+    if (this.connections === 1) {
+      outbox.log('info', fillTags.length > 0 ? `start: ${fillTags.length} frame(s) from before the first keyframe filled from HLS` : 'start: first connection of the session', {
+        code: 'SESSION_START', how: fillTags.length > 0 ? plan.how : 'start', filled: fillTags.length, waitedMs: Date.now() - this.droppedAt,
+      });
+    } else {
+      outbox.log(plan.gap ? 'warn' : 'info', `reconnect: ${plan.how}; ${fillTags.length} frame(s) filled from HLS`, {
+        code: 'GAP_FILL', how: plan.how, filled: fillTags.length, gapMs: plan.gap?.durationMs ?? 0, waitedMs: Date.now() - this.droppedAt,
+      });
+    }
     const t0 = performance.now();
     const step = this.stream.pushTags(out);
     this.stream.release();

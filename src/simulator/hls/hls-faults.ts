@@ -6,6 +6,9 @@ import { timelineOf } from './hls-timeline.js';
 
 /** Returns how many timelines the fault was applied to. */
 export function applyHlsFault(room: SimRoom, fault: HlsFault): number {
+  // HLS faults act on the clip timeline: a room on one clock by default leaves it (one asked for explicitly keeps it,
+  // and its fMP4 ignores these faults as before).
+  if (room.liveStreamByDefault) room.liveStream = null;
   const formats = (['fmp4', 'ts'] as HlsFormat[]).filter((f) => room.formats.includes(f));
   const now = Date.now();
   const timelines = formats.map((f) => timelineOf(room, f));

@@ -14,13 +14,14 @@ export function refuseFlv(room: SimRoom, req: IncomingMessage): boolean {
 }
 
 /**
- * Serves a live-stream room's fMP4 HLS request (true: handled). TS is not offered by such rooms: their HLS is
- * muxed from the FLV frames, which only the fMP4 packaging carries byte for byte.
+ * Serves a live-stream room's fMP4 HLS request (true: handled). TS requests fall through to the clip timeline
+ * (hls/hls-timeline.ts): the one-clock HLS is muxed from the FLV frames, which only the fMP4 packaging carries byte
+ * for byte, so a room's TS does not align with its FLV.
  */
 export function handleLiveHls(room: SimRoom, fmp4: boolean, name: string, req: IncomingMessage, res: ServerResponse, url: URL): boolean {
   const stream = room.liveStream;
-  if (!stream) return false;
-  if (!fmp4 || !room.live) {
+  if (!stream || !fmp4) return false;
+  if (!room.live) {
     sendText(res, 404, 'Not Found');
     return true;
   }

@@ -26,7 +26,7 @@ export function JobsPage() {
     const timer = setInterval(load, 2000);
     return () => clearInterval(timer);
   }, [active]);
-  const failed = list.filter((j) => j.state === 'failed').length;
+  const failed = list.filter((j) => j.state === 'failed' || j.state === 'done-with-warnings').length;
   return (
     <section>
       <div class="toolbar"><h2>{t('jobs.title')}</h2><button onClick={() => void load()}>{t('common.refresh')}</button></div>
@@ -41,7 +41,13 @@ export function JobsPage() {
                 <td class="url">{j.relativePath}</td><td>{j.roomId}</td>
                 <td class="nowrap">{has(`jobkind.${j.kind}`) ? t(`jobkind.${j.kind}`) : j.kind}</td>
                 <td class="nowrap">{has(`jobstate.${j.state}`) ? t(`jobstate.${j.state}`) : j.state}</td><td>{j.attempts}</td>
-                <td>{j.error ?? j.output ?? ''}{j.nextAttemptAt ? ` (${t('jobs.retryAt', { time: dateTime(j.nextAttemptAt) })})` : ''}</td>
+                <td>{j.error ?? j.output ?? ''}{j.nextAttemptAt ? ` (${t('jobs.retryAt', { time: dateTime(j.nextAttemptAt) })})` : ''}
+                  {j.skipped?.length ? (
+                    <div class="skipped" data-skipped={j.skipped.length}>{t('jobs.skipped', {
+                      ranges: j.skipped.map((r) => t('jobs.skippedRange', { offset: r.offset, bytes: r.bytes, reason: r.reason })).join('; '),
+                    })}</div>
+                  ) : null}
+                </td>
                 <td class="nowrap">{dateTime(j.updatedAt)}</td>
               </tr>
             ))}

@@ -1,0 +1,312 @@
+// The commands of the model test: user actions (REST, GraphQL, signals) and faults (simulator), each applied to the
+// real system and the model alike, then settled and checked against the invariants.
+import type fc from 'fast-check';
+import { checkSettings, fileEvents, InvariantError, settle, strictChecks } from './invariants.js';
+import type { Model } from './model.js';
+import { POOL, TIMING, recordBoundMs } from './pool.js';
+import type { RealSystem } from './real-system.js';
+
+export type Via = 'id' | 'short' | 'url';
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The live-room URL form the web UI accepts, parsed as its parseRoomInput does (web/src/api.ts). */
+const fromLiveUrl = (url: string): number => Number(/^(?:https?:\/\/)?live\.bilibili\.com\/(?:h5\/|blanc\/)?(\d+)/i.exec(url)![1]);
+
+async function ok(r: RealSystem, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await r.api(method, path, body);
+  if (res.status !== 200) throw new InvariantError(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.json)}`);
+  return res.json;
+}
+
+/** Waits for `cond` (an event seen by the system), bounded; false on timeout. */
+async function until(cond: () => boolean | Promise<boolean>, boundMs: number): Promise<boolean> {
+  const end = Date.now() + boundMs;
+  while (!(await cond())) {
+    if (Date.now() > end) return false;
+    await sleep(100);
+  }
+  return true;
+}
+
+export abstract class RoomCommand implements fc.AsyncCommand<Model, RealSystem, false> {
+  abstract check(m: Readonly<Model>): boolean;
+  protected abstract act(m: Model, r: RealSystem): Promise<void>;
+  async run(m: Model, r: RealSystem): Promise<void> {
+    await this.act(m, r);
+    m.steps++;
+    await settle(m, r);
+  }
+  abstract toString(): string;
+}
+
+/**
+ * A room command names its room by `pick`, an index into the rooms it can apply to when it runs (the model decides
+ * which those are): random sequences then rarely hold commands that do not apply. `room` is the one it chose.
+ */
+export abstract class PickCommand extends RoomCommand {
+  room = 0;
+  constructor(readonly pick: number) {
+    super();
+  }
+  protected abstract candidates(m: Readonly<Model>): number[];
+  check(m: Readonly<Model>): boolean {
+    return this.candidates(m).length > 0;
+  }
+  override async run(m: Model, r: RealSystem): Promise<void> {
+    const c = this.candidates(m);
+    this.room = c[this.pick % c.length]!;
+    await super.run(m, r);
+  }
+  protected get name(): string {
+    return this.room ? String(this.room) : `#${this.pick}`;
+  }
+}
+
+const inModel = (m: Readonly<Model>): number[] => [...m.rooms.keys()].sort();
+const poolIndex = (roomId: number): number => POOL.findIndex((p) => p.roomId === roomId);
+
+export class AddRoom extends PickCommand {
+  /** reAdd: a room removed before, added again after `waitMs` (issue 45, defect 1: after more than a check interval). */
+  constructor(pick: number, readonly via: Via, readonly autoRecord: boolean, readonly reAdd = false, readonly waitMs = 0) {
+    super(pick);
+  }
+  protected candidates(m: Readonly<Model>): number[] {
+    return POOL.map((p) => p.roomId).filter((id) => !m.rooms.has(id) && m.removed.has(id) === this.reAdd);
+  }
+  protected async act(m: Model, r: RealSystem): Promise<void> {
+    if (this.waitMs) await sleep(this.waitMs);
+    const p = POOL[poolIndex(this.room)]!;
+    if (this.via === 'url') {
+      // The web UI's "add by live URL": parsed in the page, added through GraphQL as brec's WebUI does.
+      const roomId = fromLiveUrl(`https://live.bilibili.com/${p.roomId}?broadcast_type=0&is_room_feed=1`);
+      const res = await ok(r, 'POST', '/graphql', { query: `mutation { addRoom(roomId: ${roomId}, autoRecord: ${this.autoRecord}) { roomConfig { roomId } } }` });
+      if (res.errors || res.data.addRoom.roomConfig.roomId !== p.roomId) throw new InvariantError(`addRoom answered ${JSON.stringify(res)}`);
+    } else {
+      const res = await ok(r, 'POST', '/api/room', { roomId: this.via === 'id' ? p.roomId : p.shortId, autoRecord: this.autoRecord });
+      // A short id is resolved before the room is listed (docs/recording.md).
+      if (res.roomId !== p.roomId) throw new InvariantError(`POST /api/room answered roomId ${res.roomId}, want ${p.roomId}`);
+    }
+    m.add(p.roomId, this.autoRecord);
+  }
+  toString(): string {
+    return `${this.reAdd ? `reAdd(after ${this.waitMs} ms, ` : 'add('}${this.name} by ${this.via}, autoRecord ${this.autoRecord})`;
+  }
+}
+
+export class RemoveRoom extends PickCommand {
+  protected candidates = inModel;
+  protected async act(m: Model, r: RealSystem): Promise<void> {
+    await ok(r, 'DELETE', `/api/room/${this.room}`);
+    m.remove(this.room, Date.now());
+  }
+  toString(): string {
+    return `remove(${this.name})`;
+  }
+}
+
+export class StartStop extends PickCommand {
+  constructor(pick: number, readonly action: 'start' | 'stop') {
+    super(pick);
+  }
+  protected candidates = inModel;
+  protected async act(m: Model, r: RealSystem): Promise<void> {
+    if (this.action === 'start') m.start(this.room);
+    await ok(r, 'POST', `/api/room/${this.room}/${this.action}`);
+    if (this.action === 'stop') m.stop(this.room, Date.now());
+  }
+  toString(): string {
+    return `${this.action}(${this.name})`;
+  }
+}
+
+export class Split extends PickCommand {
+  protected candidates = inModel;
+  protected async act(m: Model, r: RealSystem): Promise<void> {
+    const roomId = this.room;
+    const openings = (): number => [...fileEvents(r).values()].filter((f) => f.roomId === roomId && f.opening.length > 0).length;
+    const before = openings();
+    const recording = m.rooms.get(roomId)!.recording;
+    await ok(r, 'POST', `/api/room/${roomId}/split`);
+    // A split of a recording room opens the next file (the old one closes: settle checks the pair).
+    if (recording && !(await until(() => openings() > before, recordBoundMs(m.riskPending)))) throw new InvariantError(`split of recording room ${roomId} opened no new file`);
+  }
+  toString(): string {
+    return `split(${this.name})`;
+  }
+}
+
+export class SetAutoRecord extends PickCommand {
+  protected candidates = inModel;
+  protected async act(m: Model, r: RealSystem): Promise<void> {
+    const on = !m.rooms.get(this.room)!.autoRecord;
+    await ok(r, 'POST', `/api/room/${this.room}/config`, { autoRecord: on });
+    m.setAutoRecord(this.room, on);
+  }
+  toString(): string {
+    return `toggleAutoRecord(${this.name})`;
+  }
+}
+
+export class RoomSetting extends PickCommand {
+  constructor(pick: number, readonly value: boolean | null) {
+    super(pick);
+  }
+  protected candidates = inModel;
+  protected async act(m: Model, r: RealSystem): Promise<void> {
+    await ok(r, 'POST', `/api/room/${this.room}/config`, { optionalRecordDanmaku: this.value === null ? { hasValue: false } : { hasValue: true, value: this.value } });
+    m.rooms.get(this.room)!.recordDanmaku = this.value;
+  }
+  override async run(m: Model, r: RealSystem): Promise<void> {
+    await super.run(m, r);
+    await checkSettings(m, r);
+  }
+  toString(): string {
+    return `roomSetting(${this.name}, RecordDanmaku ${this.value})`;
+  }
+}
+
+export class GlobalSetting extends RoomCommand {
+  constructor(readonly instant: boolean) {
+    super();
+  }
+  check(): boolean {
+    return true;
+  }
+  protected async act(m: Model, r: RealSystem): Promise<void> {
+    await ok(r, 'POST', '/api/config/global', { optionalDanmakuInstantDetect: { hasValue: true, value: this.instant } });
+    m.instantDetect = this.instant;
+  }
+  override async run(m: Model, r: RealSystem): Promise<void> {
+    await super.run(m, r);
+    await checkSettings(m, r);
+  }
+  toString(): string {
+    return `globalSetting(DanmakuInstantDetect ${this.instant})`;
+  }
+}
+
+/** A room of the simulator goes live or offline; rooms liverec holds are picked twice as often as the others. */
+export class SetLive extends PickCommand {
+  constructor(pick: number, readonly live: boolean) {
+    super(pick);
+  }
+  protected candidates(m: Readonly<Model>): number[] {
+    const ids = POOL.map((p) => p.roomId).filter((id) => m.liveOf(id) !== this.live);
+    return [...ids, ...ids.filter((id) => m.rooms.has(id))];
+  }
+  protected async act(m: Model, r: RealSystem): Promise<void> {
+    await r.control(`/_sim/rooms/${this.room}/live`, { live: this.live });
+    m.setLive(poolIndex(this.room), this.live);
+  }
+  toString(): string {
+    return `${this.live ? 'goLive' : 'goOffline'}(${this.name})`;
+  }
+}
+
+const recordingRooms = (m: Readonly<Model>): number[] => inModel(m).filter((id) => m.rooms.get(id)!.recording);
+
+/** A loss of stream the model causes: a cut, or an FLV outage of some seconds. Gaps may be reported only here. */
+export class StreamLoss extends PickCommand {
+  constructor(pick: number, readonly kind: 'stream-cut' | 'flv-outage', readonly seconds = 0) {
+    super(pick);
+  }
+  protected candidates = recordingRooms;
+  protected async act(m: Model, r: RealSystem): Promise<void> {
+    const roomId = this.room;
+    const room = r.sim.room(roomId);
+    const before = room.counters.streamConnections;
+    const hlsBefore = room.counters.hlsSegmentRequests;
+    const from = Date.now();
+    const fault = this.kind === 'stream-cut' ? { kind: 'stream-cut', count: 1, afterMs: 0 } : { kind: 'flv-outage', seconds: this.seconds };
+    const res = (await r.control(`/_sim/rooms/${roomId}/faults`, fault)) as { appliedToOpen: number };
+    if (this.kind === 'stream-cut' && res.appliedToOpen === 0) {
+      // No FLV response open (the room records over HLS now, or is between connections): a pending cut would hit
+      // some later connection outside this loss's span, so it is taken back.
+      await fetch(`${r.sim.url}/_sim/rooms/${roomId}/faults`, { method: 'DELETE' });
+      return;
+    }
+    const loss = { roomId, from, to: Infinity, why: this.toString() };
+    m.losses.push(loss);
+    // The loss ends when the stream flows again: a new FLV response, or HLS segments after the outage.
+    const outageEnd = from + this.seconds * 1000;
+    const back = await until(() => room.counters.streamConnections > before || (Date.now() > outageEnd && room.counters.hlsSegmentRequests > hlsBefore + 2) || !m.rooms.get(roomId)?.recording,
+      this.seconds * 1000 + recordBoundMs(m.riskPending));
+    loss.to = Date.now() + 2000;
+    if (!back) throw new InvariantError(`room ${roomId} did not reconnect after ${this.toString()}`);
+  }
+  toString(): string {
+    return this.kind === 'stream-cut' ? `streamCut(${this.name})` : `flvOutage(${this.name}, ${this.seconds} s)`;
+  }
+}
+
+export class HeaderChange extends PickCommand {
+  protected candidates = recordingRooms;
+  protected async act(_m: Model, r: RealSystem): Promise<void> {
+    // New SPS and resolution on open responses and every later connection: a new file, never a gap.
+    await r.control(`/_sim/rooms/${this.room}/faults`, { kind: 'header-change', midStream: true, afterMs: 0 });
+  }
+  toString(): string {
+    return `headerChange(${this.name})`;
+  }
+}
+
+export class BatchStatus extends RoomCommand {
+  constructor(readonly failing: boolean) {
+    super();
+  }
+  check(m: Readonly<Model>): boolean {
+    return m.batchFailing !== this.failing;
+  }
+  protected async act(m: Model, r: RealSystem): Promise<void> {
+    // Both batch endpoints answer 404, as a service that drops or renames them would (issue 45, defect 2).
+    await r.control('/_sim/batch-faults', this.failing ? { count: -1, kind: 'http-404' } : { count: 0 });
+    m.batchFailing = this.failing;
+  }
+  toString(): string {
+    return this.failing ? 'batchEndpointsFail()' : 'batchEndpointsRecover()';
+  }
+}
+
+export class Risk352 extends PickCommand {
+  protected candidates = inModel;
+  protected async act(m: Model, r: RealSystem): Promise<void> {
+    await r.control(`/_sim/rooms/${this.room}/faults`, { kind: 'api352', count: 1 });
+    m.armRisk();
+  }
+  toString(): string {
+    return `risk352(${this.name})`;
+  }
+}
+
+export class Restart extends RoomCommand {
+  constructor(readonly signal: 'SIGTERM' | 'SIGKILL') {
+    super();
+  }
+  check(): boolean {
+    return true;
+  }
+  protected async act(m: Model, r: RealSystem): Promise<void> {
+    const at = Date.now();
+    if (this.signal === 'SIGTERM') m.stopAll(at, 'stopping (SIGTERM)');
+    const exit = await r.halt(this.signal);
+    if (this.signal === 'SIGTERM') {
+      if (exit.code !== 0) throw new InvariantError(`SIGTERM: exit ${JSON.stringify(exit)}`);
+      // A graceful stop closes every file and says so before the process exits.
+      const open = [...fileEvents(r)].filter(([, f]) => f.opening.length > 0 && f.closed.length === 0).map(([p]) => p);
+      if (open.length) throw new InvariantError(`after SIGTERM these files have no FileClosed: ${open.join(', ')}`);
+      await strictChecks(m, r);
+    }
+    m.closeWindows(null);
+    await r.launch();
+    m.restarted();
+  }
+  override async run(m: Model, r: RealSystem): Promise<void> {
+    await super.run(m, r);
+    await checkSettings(m, r);
+  }
+  toString(): string {
+    return this.signal === 'SIGTERM' ? 'sigtermAndRestart()' : 'kill9AndRestart()';
+  }
+}
+
+export const RE_ADD_WAIT_MS = TIMING.checkIntervalS * 1000 + 1500;

@@ -1,0 +1,133 @@
+// The invariants the model test checks after every command: the real system agrees with the model (REST, SSE,
+// GraphQL, files and their webhooks), and what must never happen did not (double events, opens after a stop, gaps
+// the model did not cause, files ffprobe cannot read).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { probe } from '../support/media-tools.js';
+import type { Model } from './model.js';
+import { recordBoundMs } from './pool.js';
+import type { RealSystem } from './real-system.js';
+import type { Hook } from './webhook-sink.js';
+import { tolerated } from './known-defects.js';
+
+export class InvariantError extends Error {}
+
+interface Seen {
+  roomId: number;
+  autoRecord: boolean;
+  recording: boolean;
+  streaming: boolean;
+}
+
+function compare(source: string, m: Model, seen: Seen[], out: string[]): void {
+  const ids = seen.map((s) => s.roomId).sort();
+  const want = [...m.rooms.keys()].sort();
+  if (ids.join() !== want.join()) out.push(`${source} lists rooms [${ids}], the model [${want}]`);
+  for (const s of seen) {
+    const r = m.rooms.get(s.roomId);
+    if (!r) continue;
+    if (s.autoRecord !== r.autoRecord) out.push(`${source} room ${s.roomId}: autoRecord ${s.autoRecord}, model ${r.autoRecord}`);
+    if (s.recording !== r.recording) out.push(`${source} room ${s.roomId}: recording ${s.recording}, model ${r.recording} (live ${m.liveOf(s.roomId)})`);
+    // A room is checked while auto-record is on; one that records is streaming whatever its setting.
+    if ((r.autoRecord || s.recording) && s.streaming !== m.liveOf(s.roomId)) out.push(`${source} room ${s.roomId}: streaming ${s.streaming}, simulator live ${m.liveOf(s.roomId)}`);
+  }
+}
+
+/** Files by RelativePath: their FileOpening and FileClosed events (each event once, by EventId). */
+export function fileEvents(r: RealSystem): Map<string, { opening: Hook[]; closed: Hook[]; roomId: number }> {
+  const files = new Map<string, { opening: Hook[]; closed: Hook[]; roomId: number }>();
+  for (const e of r.hooks.events) {
+    if (e.EventType !== 'FileOpening' && e.EventType !== 'FileClosed') continue;
+    const path = String(e.EventData.RelativePath);
+    let f = files.get(path);
+    if (!f) files.set(path, (f = { opening: [], closed: [], roomId: e.EventData.RoomId }));
+    (e.EventType === 'FileOpening' ? f.opening : f.closed).push(e);
+  }
+  return files;
+}
+
+/** What the running system says that the model does not (empty: they agree). */
+export async function disagreements(m: Model, r: RealSystem): Promise<string[]> {
+  const out: string[] = [];
+  compare('REST', m, await r.restRooms(), out);
+  compare('GraphQL', m, await r.gqlRooms(), out);
+  if (!r.sse?.connected) out.push('the /api/events stream is not connected');
+  else compare('SSE', m, [...r.sse.rooms.values()], out);
+  const files = fileEvents(r);
+  for (const path of r.mediaFiles()) if (!files.get(path)?.opening.length) out.push(`${path} is on disk without a FileOpening`);
+  const open = new Map<number, string[]>();
+  for (const [path, f] of files) if (f.opening.length > 0 && f.closed.length === 0) open.set(f.roomId, [...(open.get(f.roomId) ?? []), path]);
+  for (const [roomId, paths] of open) if (!m.rooms.get(roomId)?.recording) out.push(`room ${roomId} should not record but has no FileClosed for ${paths.join(', ')}`);
+  for (const room of m.rooms.values()) {
+    const n = open.get(room.roomId)?.length ?? 0;
+    if (room.recording && n !== 1) out.push(`room ${room.roomId} should record into one open file, has ${n}`);
+  }
+  return out;
+}
+
+/** Waits (bounded generously) until the system agrees with the model; throws the disagreements otherwise. */
+export async function settle(m: Model, r: RealSystem, boundMs = recordBoundMs(m.riskPending)): Promise<void> {
+  const deadline = Date.now() + boundMs;
+  let last: string[] = [];
+  for (;;) {
+    last = await disagreements(m, r);
+    if (last.length === 0) break;
+    if (Date.now() > deadline) throw new InvariantError(`not settled within ${boundMs} ms:\n  ${last.join('\n  ')}`);
+    await new Promise((res) => setTimeout(res, 250));
+  }
+  await strictChecks(m, r);
+}
+
+const at = (s: unknown): number => Date.parse(String(s));
+
+/** What must never be seen, settled or not. */
+export async function strictChecks(m: Model, r: RealSystem): Promise<void> {
+  const bad: string[] = [];
+  for (const [path, f] of fileEvents(r)) {
+    if (f.opening.length > 1) bad.push(`${path}: ${f.opening.length} FileOpening events`);
+    if (f.closed.length > 1) bad.push(`${path}: ${f.closed.length} FileClosed events`);
+    if (f.closed.length > 0 && f.opening.length === 0) bad.push(`${path}: FileClosed without FileOpening`);
+    const opened = f.opening[0] ? at(f.opening[0].EventData.FileOpenTime) : Number.NaN;
+    for (const w of m.windows) {
+      if (w.roomId !== null && w.roomId !== f.roomId) continue;
+      if (opened > w.from && opened < w.to) bad.push(`${path} opened ${opened - w.from} ms after the room was ${w.why}`);
+    }
+    const closed = f.closed[0];
+    if (!closed) continue;
+    const gaps = (closed.EventData.Gaps ?? []).filter((g) => g.Reason !== 'timestamp-jump' || !tolerated('falseTimestampJumpGap', `${path}: ${JSON.stringify(g)}`));
+    if (gaps.length > 0) {
+      const end = at(closed.EventData.FileCloseTime);
+      const losses = m.losses.filter((l) => l.roomId === f.roomId && l.from < end && l.to > opened);
+      const lostMs = losses.reduce((n, l) => n + (l.to - l.from), 0);
+      const reported = gaps.reduce((n, g) => n + g.DurationMs, 0);
+      if (gaps.length > losses.length || reported > lostMs + 1000) {
+        bad.push(`${path}: gaps ${JSON.stringify(gaps)} where the model lost ${losses.length} span(s), ${lostMs} ms (${losses.map((l) => l.why).join(', ') || 'nothing'})`);
+      }
+    }
+    if (!m.probed.has(path) && existsSync(join(r.dir, path))) {
+      m.probed.add(path);
+      // The ffprobe devDependency cannot read MPEG-TS (docs/architecture.md); FLV and MP4 it reads in full.
+      if (!path.endsWith('.ts')) {
+        const p = await probe(join(r.dir, path)).catch((err: Error) => ({ errors: err.message, codecs: [] as string[] }));
+        if (p.errors !== '' || !p.codecs.includes('h264')) bad.push(`${path}: ffprobe ${JSON.stringify(p.errors)} codecs ${p.codecs}`);
+      }
+    }
+  }
+  if (bad.length) throw new InvariantError(bad.join('\n'));
+}
+
+/** Settings the model set are what the API answers (global and per room). */
+export async function checkSettings(m: Model, r: RealSystem): Promise<void> {
+  const bad: string[] = [];
+  const g = await r.api('GET', '/api/config/global');
+  const instant = g.json?.optionalDanmakuInstantDetect;
+  if ((instant?.hasValue ? instant.value : false) !== m.instantDetect) bad.push(`global DanmakuInstantDetect ${JSON.stringify(instant)}, model ${m.instantDetect}`);
+  for (const room of m.rooms.values()) {
+    const c = await r.api('GET', `/api/room/${room.roomId}/config`);
+    const v = c.json?.optionalRecordDanmaku;
+    const got = v?.hasValue ? v.value : null;
+    if (got !== room.recordDanmaku) bad.push(`room ${room.roomId} RecordDanmaku ${JSON.stringify(v)}, model ${room.recordDanmaku}`);
+    if (c.json?.autoRecord !== room.autoRecord) bad.push(`room ${room.roomId} config autoRecord ${c.json?.autoRecord}, model ${room.autoRecord}`);
+  }
+  if (bad.length) throw new InvariantError(bad.join('\n'));
+}

@@ -1,0 +1,125 @@
+// The model of the room lifecycle: what each room should be doing, mirrored from docs/recording.md, and the record of
+// what the test did that the invariants need (when stops began, where the model injected a loss).
+import { POOL, TIMING } from './pool.js';
+
+export interface ModelRoom {
+  roomId: number;
+  autoRecord: boolean;
+  /** brec's autoRecordForThisSession: /stop clears it until the stream ends; /start and a stream's end set it. */
+  flag: boolean;
+  /** Should be recording once settled. */
+  recording: boolean;
+  /** The room's RecordDanmaku override (null: inherited). */
+  recordDanmaku: boolean | null;
+}
+
+/** A span in which a room (or every room: null) must not open a file: a stop, a removal, a SIGTERM. */
+export interface StopWindow {
+  roomId: number | null;
+  from: number;
+  to: number;
+  why: string;
+}
+
+/** A span in which the model cut a room's stream: the only place a gap may be reported, and no longer than it. */
+export interface Loss {
+  roomId: number;
+  from: number;
+  to: number;
+  why: string;
+}
+
+export class Model {
+  readonly rooms = new Map<number, ModelRoom>();
+  readonly live: boolean[];
+  readonly removed = new Set<number>();
+  batchFailing = false;
+  /** A -352 is armed and may pause the API until about then. */
+  riskUntil = 0;
+  instantDetect = false;
+  readonly windows: StopWindow[] = [];
+  readonly losses: Loss[] = [];
+  /** Closed files ffprobe already read. */
+  readonly probed = new Set<string>();
+  /** Commands run (all runs of one process share the counter through `steps` of the caller). */
+  steps = 0;
+
+  constructor(initialLive: readonly boolean[]) {
+    this.live = POOL.map((_, i) => initialLive[i] ?? false);
+  }
+
+  liveOf(roomId: number): boolean {
+    return this.live[POOL.findIndex((p) => p.roomId === roomId)] ?? false;
+  }
+
+  get riskPending(): boolean {
+    return Date.now() < this.riskUntil;
+  }
+
+  add(roomId: number, autoRecord: boolean): void {
+    this.rooms.set(roomId, { roomId, autoRecord, flag: true, recording: autoRecord && this.liveOf(roomId), recordDanmaku: null });
+    this.removed.delete(roomId);
+    this.closeWindows(roomId);
+  }
+
+  remove(roomId: number, at: number): void {
+    this.rooms.delete(roomId);
+    this.removed.add(roomId);
+    this.windows.push({ roomId, from: at, to: Infinity, why: 'removed' });
+  }
+
+  start(roomId: number): void {
+    const r = this.rooms.get(roomId)!;
+    r.flag = true;
+    if (this.liveOf(roomId)) r.recording = true;
+    this.closeWindows(roomId);
+  }
+
+  stop(roomId: number, at: number): void {
+    const r = this.rooms.get(roomId)!;
+    r.flag = false;
+    r.recording = false;
+    this.windows.push({ roomId, from: at, to: Infinity, why: 'stopped' });
+  }
+
+  setAutoRecord(roomId: number, on: boolean): void {
+    const r = this.rooms.get(roomId)!;
+    r.autoRecord = on;
+    // Turning it off leaves a running recording alone (brec); turning it on starts one when live and armed.
+    if (on && r.flag && this.liveOf(roomId)) r.recording = true;
+  }
+
+  setLive(index: number, live: boolean): void {
+    this.live[index] = live;
+    const r = this.rooms.get(POOL[index]!.roomId);
+    if (!r) return;
+    if (!live) {
+      r.recording = false;
+      r.flag = true;
+    } else if (r.autoRecord && r.flag) {
+      r.recording = true;
+      this.closeWindows(r.roomId);
+    }
+  }
+
+  /** A new process: nothing of a session survives; auto-record decides alone. */
+  restarted(): void {
+    for (const r of this.rooms.values()) {
+      r.flag = true;
+      r.recording = r.autoRecord && this.liveOf(r.roomId);
+    }
+  }
+
+  stopAll(at: number, why: string): void {
+    this.windows.push({ roomId: null, from: at, to: Infinity, why });
+  }
+
+  /** The room may record again from now on: its open stop windows end. */
+  closeWindows(roomId: number | null, at = Date.now()): void {
+    for (const w of this.windows) if (w.to === Infinity && (roomId === null || w.roomId === roomId)) w.to = at;
+  }
+
+  armRisk(): void {
+    this.riskUntil = Date.now() + 2 * TIMING.checkIntervalS * 1000 + TIMING.blockedPauseMs + TIMING.slackMs;
+  }
+}

@@ -1,0 +1,90 @@
+// Random scenarios of the model test (fast-check arbitraries) and the runner that plays one against a fresh real system.
+import fc from 'fast-check';
+import {
+  AddRoom, BatchStatus, GlobalSetting, HeaderChange, RE_ADD_WAIT_MS, RemoveRoom, Restart, Risk352, RoomCommand, RoomSetting,
+  SetAutoRecord, SetLive, Split, StartStop, StreamLoss, type Via,
+} from './commands.js';
+import { settle } from './invariants.js';
+import { Model } from './model.js';
+import { POOL } from './pool.js';
+import { RealSystem } from './real-system.js';
+
+const room = fc.nat({ max: 1000 });
+const via = fc.constantFrom<Via>('id', 'short', 'url');
+/** Mostly on: the journeys that record are the ones with something to check. */
+const autoRecord = fc.constantFrom(true, true, true, false);
+
+/** Every command of the model, weighted toward the everyday journeys (add, live, offline, start, stop). */
+export const commandArb: fc.Arbitrary<RoomCommand> = fc.oneof(
+  { arbitrary: fc.tuple(room, via, autoRecord).map(([i, v, a]) => new AddRoom(i, v, a)), weight: 6 },
+  { arbitrary: fc.tuple(room, via, autoRecord, fc.constantFrom(0, RE_ADD_WAIT_MS)).map(([i, v, a, w]) => new AddRoom(i, v, a, true, w)), weight: 3 },
+  { arbitrary: room.map((i) => new RemoveRoom(i)), weight: 3 },
+  { arbitrary: fc.tuple(room, fc.constantFrom<'start' | 'stop'>('start', 'stop')).map(([i, a]) => new StartStop(i, a)), weight: 4 },
+  { arbitrary: room.map((i) => new Split(i)), weight: 2 },
+  { arbitrary: room.map((i) => new SetAutoRecord(i)), weight: 2 },
+  { arbitrary: fc.tuple(room, fc.constantFrom(true, false, null)).map(([i, v]) => new RoomSetting(i, v)), weight: 1 },
+  { arbitrary: fc.boolean().map((v) => new GlobalSetting(v)), weight: 1 },
+  { arbitrary: fc.tuple(room, fc.boolean()).map(([i, l]) => new SetLive(i, l)), weight: 8 },
+  { arbitrary: room.map((i) => new StreamLoss(i, 'stream-cut')), weight: 2 },
+  { arbitrary: fc.tuple(room, fc.integer({ min: 2, max: 4 })).map(([i, s]) => new StreamLoss(i, 'flv-outage', s)), weight: 1 },
+  { arbitrary: room.map((i) => new HeaderChange(i)), weight: 1 },
+  { arbitrary: fc.boolean().map((f) => new BatchStatus(f)), weight: 2 },
+  { arbitrary: room.map((i) => new Risk352(i)), weight: 1 },
+  { arbitrary: fc.constantFrom<'SIGTERM' | 'SIGKILL'>('SIGTERM', 'SIGKILL').map((s) => new Restart(s)), weight: 1 },
+);
+
+export interface Scenario {
+  initialLive: boolean[];
+  commands: RoomCommand[];
+}
+
+export const scenarioArb = (minCommands: number, maxCommands: number): fc.Arbitrary<Scenario> =>
+  fc.record({
+    initialLive: fc.array(fc.boolean(), { minLength: POOL.length, maxLength: POOL.length }),
+    commands: fc.array(commandArb, { minLength: minCommands, maxLength: maxCommands }),
+  });
+
+/** Totals over the runs of one test or soak: commands run, and by kind. */
+export const tally = { steps: 0, runs: 0, byKind: new Map<string, number>() };
+
+/** Plays `s` against a fresh simulator and liverec process; throws the first broken invariant with its story. */
+export async function playScenario(s: Scenario, log: (line: string) => void = () => undefined): Promise<number> {
+  const real = new RealSystem();
+  const model = new Model(s.initialLive);
+  const done: string[] = [];
+  try {
+    await real.start(s.initialLive);
+    await settle(model, real);
+    const traced = s.commands.map((c) => tracing(c, done, log));
+    await fc.asyncModelRun(() => ({ model, real }), traced);
+    return model.steps;
+  } catch (err) {
+    const e = err as Error;
+    e.message = `${e.message}\n-- after commands: ${done.join('; ')}\n${real.story.join('\n')}\n--- liverec stderr tail:\n${real.proc?.stderr.slice(-3000) ?? ''}`;
+    throw e;
+  } finally {
+    tally.steps += model.steps;
+    tally.runs++;
+    await real.close();
+  }
+}
+
+/** Wraps a command so the runner knows what ran (the failure's story) and counts it. */
+function tracing(c: RoomCommand, done: string[], log: (line: string) => void): fc.AsyncCommand<Model, RealSystem, false> {
+  return {
+    check: (m) => c.check(m),
+    run: async (m, r) => {
+      const t0 = Date.now();
+      const at = done.push(c.toString()) - 1;
+      try {
+        await c.run(m, r);
+      } finally {
+        done[at] = c.toString(); // the room it picked is known once it ran
+      }
+      const kind = c.toString().replace(/\(.*$/, '');
+      tally.byKind.set(kind, (tally.byKind.get(kind) ?? 0) + 1);
+      log(`${String(m.steps).padStart(5)} ${c.toString()} (${Date.now() - t0} ms)`);
+    },
+    toString: () => c.toString(),
+  };
+}

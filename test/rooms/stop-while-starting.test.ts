@@ -1,0 +1,34 @@
+// Issue 45 defect 4: a stop while rooms are starting (waiting for API budget) cancels every start; no file opens
+// after the stop began and every file opened is closed with FileClosed before close() returns.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RecorderEvent } from '../../src/events/types.js';
+import { type Harness, startHarness } from './harness.js';
+
+let h: Harness | null = null;
+afterEach(async () => {
+  await h?.close().catch(() => undefined);
+  h = null;
+});
+
+const pathOf = (e: RecorderEvent): string => (e.EventData as { RelativePath: string }).RelativePath;
+
+describe('stop while starting', () => {
+  it('opens no file after stop began and closes every file it opened', async () => {
+    const ids = [45_401, 45_402, 45_403, 45_404, 45_405, 45_406];
+    // 30 calls a minute: after the burst, one call every 2 s, so most starts are queued for budget when the stop comes.
+    h = await startHarness({ rooms: ids.map((roomId) => ({ roomId, live: true })), global: { ApiBudgetPerMinute: 30 } });
+    const harness = h;
+    await harness.waitEvent('FileOpening', () => true, 60_000);
+    const stopAt = harness.events.length;
+    await harness.service.close();
+    const after = harness.events.slice(stopAt);
+    expect(after.filter((e) => e.EventType === 'FileOpening').map(pathOf)).toEqual([]);
+    const opened = harness.events.filter((e) => e.EventType === 'FileOpening').map(pathOf);
+    const closed = harness.events.filter((e) => e.EventType === 'FileClosed').map(pathOf);
+    expect(opened.length).toBeGreaterThanOrEqual(1);
+    expect(closed.sort()).toEqual(opened.sort());
+    // Every session that started also ended.
+    const started = harness.events.filter((e) => e.EventType === 'SessionStarted').length;
+    expect(harness.events.filter((e) => e.EventType === 'SessionEnded')).toHaveLength(started);
+  }, 120_000);
+});
