@@ -21,6 +21,7 @@ const live = createRoute({
   responses: {
     200: { content: { 'video/x-flv': { schema: z.string().openapi({ format: 'binary' }) } }, description: 'An FLV stream' },
     400: { content: errorContent, description: 'Room id ≤ 0 (code -2)' },
+    403: { content: errorContent, description: 'Asked for by another site\'s page (a media element sends no Origin; Sec-Fetch-Site says so) (code -16)' },
     404: { content: errorContent, description: 'Room not found (code -4)' },
     409: { content: errorContent, description: 'The room is not writing an FLV recording now (code -10)' },
     429: { content: errorContent, description: 'PreviewMaxViewers readers already (or it is 0: the preview is off) (code -17)' },
@@ -48,6 +49,12 @@ const marker = createRoute({
 
 export function registerLivePreviewRoutes(app: ApiApp, deps: ApiDeps, hub: PreviewHub): void {
   app.openapi(live, async (c) => {
+    // A page of another site may embed the stream in a <video> (no Origin, no CORS needed to play it) and take the
+    // room's viewer slots: only the API's own pages, trusted origins and non-browser clients get it.
+    const site = c.req.header('sec-fetch-site');
+    if (c.get('untrustedOrigin') || (!c.req.header('origin') && (site === 'cross-site' || site === 'same-site'))) {
+      return errorResponse(403, ApiErrorCode.CrossOriginRefused, 'the live preview is not given to another site\'s page') as never;
+    }
     const found = lookupRoom(deps, c, c.req.valid('param').id);
     if ('error' in found) return found.error as never;
     try {

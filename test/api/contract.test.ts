@@ -225,6 +225,10 @@ describe('every route answers as documented', () => {
     expect((await hit('GET', '/api/room/{id}/live.flv', '/api/room/1001/live.flv', undefined, 429)).code).toBe(-17);
     await hit('POST', '/api/config/global', '/api/config/global', { optionalPreviewMaxViewers: { hasValue: false } }, 200);
     covered.add('GET /api/room/{id}/live.flv 200');
+    const embedded = await fx.call('GET', '/api/room/1001/live.flv', undefined, { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'video' });
+    expect(embedded.status).toBe(403);
+    covered.add('GET /api/room/{id}/live.flv 403');
+    checker.expectDocumented(embedded, 'GET', '/api/room/{id}/live.flv');
     expect((await hit('POST', '/api/room/{id}/live-marker', '/api/room/1001/live-marker', {}, 409)).code).toBe(-10);
     expect((await hit('POST', '/api/room/{id}/live-marker', '/api/room/4242/live-marker', {}, 404)).code).toBe(-4);
     expect((await hit('POST', '/api/room/{id}/live-marker', '/api/room/0/live-marker', {}, 400)).code).toBe(-2);
