@@ -102,6 +102,9 @@ describe('live preview and clips in the browser', () => {
     // Comments arrive over the event stream and are drawn over the picture.
     await page.waitForFunction(`Number(document.querySelector('[data-live-danmaku]')?.getAttribute('data-live-danmaku')) > 0`, { timeout: 30_000, polling: 250 });
     await page.waitForSelector('[data-live-preview] .danmaku span', { timeout: 30_000 });
+    // The heat of the file being written is drawn under the live picture.
+    await page.waitForSelector('[data-live-preview] .heat[data-heat]', { timeout: 30_000 });
+    expect(Number(await page.$eval('[data-live-preview] .heat', (el) => el.getAttribute('data-heat')))).toBeGreaterThan(0);
     // Three readers: a fourth is refused.
     const fourth = await fetch(live);
     expect(fourth.status).toBe(429);
