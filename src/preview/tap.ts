@@ -130,6 +130,11 @@ export function previewTap(key: number, roomId: () => number): PreviewTap {
   return tap;
 }
 
+/** Forgets a room's tap (its actor is gone). */
+export function dropPreviewTap(roomId: number): void {
+  taps.delete(roomId);
+}
+
 /** The tap of a room if one exists. */
 export const findPreviewTap = (roomId: number): PreviewTap | undefined => taps.get(roomId);
 

@@ -5,7 +5,7 @@ import type { RoomSettings } from '../config/fields.js';
 import type { RoomCommand, RoomHostApi, RoomInit, RoomMessage, RoomObservation } from './protocol.js';
 import { RoomActor } from './room-actor.js';
 import { StatsBatcher } from './stats-batcher.js';
-import { findPreviewTap, setPreviewPost } from '../preview/tap.js';
+import { dropPreviewTap, findPreviewTap, setPreviewPost } from '../preview/tap.js';
 
 export class RoomHost {
   private readonly actors = new Map<number, RoomActor>();
@@ -105,6 +105,7 @@ export class RoomHost {
     if (!actor) return this.leaving.get(roomId)?.done ?? Promise.resolve();
     this.actors.delete(roomId);
     const done = actor.dispose('remove').finally(() => {
+      dropPreviewTap(roomId);
       if (this.leaving.get(roomId)?.actor === actor) this.leaving.delete(roomId);
     });
     this.leaving.set(roomId, { actor, done });
