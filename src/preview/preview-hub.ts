@@ -2,7 +2,7 @@
 // PreviewMaxViewers readers; the room's thread sends bytes only while at least one reads (and briefly after).
 import { LiverecError } from '../errors.js';
 import type { Logger } from '../log/logger.js';
-import type { PreviewChunk } from '../rooms/protocol.js';
+import type { PreviewChunk, PreviewFormat } from '../rooms/protocol.js';
 import { FlvTagSplitter } from './flv-tags.js';
 import { PreviewViewer } from './viewer.js';
 
@@ -16,8 +16,8 @@ const LINGER_MS = 15_000;
 export interface PreviewDanmaku { roomId: number; text: string; color: number; user: string }
 
 export interface PreviewHubOptions {
-  /** Turns a room's tap on or off in its thread; true when it writes an FLV file now. */
-  control(roomId: number, on: boolean): Promise<boolean>;
+  /** Turns a room's tap on or off in its thread; the format of the file it writes now, null when none the preview reads. */
+  control(roomId: number, on: boolean): Promise<PreviewFormat | null>;
   maxViewers(): number;
   /** A comment while the room is watched (the event stream passes it to the room's page). */
   onDanmaku?(d: PreviewDanmaku): void;
@@ -28,9 +28,10 @@ export interface PreviewHubOptions {
 
 interface RoomPreview {
   viewers: Set<PreviewViewer>;
-  on: boolean;
+  /** The format the room's thread sends; null while off. */
+  on: PreviewFormat | null;
   /** Turning on in flight (joins wait for it). */
-  starting: Promise<boolean> | null;
+  starting: Promise<PreviewFormat | null> | null;
   head: Uint8Array | null;
   /** The open file (full path) and its latest tag time (ms): where a live marker lands. */
   path: string | null;
@@ -49,7 +50,7 @@ export class PreviewHub {
   private room(roomId: number): RoomPreview {
     let r = this.rooms.get(roomId);
     if (!r) {
-      r = { viewers: new Set(), on: false, starting: null, head: null, path: null, lastTs: 0, gop: [], gopBytes: 0, splitter: new FlvTagSplitter(), linger: null };
+      r = { viewers: new Set(), on: null, starting: null, head: null, path: null, lastTs: 0, gop: [], gopBytes: 0, splitter: new FlvTagSplitter(), linger: null };
       this.rooms.set(roomId, r);
     }
     return r;
@@ -67,10 +68,12 @@ export class PreviewHub {
   }
 
   /**
-   * A new reader: the FLV head and the GOP so far at once (or at the next keyframe), then live tags. Refused with
-   * PREVIEW_OFF (PreviewMaxViewers 0), PREVIEW_FULL, or PREVIEW_NOT_RECORDING (no FLV being written).
+   * A new reader: the FLV head and the GOP so far at once (or at the next keyframe), then live tags; for a TS room,
+   * the last whole segment, then each segment as it is written. Refused with PREVIEW_OFF (PreviewMaxViewers 0),
+   * PREVIEW_FULL, PREVIEW_NOT_RECORDING (no file the preview reads), or PREVIEW_OTHER_FORMAT (the room writes the
+   * other format: its message names the URL).
    */
-  async join(roomId: number): Promise<ReadableStream<Uint8Array>> {
+  async join(roomId: number, format: PreviewFormat = 'flv'): Promise<ReadableStream<Uint8Array>> {
     const max = this.options.maxViewers();
     if (max <= 0) throw new LiverecError('PREVIEW_OFF', 'the live preview is off (PreviewMaxViewers is 0)');
     const r = this.room(roomId);
@@ -80,11 +83,19 @@ export class PreviewHub {
     if (!r.on) {
       r.starting ??= this.options.control(roomId, true).finally(() => (r.starting = null));
       const writing = await r.starting;
-      r.on = r.on || writing;
+      r.on = r.on ?? writing;
       if (!r.on) {
         this.release(roomId, r);
-        throw new LiverecError('PREVIEW_NOT_RECORDING', `room ${roomId} is not writing an FLV recording now`);
+        throw new LiverecError('PREVIEW_NOT_RECORDING', `room ${roomId} is not writing an FLV or MPEG-TS recording now`);
       }
+    }
+    if (r.on !== format) {
+      const other = r.on;
+      if (r.viewers.size === 0 && !r.linger) {
+        r.linger = setTimeout(() => this.release(roomId, r), LINGER_MS);
+        r.linger.unref();
+      }
+      throw new LiverecError('PREVIEW_OTHER_FORMAT', `room ${roomId} records ${other === 'ts' ? 'HLS MPEG-TS: read live.ts' : 'FLV: read live.flv'}`);
     }
     if (r.viewers.size >= max) throw new LiverecError('PREVIEW_FULL', `room ${roomId} has ${r.viewers.size} preview viewers, PreviewMaxViewers is ${max}`);
     const viewer = new PreviewViewer((v) => this.left(roomId, v), this.options.viewerQueueBytes);
@@ -92,6 +103,11 @@ export class PreviewHub {
     r.viewers.add(viewer);
     if (r.head && r.gop.length) viewer.start([r.head, ...r.gop]);
     return stream;
+  }
+
+  /** The format a watched room sends (for the route's content type). */
+  format(roomId: number): PreviewFormat | null {
+    return this.rooms.get(roomId)?.on ?? null;
   }
 
   private left(roomId: number, v: PreviewViewer): void {
@@ -123,6 +139,7 @@ export class PreviewHub {
     }
     switch (chunk.kind) {
       case 'head':
+        r.on = chunk.format;
         r.head = chunk.bytes;
         r.path = chunk.path;
         r.lastTs = 0;
@@ -142,7 +159,8 @@ export class PreviewHub {
         this.options.onDanmaku?.({ roomId, text: chunk.text, color: chunk.color, user: chunk.user });
         return;
       case 'data':
-        this.data(r, chunk.bytes);
+        if (r.on === 'ts') this.segment(r, chunk.bytes);
+        else this.data(r, chunk.bytes);
     }
   }
 
@@ -177,6 +195,16 @@ export class PreviewHub {
       } else {
         for (const t of tags) v.send(t.bytes);
       }
+    }
+  }
+
+  /** A whole TS segment (it starts with PAT/PMT and, from the service, a keyframe): every viewer may start on it. */
+  private segment(r: RoomPreview, bytes: Uint8Array): void {
+    r.gop = bytes.length <= GOP_CACHE_BYTES ? [bytes] : [];
+    r.gopBytes = bytes.length;
+    for (const v of r.viewers) {
+      if (v.started) v.send(bytes);
+      else v.start([bytes]);
     }
   }
 

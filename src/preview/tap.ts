@@ -2,7 +2,7 @@
 import * as nodeFs from 'node:fs';
 import type { DanmakuEvent } from '../bilibili/danmaku/commands.js';
 import type { FlvFileSystem } from '../flv/writer/file-output.js';
-import type { PreviewChunk, RoomMessage } from '../rooms/protocol.js';
+import type { PreviewChunk, PreviewFormat, RoomMessage } from '../rooms/protocol.js';
 
 type Post = (message: RoomMessage, transfer?: ArrayBuffer[]) => void;
 
@@ -45,15 +45,51 @@ export class PreviewTap {
   private head: Uint8Array | null = null;
   private fd: number | null = null;
   private path = '';
+  /** What the open file is: its FLV output writes through fs(); an HLS TS writer reports whole segments. */
+  private format: PreviewFormat = 'flv';
   private end = 0;
 
   constructor(private readonly roomId: () => number, private readonly post: Post) {}
 
-  /** Turns forwarding on or off; true when a file is open (its head is sent first). */
-  setActive(on: boolean): boolean {
+  /** Turns forwarding on or off; the open file's format (its head is sent first), null when none is open. */
+  setActive(on: boolean): PreviewFormat | null {
     this.active = on;
-    if (on && this.head) this.send({ kind: 'head', bytes: this.head.slice(), path: this.path });
-    return this.head !== null;
+    if (on && this.head) this.send({ kind: 'head', bytes: this.head.slice(), path: this.path, format: this.format });
+    return this.head ? this.format : null;
+  }
+
+  /** An HLS TS file opened (its segments carry their own PAT/PMT: an empty head). */
+  tsOpened(path: string): void {
+    this.format = 'ts';
+    this.path = path;
+    this.head = new Uint8Array(0);
+    if (this.active) this.send({ kind: 'head', bytes: new Uint8Array(0), path, format: 'ts' });
+  }
+
+  /** A TS segment is on disk for good: read back and sent while watched (nothing is read otherwise). */
+  tsCommitted(path: string, start: number, end: number): void {
+    if (!this.active || path !== this.path || end <= start || this.format !== 'ts') return;
+    const bytes = new Uint8Array(end - start);
+    const fd = nodeFs.openSync(path, 'r');
+    try {
+      let done = 0;
+      while (done < bytes.length) {
+        const n = nodeFs.readSync(fd, bytes, done, bytes.length - done, start + done);
+        if (n <= 0) return;
+        done += n;
+      }
+    } finally {
+      nodeFs.closeSync(fd);
+    }
+    this.send({ kind: 'data', bytes });
+  }
+
+  /** The HLS TS file closed. */
+  tsClosed(path: string): void {
+    if (path !== this.path || this.format !== 'ts') return;
+    this.head = null;
+    this.format = 'flv';
+    if (this.active) this.send({ kind: 'end' });
   }
 
   get watched(): boolean {
@@ -66,10 +102,10 @@ export class PreviewTap {
   }
 
   private written(fd: number, parts: readonly Uint8Array[], n: number, position: number): void {
-    if (fd !== this.fd || n <= 0) return;
+    if (fd !== this.fd || n <= 0 || this.format !== 'flv') return;
     if (position === 0 && this.end === 0) {
       this.head = headOf(own(parts, n));
-      if (this.active && this.head) this.send({ kind: 'head', bytes: this.head.slice(), path: this.path });
+      if (this.active && this.head) this.send({ kind: 'head', bytes: this.head.slice(), path: this.path, format: 'flv' });
     } else if (position === this.end && this.active) {
       this.send({ kind: 'data', bytes: own(parts, n) });
     }
@@ -84,6 +120,7 @@ export class PreviewTap {
         const fd = base.openSync(path, flags);
         this.fd = fd;
         this.path = path;
+        this.format = 'flv';
         this.end = 0;
         this.head = null;
         return fd;

@@ -132,10 +132,13 @@ export interface StatsEntry {
  * they were appended to the file (metadata rewrites left out), `end` the file closed, `danmaku` one comment.
  */
 export type PreviewChunk =
-  | { kind: 'head'; bytes: Uint8Array; /** The open file's full path. */ path: string }
+  | { kind: 'head'; bytes: Uint8Array; /** The open file's full path. */ path: string; format: PreviewFormat }
   | { kind: 'data'; bytes: Uint8Array }
   | { kind: 'end' }
   | { kind: 'danmaku'; text: string; color: number; user: string };
+
+/** What a room's preview carries: FLV tags, or whole MPEG-TS segments (HLS TS rooms). */
+export type PreviewFormat = 'flv' | 'ts';
 
 /** Messages from a room host worker to the main thread (one-way, over a dedicated MessagePort). */
 export type RoomMessage =
@@ -165,8 +168,8 @@ export interface RoomHostApi {
   updateConfig(roomId: number, settings: RoomSettings): Promise<void>;
   /** Batch detector results for rooms on this host (unknown rooms are skipped). */
   observe(observations: RoomObservation[]): Promise<void>;
-  /** Turns a room's live preview on or off; true when the room is writing a file the preview can read (FLV). */
-  preview(roomId: number, on: boolean): Promise<boolean>;
+  /** Turns a room's live preview on or off; the format of the file it writes now, null when none the preview reads. */
+  preview(roomId: number, on: boolean): Promise<PreviewFormat | null>;
   /** Stops every actor, closing files with final metadata. */
   shutdown(): Promise<void>;
 }

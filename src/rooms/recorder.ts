@@ -13,7 +13,7 @@ import { formatLocal } from '../time.js';
 import { OpenJournal } from './open-journal.js';
 import { finalizeOrphan, orphanFileClosed, recoverAfterCrash } from './crash-recovery.js';
 import { removeStaleTempFiles } from './stale-temp.js';
-import type { PreviewChunk, RoomMessage } from './protocol.js';
+import type { PreviewChunk, PreviewFormat, RoomMessage } from './protocol.js';
 import { roomIdResolver, type ResolveRoomId } from './resolve-room-id.js';
 import { Room, type RoomControl } from './room.js';
 import { RoomChanges } from './room-changes.js';
@@ -296,9 +296,9 @@ export class Recorder {
   /** Where the rooms' live-preview chunks go (src/preview/'s hub); none = they are dropped. */
   previewSink: ((roomId: number, chunk: PreviewChunk) => void) | null = null;
 
-  /** Turns a room's live preview on or off in its thread; false when it has no actor or writes no FLV now. */
-  preview(roomId: number, on: boolean): Promise<boolean> {
-    return this.supervisor.preview(roomId, on).catch(() => false);
+  /** Turns a room's live preview on or off in its thread; the format it writes now, null when none the preview reads. */
+  preview(roomId: number, on: boolean): Promise<PreviewFormat | null> {
+    return this.supervisor.preview(roomId, on).catch(() => null);
   }
 
   openPaths(): Set<string> {

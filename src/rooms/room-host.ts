@@ -53,7 +53,7 @@ export class RoomHost {
       observe: (observations: RoomObservation[]) => guard(() => {
         for (const o of observations) this.actors.get(o.roomId)?.observe(o.status);
       }),
-      preview: (roomId: number, on: boolean) => guard(() => findPreviewTap(roomId)?.setActive(on) ?? false),
+      preview: (roomId: number, on: boolean) => guard(() => findPreviewTap(roomId)?.setActive(on) ?? null),
       shutdown: () => guard(async () => {
         this.closing = true;
         await Promise.all([...this.actors.values()].map((a) => a.dispose('shutdown')).concat([...this.leaving.values()].map((l) => l.done)));

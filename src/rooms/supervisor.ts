@@ -4,7 +4,7 @@ import { LiverecError } from '../errors.js';
 import type { RoomSettings } from '../config/fields.js';
 import { HostSlot } from './host-slot.js';
 import { defaultMaxHosts, pickHost } from './placement.js';
-import type { RoomCommand, RoomInit, RoomMessage, RoomObservation } from './protocol.js';
+import type { PreviewFormat, RoomCommand, RoomInit, RoomMessage, RoomObservation } from './protocol.js';
 import type { RoomControl } from './room.js';
 
 export interface SupervisorOptions {
@@ -122,10 +122,10 @@ export class Supervisor implements RoomControl {
     return slot.call((api) => api.command(roomId, command));
   }
 
-  /** Turns a room's live preview on or off in its thread; false when it has no actor or writes no FLV now. */
-  preview(roomId: number, on: boolean): Promise<boolean> {
+  /** Turns a room's live preview on or off in its thread; the format it writes, null when no actor or no file it reads. */
+  preview(roomId: number, on: boolean): Promise<PreviewFormat | null> {
     const slot = this.placement.get(roomId);
-    if (!slot) return Promise.resolve(false);
+    if (!slot) return Promise.resolve(null);
     return slot.call((api) => api.preview(roomId, on));
   }
 

@@ -56,7 +56,7 @@ async function readSome(stream: ReadableStream<Uint8Array>, bytes: number): Prom
 describe('the preview hub', () => {
   it('starts a viewer at the head and the last keyframe, then passes every tag; asks the thread only while watched', async () => {
     const calls: [number, boolean][] = [];
-    const hub = new PreviewHub({ control: async (id, on) => (calls.push([id, on]), true), maxViewers: () => 3 });
+    const hub = new PreviewHub({ control: async (id, on) => (calls.push([id, on]), 'flv'), maxViewers: () => 3 });
     const head = headOf(firstWrite())!;
     const tags = mediaTags();
     // Before anyone watches, chunks are not asked for (and any that arrive turn the tap off again).
@@ -65,7 +65,7 @@ describe('the preview hub', () => {
     calls.length = 0;
     const s1 = await hub.join(7);
     expect(calls).toEqual([[7, true]]);
-    hub.receive(7, { kind: 'head', bytes: head, path: '/w/7/a.flv' });
+    hub.receive(7, { kind: 'head', bytes: head, path: '/w/7/a.flv', format: 'flv' });
     // Tags arrive in write-sized chunks that do not respect tag ends.
     const all = Buffer.concat(tags.slice(0, 60));
     for (let p = 0; p < all.length; p += 7000) hub.receive(7, { kind: 'data', bytes: new Uint8Array(all.subarray(p, p + 7000)) });
@@ -85,11 +85,11 @@ describe('the preview hub', () => {
   });
 
   it('drops a viewer that stops reading, alone; the others and the feed go on', async () => {
-    const hub = new PreviewHub({ control: async () => true, maxViewers: () => 3, viewerQueueBytes: 256 * 1024 });
+    const hub = new PreviewHub({ control: async () => 'flv', maxViewers: () => 3, viewerQueueBytes: 256 * 1024 });
     const head = headOf(firstWrite())!;
     const stalled = await hub.join(1);
     const reading = await hub.join(1);
-    hub.receive(1, { kind: 'head', bytes: head, path: '/w/a.flv' });
+    hub.receive(1, { kind: 'head', bytes: head, path: '/w/a.flv', format: 'flv' });
     const reader = reading.getReader();
     let readBytes = 0;
     let ended = false;
@@ -122,7 +122,7 @@ describe('the preview hub', () => {
 
   it('bounds readers by PreviewMaxViewers (0: off) and refuses a room that writes no FLV', async () => {
     let max = 2;
-    const hub = new PreviewHub({ control: async (id) => id !== 9, maxViewers: () => max });
+    const hub = new PreviewHub({ control: async (id) => (id !== 9 ? 'flv' : null), maxViewers: () => max });
     await hub.join(1);
     await hub.join(1);
     await expect(hub.join(1)).rejects.toMatchObject({ code: 'PREVIEW_FULL' });

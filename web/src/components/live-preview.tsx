@@ -53,7 +53,9 @@ function LiveScreen({ roomId, path, fileSeconds }: LivePreviewProps) {
       mpegts.LoggingControl.enableVerbose = false;
       mpegts.LoggingControl.enableDebug = false;
       mpegts.LoggingControl.enableInfo = false;
-      const player = mpegts.createPlayer({ type: 'flv', url: apiUrl(`api/room/${roomId}/live.flv`), isLive: true },
+      // An HLS MPEG-TS recording is previewed as TS (live.ts); everything else as FLV.
+      const ts = /\.ts$/i.test(path ?? '');
+      const player = mpegts.createPlayer({ type: ts ? 'mpegts' : 'flv', url: apiUrl(`api/room/${roomId}/live.${ts ? 'ts' : 'flv'}`), isLive: true },
         { enableWorker: false, lazyLoad: false, liveBufferLatencyChasing: true });
       player.on(mpegts.Events.ERROR, (type: string, detail: string) => {
         setError(t('live.unavailable', { reason: `${type}: ${detail}` }));
@@ -73,7 +75,7 @@ function LiveScreen({ roomId, path, fileSeconds }: LivePreviewProps) {
       if (retry) clearTimeout(retry);
       destroy();
     };
-  }, [roomId, generation]);
+  }, [roomId, generation, path]);
 
   useEffect(() => {
     // Comments come with the room's event stream while its preview is watched; each shows from when it arrived.
