@@ -68,7 +68,7 @@ describe('the OpenAPI document', () => {
         `DELETE /api/room/{${p}}`, `GET /api/room/{${p}}`, `GET /api/room/{${p}}/config`, `GET /api/room/{${p}}/iostats`, `GET /api/room/{${p}}/stats`,
         `POST /api/room/{${p}}/config`, `POST /api/room/{${p}}/refresh`, `POST /api/room/{${p}}/split`, `POST /api/room/{${p}}/start`, `POST /api/room/{${p}}/stop`,
         // liverec addition: the live preview and its markers (docs/clips.md).
-        `GET /api/room/{${p}}/live.flv`, `POST /api/room/{${p}}/live-marker`,
+        `GET /api/room/{${p}}/live.flv`, `GET /api/room/{${p}}/live.ts`, `POST /api/room/{${p}}/live-marker`,
       ]),
       // liverec additions: the event stream and the web UI's webhook buttons.
       'GET /api/events', 'POST /api/webhook/replay', 'POST /api/webhook/test',
@@ -233,6 +233,17 @@ describe('every route answers as documented', () => {
     expect((await hit('POST', '/api/room/{id}/live-marker', '/api/room/4242/live-marker', {}, 404)).code).toBe(-4);
     expect((await hit('POST', '/api/room/{id}/live-marker', '/api/room/0/live-marker', {}, 400)).code).toBe(-2);
     covered.add('POST /api/room/{id}/live-marker 200');
+    // live.ts: the same answers; its 200 against an HLS TS room in test/preview/live-ts.test.ts.
+    expect((await hit('GET', '/api/room/{id}/live.ts', '/api/room/1001/live.ts', undefined, 409)).code).toBe(-10);
+    expect((await hit('GET', '/api/room/{id}/live.ts', '/api/room/4242/live.ts', undefined, 404)).code).toBe(-4);
+    expect((await hit('GET', '/api/room/{id}/live.ts', '/api/room/0/live.ts', undefined, 400)).code).toBe(-2);
+    await hit('POST', '/api/config/global', '/api/config/global', { optionalPreviewMaxViewers: { hasValue: true, value: 0 } }, 200);
+    expect((await hit('GET', '/api/room/{id}/live.ts', '/api/room/1001/live.ts', undefined, 429)).code).toBe(-17);
+    await hit('POST', '/api/config/global', '/api/config/global', { optionalPreviewMaxViewers: { hasValue: false } }, 200);
+    const embeddedTs = await fx.call('GET', '/api/room/1001/live.ts', undefined, { 'sec-fetch-site': 'same-site', 'sec-fetch-dest': 'video' });
+    expect(embeddedTs.status).toBe(403);
+    covered.add('GET /api/room/{id}/live.ts 403');
+    covered.add('GET /api/room/{id}/live.ts 200');
   });
 
   it('covered every documented status of every operation', () => {
