@@ -65,9 +65,12 @@ function memo(map: Map<string, boolean>, key: string, test: (k: string) => boole
   return v;
 }
 
+/** The guard's first check alone (memoised): the remote address is local. The front door asks it before reading a byte. */
+export const isLocalClient = (remoteAddress: string | undefined): boolean => !!remoteAddress && memo(addressMemo, remoteAddress, isLocalAddress);
+
 /** Why a request is refused, or null when it may pass. */
 export function guardVerdict(remoteAddress: string | undefined, headers: Pick<Headers, 'has' | 'get'>): string | null {
-  if (!remoteAddress || !memo(addressMemo, remoteAddress, isLocalAddress)) return 'remote address is not local';
+  if (!isLocalClient(remoteAddress)) return 'remote address is not local';
   for (const h of PROXY_HEADERS) if (headers.has(h)) return `proxy header ${h}`;
   const host = headers.get('host');
   if (host !== null && !memo(hostMemo, host, isLocalHost)) return 'host is not local';

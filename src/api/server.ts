@@ -10,6 +10,8 @@ import type { WebhookDelivery } from '../webhook/deliveries-schema.js';
 import { createApiApp } from './app.js';
 import { fastRoomAnswers, fastRoomGets } from './fast-room-get.js';
 import { createFrontDoor } from './front-door/front-door.js';
+import { ConnectionGate, DEFAULT_CONNECTION_LIMITS, gatedServer, type ConnectionLimits } from './connection-limits.js';
+import { isLocalClient } from './guard.js';
 import { parseBind, type BindSpec } from './bind.js';
 import type { ApiApp, ApiDeps } from './context.js';
 import { normalizeOrigin } from './cors.js';
@@ -33,10 +35,17 @@ export interface ApiServerOptions {
   clips?: ApiDeps['clips'];
   retention?: ApiDeps['retention'];
   notifyTest?: ApiDeps['notifyTest'];
+  accounts?: ApiDeps['accounts'];
   /** brec's --enable-file-browser (default true). */
   fileBrowser?: boolean;
   /** For an https:// bind (liverec does not self-sign): a PEM key and certificate, or a PFX; passphrase for either. */
   tls?: { key?: string | Buffer; cert?: string | Buffer; pfx?: Buffer; passphrase?: string };
+  /** Connections one client address may hold at once (`--http-max-connections-per-client`, LIVEREC_HTTP_MAX_CONNECTIONS_PER_CLIENT; default 256). */
+  maxConnectionsPerClient?: number;
+  /** Connections all clients may hold at once (`--http-max-connections`, LIVEREC_HTTP_MAX_CONNECTIONS; default 2048). */
+  maxConnections?: number;
+  /** How long a request head, and a whole request, may take to arrive from its first byte (default 20 s and 60 s; tests shorten them). */
+  timeouts?: { headersMs?: number; requestMs?: number };
   /** Where the BREC_HTTP_* fallbacks are read; defaults to process.env. */
   env?: NodeJS.ProcessEnv;
 }
@@ -75,6 +84,25 @@ const closeServer = (s: Listening): Promise<void> =>
     s.closeAllConnections();
   });
 
+const HEADERS_TIMEOUT_MS = 20_000;
+const REQUEST_TIMEOUT_MS = 60_000;
+const CHECK_INTERVAL_MS = 1_000;
+
+/** The limits from the options, else LIVEREC_HTTP_MAX_CONNECTIONS(_PER_CLIENT), else the defaults; a bad value is refused. */
+function connectionLimits(options: ApiServerOptions, env: NodeJS.ProcessEnv): ConnectionLimits {
+  const read = (given: number | undefined, name: string, fallback: number): number => {
+    const text = given ?? env[name];
+    if (text === undefined || text === '') return fallback;
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 1 || n > 1_000_000) throw new LiverecError('API_BAD_CONNECTION_LIMIT', `${name}: ${text} is not a whole number from 1 to 1000000`);
+    return n;
+  };
+  return {
+    perClient: read(options.maxConnectionsPerClient, 'LIVEREC_HTTP_MAX_CONNECTIONS_PER_CLIENT', DEFAULT_CONNECTION_LIMITS.perClient),
+    total: read(options.maxConnections, 'LIVEREC_HTTP_MAX_CONNECTIONS', DEFAULT_CONNECTION_LIMITS.total),
+  };
+}
+
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const env = options.env ?? process.env;
   const user = options.basicUser ?? env.BREC_HTTP_BASIC_USER ?? '';
@@ -86,13 +114,14 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     if (!origin) throw new LiverecError('API_BAD_CORS_ORIGIN', `--http-cors-origin: ${o} is not an origin like http://host:port`);
     return origin;
   });
+  const limits = connectionLimits(options, env);
   const bind = parseBind(options.bind);
   if (bind.scheme === 'https' && !options.tls) {
     throw new LiverecError('API_TLS_REQUIRED',
       'an https:// bind needs a certificate: --cert-pem-path and --cert-key-path, or --cert-pfx-path (liverec does not generate self-signed ones)');
   }
 
-  const { app, document, events, metrics, history, snapshots, dispose } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, replayDelivery: options.replayDelivery, jobs: options.jobs, clips: options.clips, retention: options.retention, notifyTest: options.notifyTest, fileBrowser: options.fileBrowser, cluster: options.cluster, auth, openAccess, corsOrigins });
+  const { app, document, events, metrics, history, snapshots, dispose } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, replayDelivery: options.replayDelivery, jobs: options.jobs, clips: options.clips, retention: options.retention, notifyTest: options.notifyTest, accounts: options.accounts, fileBrowser: options.fileBrowser, cluster: options.cluster, auth, openAccess, corsOrigins });
   // From the start, not the first request: resumable events and metric counters must not miss the first rooms' events.
   events.start();
   metrics.start();
@@ -111,13 +140,22 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   };
   // Plain HTTP with the fast path: a TCP front door answers those GETs without node:http (front-door/front-door.ts).
   const answer = fast ? fastRoomAnswers({ recorder: options.recorder, snapshots, guard: !openAccess }) : null;
+  // One count for every listening socket (localhost is a v4 and a v6 server). Every server below is reached through
+  // a TCP server that checks the limits first: the front door, or a plain gate (connection-limits.ts).
+  const gate = new ConnectionGate(limits);
+  // From the first byte of a head: a client that trickles bytes cannot stretch them; checked every second.
+  const timing = {
+    headersTimeout: options.timeouts?.headersMs ?? HEADERS_TIMEOUT_MS,
+    requestTimeout: options.timeouts?.requestMs ?? REQUEST_TIMEOUT_MS,
+    connectionsCheckingInterval: CHECK_INTERVAL_MS,
+  };
   const make = (): Listening => {
     if (bind.scheme === 'https' && options.tls) {
-      const s = createHttpsServer({ ...options.tls, minVersion: 'TLSv1.2' }, listener);
-      return { server: s, closeAllConnections: () => s.closeAllConnections() };
+      const s = createHttpsServer({ ...options.tls, minVersion: 'TLSv1.2', handshakeTimeout: timing.headersTimeout, ...timing }, listener);
+      return gatedServer(s, gate, false);
     }
-    const s = createHttpServer(listener);
-    return answer ? createFrontDoor(s, answer) : { server: s, closeAllConnections: () => s.closeAllConnections() };
+    const s = createHttpServer(timing, listener);
+    return answer ? createFrontDoor(s, answer, { gate, admits: openAccess ? undefined : isLocalClient }) : gatedServer(s, gate, true);
   };
 
   const listening: Listening[] = [];
@@ -151,7 +189,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   }
 
   const url = `${bind.scheme}://${host}:${port}`;
-  logger().info({ url, bind: `${bind.scheme}://${bind.host}:${port}`, auth: auth !== null, openAccess, corsOrigins }, 'HTTP API listening');
+  logger().info({ url, bind: `${bind.scheme}://${bind.host}:${port}`, auth: auth !== null, openAccess, corsOrigins, maxConnections: limits.total, maxConnectionsPerClient: limits.perClient }, 'HTTP API listening');
   return {
     url, bind: { ...bind, port }, servers: listening.map((l) => l.server), app, document,
     close: async () => {

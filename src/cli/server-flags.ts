@@ -13,6 +13,8 @@ export interface ServerFlags {
   httpBasicPass?: string;
   httpOpenAccess?: boolean;
   httpCorsOrigin?: string[];
+  httpMaxConnections?: number;
+  httpMaxConnectionsPerClient?: number;
   enableFileBrowser?: boolean;
   loglevel?: string;
   logfilelevel?: string;
@@ -42,6 +44,8 @@ export function addServerOptions(cmd: Command): Command {
     .option('--http-open-access', 'allow access from outside loopback/LAN without auth (or BREC_HTTP_OPEN_ACCESS)')
     .option('--http-cors-origin <origin>', 'an origin (http://host:port) trusted to call the API from a browser; repeatable or comma-separated; * = any (or LIVEREC_HTTP_CORS_ORIGIN)',
       (v: string, all: string[] = []) => [...all, ...v.split(',')])
+    .option('--http-max-connections <n>', 'connections all clients may hold open at once; more are refused (default 2048; or LIVEREC_HTTP_MAX_CONNECTIONS)', intFlag(1, 1_000_000))
+    .option('--http-max-connections-per-client <n>', 'connections one client address may hold open at once (default 256; or LIVEREC_HTTP_MAX_CONNECTIONS_PER_CLIENT)', intFlag(1, 1_000_000))
     .option('--enable-file-browser <bool>', 'serve /file and /api/file (default true)', boolFlag)
     .option('-l, --loglevel <level>', 'console log level: Verbose, Debug, Information, Warning, Error, Fatal (default Information)')
     .option('--log <level>', 'same as --loglevel')
@@ -105,6 +109,7 @@ export function apiOptions(raw: ServerFlags): Omit<ApiServerOptions, 'recorder' 
   if (flags.bind === undefined) return undefined;
   return {
     bind: flags.bind, basicUser: flags.httpBasicUser, basicPass: flags.httpBasicPass, openAccess: flags.httpOpenAccess, corsOrigins: flags.httpCorsOrigin,
+    maxConnections: flags.httpMaxConnections, maxConnectionsPerClient: flags.httpMaxConnectionsPerClient,
     fileBrowser: flags.enableFileBrowser ?? true,
     tls: certificate(flags),
   };

@@ -11,6 +11,8 @@ export interface FieldDef {
   default: boolean | number | string | null;
   /** Allowed values of an enum. */
   values?: readonly number[];
+  /** Allowed values of a string setting that is a choice (null still means the default where nullable). */
+  choices?: readonly string[];
   /** Nullable strings, as brec's `string?` fields. */
   nullable?: boolean;
   /** Fields liverec adds; brec ignores unknown members, so the file stays loadable by brec. */
@@ -19,6 +21,9 @@ export interface FieldDef {
 
 export const DEFAULT_FILE_NAME_TEMPLATE =
   '{{ roomId }}-{{ name }}/录制-{{ roomId }}-{{ "now" | time_zone: "Asia/Shanghai" | format_date: "yyyyMMdd-HHmmss-fff" }}-{{ title }}.flv';
+
+/** PostRemuxToMp4's choices: a typo is refused rather than read as "none". */
+export const REMUX_MODES = ['none', 'mp4', 'mp4-delete-source'] as const;
 
 export const FIELDS = {
   RoomId: { kind: 'int', scope: 'R', default: 0 },
@@ -46,6 +51,11 @@ export const FIELDS = {
   WpfNotifyStreamStart: { kind: 'bool', scope: 'G', default: false },
   Cookie: { kind: 'string', scope: 'G', default: '', nullable: true },
   LiveApiHost: { kind: 'string', scope: 'G', default: 'https://api.live.bilibili.com', nullable: true },
+  // Accounts (src/accounts/, docs/accounts.md).
+  /** `auto` (spread over the logged-in accounts), an account's uid, or `guest`. */
+  RecordingAccount: { kind: 'string', scope: 'RG', default: 'auto', nullable: true, liverec: true },
+  /** Seconds between two checks of each login (cookie/info, refreshed when the service asks); the web client checks daily. */
+  AccountCheckInterval: { kind: 'uint', scope: 'G', default: 86_400, liverec: true },
   TimingCheckInterval: { kind: 'uint', scope: 'G', default: 600 },
   TimingApiTimeout: { kind: 'uint', scope: 'G', default: 10_000 },
   TimingStreamRetry: { kind: 'uint', scope: 'G', default: 6_000 },
@@ -84,7 +94,7 @@ export const FIELDS = {
   RecordGapFillMaxSeconds: { kind: 'uint', scope: 'RG', default: 120, liverec: true },
   // Post-file jobs (src/post/, docs/post-processing.md).
   /** none | mp4 | mp4-delete-source: remux each closed file to a faststart MP4 in-process. */
-  PostRemuxToMp4: { kind: 'string', scope: 'RG', default: 'none', nullable: true, liverec: true },
+  PostRemuxToMp4: { kind: 'string', scope: 'RG', default: 'none', nullable: true, liverec: true, choices: REMUX_MODES },
   /** Render the file's danmaku XML as ASS subtitles beside the video. */
   PostDanmakuToAss: { kind: 'bool', scope: 'RG', default: false, liverec: true },
   /** A program run after each file's other jobs: the program on the first line, one argument per line (no shell). */
@@ -123,6 +133,15 @@ export const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
 type KindValue<K extends FieldKind> = K extends 'bool' ? boolean : K extends 'string' ? string | null : number;
 export type FieldValue<F extends FieldName> = KindValue<(typeof FIELDS)[F]['kind']>;
 
+/** Every choice setting (a numeric enum or a string choice) with its values, by field: the UI's selects and the OpenAPI enums. */
+export const CHOICES: Partial<Record<FieldName, readonly (number | string)[]>> = Object.fromEntries(
+  FIELD_NAMES.flatMap((f) => {
+    const def: FieldDef = FIELDS[f];
+    const values = def.values ?? def.choices;
+    return values ? [[f, values]] : [];
+  }),
+);
+
 /** Fields a room may override (room-only and room-overridable), in brec's order. */
 export const ROOM_FIELDS = FIELD_NAMES.filter((f) => FIELDS[f].scope === 'RG');
 /** Fields of the global section (everything but the room-only ones). */
@@ -147,7 +166,9 @@ export function checkFieldValue(field: FieldName, value: unknown): string | null
     case 'bool':
       return typeof value === 'boolean' ? null : 'expected a boolean';
     case 'string':
-      return typeof value === 'string' || (value === null && def.nullable) ? null : 'expected a string';
+      if (value === null && def.nullable) return null;
+      if (typeof value !== 'string') return 'expected a string';
+      return !def.choices || def.choices.includes(value) ? null : `expected one of ${def.choices.join(', ')}`;
     case 'int':
       return Number.isSafeInteger(value) ? null : 'expected an integer';
     case 'uint':

@@ -130,6 +130,8 @@ describe('the API front door', () => {
       ['no Host', 'GET /cached HTTP/1.1\r\nX-A: 1\r\n\r\n'],
       ['HEAD', 'HEAD /cached HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'],
       ['Authorization', 'GET /cached HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic eDp5\r\n\r\n'],
+      // llhttp reads Proxy-Connection as Connection (found by front-door-fuzz.test.ts).
+      ['Proxy-Connection: close', 'GET /cached HTTP/1.1\r\nHost: 127.0.0.1\r\nProxy-Connection: close\r\n\r\n'],
     ];
     // Twice: the second time the head comes from the reader's memory of heads it has seen.
     for (const [what, bytes] of [...cases, ...cases]) {
@@ -188,6 +190,37 @@ describe('the API front door', () => {
     expect(answers.map((a) => a.status)).toEqual([...urls.map(() => 200), 200]);
     expect(answers.slice(0, n).every((a, i) => a.body === (urls[i] === '/mid' ? MID : BIG).toString())).toBe(true);
   }, 60_000);
+
+  it('hands a client the guard refuses, and a client past its scan budget, to node:http before reading its head (issue 46)', async () => {
+    for (const options of [{ admits: () => false }, { scanBytesPerClientPerSecond: 10 }]) {
+      let asked = 0;
+      const seen: string[] = [];
+      const d = createFrontDoor(createServer((req, res) => {
+        seen.push(req.url!);
+        res.end(`node:${req.url}`);
+      }), () => {
+        asked++;
+        return { status: 200, etag: '"e"', contentType: 'text/plain', body: Buffer.from('front') };
+      }, options);
+      await new Promise<void>((r) => d.server.listen(0, '127.0.0.1', r));
+      const p = (d.server.address() as { port: number }).port;
+      const socket = connect({ host: '127.0.0.1', port: p });
+      const END = 'node:/end';
+      let data = '';
+      await new Promise<void>((resolve, reject) => {
+        socket.on('data', (b: Buffer) => {
+          data += b.toString('latin1');
+          if (data.endsWith(END)) resolve();
+        }).on('error', reject);
+        socket.write(get('/cached') + get('/end'));
+      });
+      socket.destroy();
+      expect(asked, JSON.stringify(Object.keys(options))).toBe(0);
+      expect(seen).toEqual(['/cached', '/end']);
+      d.closeAllConnections();
+      await new Promise((r) => d.server.close(r));
+    }
+  });
 
   it('ends its own and the handed-over connections when closed', async () => {
     const d2 = createFrontDoor(createServer((_req, res) => res.end('x')), () => null);

@@ -109,10 +109,12 @@ describe('danmaku client', () => {
     await raw(cmd(danmu('cut')).subarray(0, 20));
     await raw(packet(5, 3, Buffer.from('garbage')));
     await raw(Buffer.from([1, 2, 3]));
+    // A 200 KB `[[[…]]]` command (under the 256 KiB command cap): refused before JSON.parse (issue 46 parse budget).
+    await raw(packet(5, 0, Buffer.from(`{"cmd":"DANMU_MSG","info":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)));
     await post('/_sim/rooms/9200/danmaku', { text: 'after' });
     await waitFor(() => events.length >= 4, 3000, 'four danmaku');
     expect(events.map((e) => (e.type === 'DANMU_MSG' ? e.text : e.type))).toEqual(['z1', 'z2', 'b1', 'after']);
-    expect(client.stats.anomalies).toMatchObject({ badJson: 1, malformedCommands: 1, truncated: 2, badCompression: 1 });
+    expect(client.stats.anomalies).toMatchObject({ badJson: 1, malformedCommands: 2, truncated: 2, badCompression: 1 });
     expect(client.connected).toBe(true);
   });
 

@@ -33,13 +33,18 @@ describe('a nested live-API answer fails only its room', () => {
     expect(h.service.recorder.workerCount).toBe(1);
     // Each nested answer the room thread received and refused; three mean it went on asking after the first two.
     const hostile = h.sim.room(HOSTILE);
+    let poll: NodeJS.Timeout | undefined;
+    let limit: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve, reject) => {
-      const t = setInterval(() => {
-        if (hostile.counters.apiHits.total >= 3) resolve();
+      poll = setInterval(() => {
         if (h.events.some((e) => e.EventType === 'SessionEnded' && e.EventData.RoomId === NEIGHBOUR)) reject(new Error('the neighbour\'s session ended'));
+        else if (hostile.counters.apiHits.total >= 3) resolve();
       }, 50);
-      setTimeout(() => reject(new Error(`only ${hostile.counters.apiHits.total} API calls of the hostile room in 90 s`)), 90_000).unref();
-    }).finally(() => undefined);
+      limit = setTimeout(() => reject(new Error(`only ${hostile.counters.apiHits.total} API calls of the hostile room in 90 s`)), 90_000);
+    }).finally(() => {
+      clearInterval(poll);
+      clearTimeout(limit);
+    });
     expect(h.events.filter((e) => e.EventType === 'SessionEnded' && e.EventData.RoomId === NEIGHBOUR)).toEqual([]);
     expect(h.events.filter((e) => e.EventType === 'SessionStarted' && e.EventData.RoomId === NEIGHBOUR)).toHaveLength(1);
     expect(h.events.some((e) => e.EventData.RoomId === HOSTILE && e.EventType === 'FileOpening')).toBe(false);

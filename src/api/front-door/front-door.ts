@@ -1,7 +1,9 @@
 // A plain-TCP front for the HTTP API: answers the polled room GETs itself and hands any other connection, bytes and all, to node:http.
 import type { Server as HttpServer } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
+import type { ConnectionGate } from '../connection-limits.js';
 import { type SimpleGet, scanSimpleGet } from './simple-get.js';
+import { ScanBudget } from './scan-budget.js';
 
 /*
  * Why: brec's WebUI and clients poll GET /api/room and /api/room/{id} hundreds of times a second, and answering them
@@ -21,6 +23,18 @@ export interface FrontAnswer {
 
 /** The answer for a GET, or null to hand the connection to node:http. */
 export type FrontAnswerer = (get: SimpleGet, remoteAddress: string | undefined) => FrontAnswer | null;
+
+export interface FrontDoorOptions {
+  /** Connection limits, checked first, before a byte is read (connection-limits.ts). */
+  gate?: ConnectionGate;
+  /**
+   * The cheap part of the open-access guard, by remote address only: a client it refuses goes to node:http at once,
+   * whose app answers it 412, and never costs the front door a scan.
+   */
+  admits?: (remoteAddress: string | undefined) => boolean;
+  /** Bytes of heads the front door reads per client and second before handing that client's connections over. */
+  scanBytesPerClientPerSecond?: number;
+}
 
 export interface FrontDoor {
   server: NetServer;
@@ -81,13 +95,20 @@ function send(socket: Socket, a: FrontAnswer, keepAliveS: number): void {
   socket.write(bytes);
 }
 
-export function createFrontDoor(inner: HttpServer, answer: FrontAnswerer): FrontDoor {
+export function createFrontDoor(inner: HttpServer, answer: FrontAnswerer, options: FrontDoorOptions = {}): FrontDoor {
   const own = new Set<Socket>();
+  const budget = new ScanBudget(options.scanBytesPerClientPerSecond);
   // node:http starts its connection tracking (headers/request timeouts, closeAllConnections) when it listens; the
   // inner server never listens itself, so it is told, and the connections handed to it are tracked as usual.
   inner.emit('listening');
 
   const server = new NetServer({ noDelay: true }, (socket) => {
+    // Limits first, then the guard's address check: neither reads a byte.
+    if (options.gate && !options.gate.admit(socket, true)) return;
+    if (options.admits && !options.admits(socket.remoteAddress)) {
+      inner.emit('connection', socket);
+      return;
+    }
     own.add(socket);
     const keepAliveMs = inner.keepAliveTimeout;
     const onTimeout = (): void => void socket.destroy();
@@ -103,6 +124,9 @@ export function createFrontDoor(inner: HttpServer, answer: FrontAnswerer): Front
       socket.resume();
     };
     const onData = (chunk: Buffer): void => {
+      // Each head is read once and is at most 8 KiB (simple-get.ts); a client past its bytes for this second goes
+      // to node:http, whose parser (llhttp) then reads its heads.
+      if (!budget.take(socket.remoteAddress, chunk.length)) return handOver(chunk);
       const text = chunk.toString('latin1');
       let at = 0;
       let corked = false;

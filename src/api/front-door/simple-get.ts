@@ -2,8 +2,14 @@
 /*
  * Why so narrow: the front door and node:http must never disagree on where a request ends (request smuggling), so
  * this reader accepts only heads whose end is beyond doubt: `GET <origin-form> HTTP/1.1`, CRLF lines, token names,
- * no body headers, no duplicates, no folded lines, under 8 KiB, and the blank line present. Anything else, including
- * a head still arriving, is "other" and the connection goes to node:http, whose parser decides everything about it.
+ * no body headers, no duplicates, no folded lines, at most MAX_HEADERS lines, under 8 KiB, and the blank line
+ * present. Anything else, including a head still arriving, is "other" and the connection goes to node:http, whose
+ * parser decides everything about it. test/api/front-door-fuzz.test.ts holds this against llhttp (node:http).
+ *
+ * Why a loop over char codes and no regular expression: the head of a client is the attacker's text, and a pattern
+ * with a lazy value group backtracked quadratically (an 8,000-space header value cost 34 ms of the main thread).
+ * Each byte below is looked at a bounded number of times (the blank-line search, the walk, one slice per field), so
+ * the cost of a head is linear in its length, and its length is at most MAX_HEAD.
  */
 
 export interface SimpleGet {
@@ -15,52 +21,94 @@ export interface SimpleGet {
   end: number;
 }
 
-const MAX_HEAD = 8192;
+/** The longest head read here, blank line included; node:http's own limit is 16 KiB. */
+export const MAX_HEAD = 8192;
+/** Far below node:http's maxHeadersCount (2000, beyond which it drops headers this reader would still see). */
+export const MAX_HEADERS = 64;
 /**
- * The whole head in one pass: `GET <origin-form> HTTP/1.1`, then lines of a token name, a colon and field content
- * as RFC 9110 allows it (visible ASCII, SP, HTAB, obs-text; no CR, LF or other controls), then the blank line. A
- * folded line starts with a space and fails the token; a bare CR or LF fails everywhere.
+ * Headers that give a GET a body, change the connection or the protocol, or ask for credentials: node:http's to
+ * handle. `Proxy-Connection` is among them because llhttp reads it as `Connection` (found by the differential fuzz:
+ * `Proxy-Connection: close` ends the connection there, so a request pipelined after it must not be answered here).
  */
-const HEAD = /GET (\/[\x21-\x7e]*) HTTP\/1\.1\r\n((?:[!#$%&'*+.^_`|~0-9A-Za-z-]+:[\t\x20-\x7e\x80-\xff]*\r\n)*)\r\n/y;
-const FIELD = /([^:]+):[ \t]*([^\r]*?)[ \t]*\r\n/g;
-/** Headers that give a GET a body, change the connection or the protocol, or ask for credentials: node:http's to handle. */
-const NOT_OURS = new Set(['content-length', 'transfer-encoding', 'upgrade', 'expect', 'te', 'trailer', 'http2-settings', 'authorization']);
+const NOT_OURS = new Set(['content-length', 'transfer-encoding', 'upgrade', 'expect', 'te', 'trailer', 'http2-settings', 'authorization', 'proxy-connection']);
+
+const CR = 13, LF = 10, SP = 32, HTAB = 9, COLON = 58;
+const REQUEST_START = 'GET /';
+const REQUEST_END = ' HTTP/1.1\r\n';
+
+/** RFC 9110 tchar: `!#$%&'*+-.^_\`|~`, digits and letters. */
+const TCHAR = new Uint8Array(256);
+for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") TCHAR[c.charCodeAt(0)] = 1;
+/** Field content: HTAB, SP, visible ASCII and obs-text (0x80-0xff); no CR, LF, NUL, other controls or DEL. */
+const VCHAR = new Uint8Array(256);
+VCHAR[HTAB] = 1;
+for (let c = 0x20; c <= 0xff; c++) if (c !== 0x7f) VCHAR[c] = 1;
+/** The request target's characters: visible ASCII (no space, controls, DEL or obs-text). */
+const TARGET = new Uint8Array(256);
+for (let c = 0x21; c <= 0x7e; c++) TARGET[c] = 1;
 
 /**
  * The GET whose head starts at `from` in `data` (bytes as latin1, one character per byte), or 'other' when it is
- * not one the front door may answer.
+ * not one the front door may answer. Reads at most MAX_HEAD characters from `from`.
  */
 export function scanSimpleGet(data: string, from: number): SimpleGet | 'other' {
+  const limit = Math.min(data.length, from + MAX_HEAD);
   const blank = data.indexOf('\r\n\r\n', from);
-  if (blank < 0 || blank - from > MAX_HEAD) return 'other';
+  if (blank < 0 || blank + 4 > limit) return 'other';
   const end = blank + 4;
+  // A poller sends the same bytes again and again: short heads are remembered as they were read.
+  if (end - from > SEEN_HEAD_MAX) {
+    const read = readHead(data, from, end);
+    return read === 'other' ? 'other' : { url: read.url, headers: read.headers, end };
+  }
   const text = data.slice(from, end);
-  const known = seen.get(text);
-  if (known !== undefined) return known === 'other' ? 'other' : { url: known.url, headers: known.headers, end };
-  const read = readHead(text);
-  // A poller sends the same bytes again and again: remember a bounded number of heads as they were read.
-  if (seen.size >= SEEN_MAX) seen.clear();
-  seen.set(text, read);
-  return read === 'other' ? 'other' : { url: read.url, headers: read.headers, end };
+  let known = seen.get(text);
+  if (known === undefined) {
+    known = readHead(text, 0, text.length);
+    if (seen.size >= SEEN_MAX) seen.clear();
+    seen.set(text, known);
+  }
+  return known === 'other' ? 'other' : { url: known.url, headers: known.headers, end };
 }
 
 const SEEN_MAX = 512;
+/** Heads longer than this are read again each time (bounding the memory at 512 × 1 KiB). */
+const SEEN_HEAD_MAX = 1024;
 const seen = new Map<string, Omit<SimpleGet, 'end'> | 'other'>();
 
-function readHead(text: string): Omit<SimpleGet, 'end'> | 'other' {
-  HEAD.lastIndex = 0;
-  const m = HEAD.exec(text);
-  if (m === null) return 'other';
+/** Reads the head in `s` from `at` to `end` (just past its blank line), in one pass. */
+export function readHead(s: string, at: number, end: number): Omit<SimpleGet, 'end'> | 'other' {
+  if (!s.startsWith(REQUEST_START, at)) return 'other';
+  let i = at + REQUEST_START.length;
+  while (i < end && TARGET[s.charCodeAt(i)] === 1) i++;
+  if (!s.startsWith(REQUEST_END, i)) return 'other';
+  const url = s.slice(at + REQUEST_START.length - 1, i);
+  i += REQUEST_END.length;
   const headers = new Map<string, string>();
-  FIELD.lastIndex = 0;
-  for (let f = FIELD.exec(m[2]!); f !== null; f = FIELD.exec(m[2]!)) {
-    const name = f[1]!.toLowerCase();
-    const value = f[2]!;
-    if (NOT_OURS.has(name) || headers.has(name)) return 'other';
+  // Each line: a token name, a colon, field content, CRLF; the blank line ends the head.
+  while (i < end - 2) {
+    const nameStart = i;
+    while (i < end && TCHAR[s.charCodeAt(i)] === 1) i++;
+    if (i === nameStart || s.charCodeAt(i) !== COLON) return 'other';
+    const name = s.slice(nameStart, i).toLowerCase();
+    i++;
+    let valueStart = i;
+    while (i < end && VCHAR[s.charCodeAt(i)] === 1) i++;
+    if (s.charCodeAt(i) !== CR || s.charCodeAt(i + 1) !== LF) return 'other';
+    let valueEnd = i;
+    // Optional whitespace around the value is no part of it (RFC 9110 §5.5), as node:http reads it.
+    while (valueStart < valueEnd && isOws(s.charCodeAt(valueStart))) valueStart++;
+    while (valueEnd > valueStart && isOws(s.charCodeAt(valueEnd - 1))) valueEnd--;
+    i += 2;
+    if (NOT_OURS.has(name) || headers.has(name) || headers.size >= MAX_HEADERS) return 'other';
+    const value = s.slice(valueStart, valueEnd);
     if (name === 'connection' && value.toLowerCase() !== 'keep-alive') return 'other';
     headers.set(name, value);
   }
+  if (i !== end - 2 || s.charCodeAt(i) !== CR || s.charCodeAt(i + 1) !== LF) return 'other';
   // HTTP/1.1 requires Host; node:http answers its absence with 400.
   if (!headers.has('host')) return 'other';
-  return { url: m[1]!, headers };
+  return { url, headers };
 }
+
+const isOws = (c: number): boolean => c === SP || c === HTAB;

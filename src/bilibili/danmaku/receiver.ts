@@ -1,4 +1,5 @@
 // Turns received danmaku messages into typed events, auth replies and counters; bad input is counted, never thrown.
+import { overJsonBudget } from '../json-budget.js';
 import { type DanmakuEvent, MalformedCommand, parseCommandEvents } from './commands.js';
 import { GiftDedupe } from './gift-dedupe.js';
 import { decodePackets, newPacketAnomalies, Op, type Packet } from './packet.js';
@@ -81,8 +82,14 @@ export class DanmakuReceiver {
       return;
     }
     let raw: unknown;
+    const text = body.toString('utf8');
+    // The live API's parse budget (json-budget.ts): a 256 KiB `[[[…]]]` would still build 128,000 arrays.
+    if (overJsonBudget(text) !== null) {
+      this.stats.anomalies.malformedCommands++;
+      return;
+    }
     try {
-      raw = JSON.parse(body.toString('utf8'));
+      raw = JSON.parse(text);
     } catch {
       this.stats.anomalies.badJson++;
       return;

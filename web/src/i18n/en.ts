@@ -46,7 +46,7 @@ export const en = {
   'chart.title': 'Last hour', 'chart.bitrate': 'Bitrate', 'chart.pace': 'Pace', 'chart.written': 'Written', 'chart.noData': 'no data yet',
 
   // Room detail
-  'detail.notFound': 'Room {id} is not found (or loading).', 'detail.allRooms': 'All rooms', 'detail.done': '{action}: done',
+  'detail.area': 'Area:', 'detail.notFound': 'Room {id} is not found (or loading).', 'detail.allRooms': 'All rooms', 'detail.done': '{action}: done',
   'detail.recordingStats': 'Recording', 'detail.ioStats': 'Network and disk', 'detail.files': 'Files', 'detail.events': 'Recent events',
   'detail.log': 'Log', 'detail.settings': 'Settings of this room', 'detail.open': '(open)', 'detail.noFiles': 'No file in this run yet.',
   'col.file': 'file', 'col.size': 'size', 'col.duration': 'duration', 'col.opened': 'opened', 'col.name': 'name', 'col.modified': 'modified',
@@ -90,6 +90,7 @@ export const en = {
   'group.network': 'Network', 'group.timing': 'Time intervals', 'group.userScript': 'User script', 'group.liverec': 'liverec limits',
   'group.desktop': 'Desktop app', 'group.cookie.help': 'The cookie is sent with every request to the live service (room info, stream URLs, danmaku). Those requests can be told apart from a browser\'s, and the service may flag the account; use a secondary account.',
 
+  'enum.postRemuxToMp4.none': 'No (keep the recording only)', 'enum.postRemuxToMp4.mp4': 'MP4 beside the recording', 'enum.postRemuxToMp4.mp4-delete-source': 'MP4, then delete the recording once the MP4 is verified',
   'enum.recordMode.0': 'Standard (parse and repair)', 'enum.recordMode.1': 'Raw data (bytes as received)',
   'enum.cuttingMode.0': 'Do not split', 'enum.cuttingMode.1': 'By time', 'enum.cuttingMode.2': 'By file size',
   'enum.danmakuTransport.0': 'Random', 'enum.danmakuTransport.1': 'TCP', 'enum.danmakuTransport.2': 'WS', 'enum.danmakuTransport.3': 'WSS',
@@ -201,6 +202,34 @@ export const en = {
   'clips.make': 'Make clip', 'clips.queued': 'clip {from} – {to} queued: see Jobs, or Clips below in Files',
   'clips.suggestions': 'Suggested moments', 'clips.window': 'Window (s)', 'clips.accept': 'Clip this',
   'clips.noSuggestions': 'No danmaku to suggest moments from.',
+
+  // Accounts (docs/accounts.md)
+  'set.recordingAccount': 'Recording account',
+  'set.recordingAccount.help': "auto: spread rooms over the logged-in accounts (a logged-out one hands its rooms to the next, then to guest); an account's uid; or guest.",
+  'set.accountCheckInterval': 'Login check interval',
+  'set.accountCheckInterval.help': 'How often each login is checked and, when the service asks, refreshed (the web client checks once a day).',
+  'accounts.title': 'Accounts',
+  'accounts.hint': 'Log in by scanning a QR code with the Bilibili app. liverec keeps each login alive by itself; cookies stay in .liverec/accounts.json and are never shown.',
+  'accounts.login': 'Log in by QR code',
+  'accounts.none': 'No account: rooms record as a guest.',
+  'accounts.scanHint': 'Scan with the Bilibili app, then confirm on the phone.',
+  'accounts.qr.waiting': 'Waiting for a scan…',
+  'accounts.qr.scanned': 'Scanned: confirm the login on the phone.',
+  'accounts.qr.confirmed': 'Logged in as account {uid}.',
+  'accounts.qr.expired': 'The QR code expired; try again.',
+  'accounts.refresh': 'Check now',
+  'accounts.remove': 'Remove',
+  'accounts.removed': 'Account {uid} removed.',
+  'accounts.checked': 'Account {uid} checked.',
+  'accounts.state.valid': 'valid',
+  'accounts.state.refresh-failed': 'cannot be refreshed',
+  'accounts.state.logged-out': 'logged out',
+  'accounts.source.qr': 'QR login',
+  'accounts.source.config': 'from the Cookie setting',
+  'accounts.validUntil': 'valid until {date}',
+  'accounts.lastRefreshed': 'last refreshed {date}',
+  'accounts.never': 'never',
+  'accounts.rooms': '{n} room(s)',
 } as const;
 
 export type Key = keyof typeof en;

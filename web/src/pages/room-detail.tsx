@@ -98,7 +98,8 @@ export function RoomDetailPage({ roomId }: { roomId: number }) {
   return (
     <section class="detail" data-room-id={roomId}>
       <h2>{room.name || t('room.unnamed', { id: roomId })} <small>{roomId}{room.shortId ? ` · ${room.shortId}` : ''}</small></h2>
-      <p class="title">{room.title || DASH} <span class="area">{[room.areaNameParent, room.areaNameChild].filter(Boolean).join(' · ')}</span></p>
+      <p class="title" data-field="title">{room.title || DASH}</p>
+      {(room.areaNameParent || room.areaNameChild) && <p class="area" data-field="area">{t('detail.area')} {[room.areaNameParent, room.areaNameChild].filter(Boolean).join(' · ')}</p>}
       <div class="badges">
         <span class={`badge ${room.streaming ? 'on' : ''}`}>{t(room.streaming ? 'room.live' : 'room.offline')}</span>
         <span class={`badge ${room.recording ? 'rec' : ''}`}>{t(room.recording ? 'room.recording' : 'room.idle')}</span>
@@ -107,7 +108,10 @@ export function RoomDetailPage({ roomId }: { roomId: number }) {
         {room.recordingSource && <SourceBadge source={room.recordingSource} />}
       </div>
       <div class="actions">
-        {(['start', 'stop', 'split', 'refresh'] as const).map((a) => <button data-action={a} onClick={act(a)}>{t(`action.${a}`)}</button>)}
+        {/* As on the room cards: no start while recording, no split while not, no stop with nothing to stop. */}
+        {(['start', 'stop', 'split', 'refresh'] as const).map((a) => (
+          <button data-action={a} onClick={act(a)} disabled={a === 'start' ? room.recording : a === 'split' ? !room.recording : a === 'stop' ? !room.recording && !room.autoRecordForThisSession : false}>{t(`action.${a}`)}</button>
+        ))}
         <label class="toggle"><input type="checkbox" checked={room.autoRecord} onChange={(e) => setAutoRecord(room, e.currentTarget.checked).catch((err: Error) => say(err.message, true))} /> {t('rooms.autoRecord')}</label>
       </div>
       <NoticeLine notice={notice} />

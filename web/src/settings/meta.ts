@@ -1,4 +1,5 @@
 // How the settings editor presents each config field: brec WebUI's groups and order, units, input kinds, and inert fields.
+import { CHOICES, camelName } from '../../../src/config/fields';
 import { INERT_FIELDS } from '../../../src/config/inert-fields';
 
 export type Unit = 's' | 'ms' | 'min' | 'MiB' | 'count';
@@ -24,7 +25,7 @@ export const GROUPS: Group[] = [
   { id: 'retention', advanced: false, fields: ['retentionMaxAgeDays', 'retentionMaxTotalGB', 'retentionMinFreeGB'] },
   { id: 'webhook', advanced: false, fields: ['webHookUrls', 'webHookUrlsV2', 'timingWebhookTimeout'] },
   { id: 'apiHost', advanced: true, fields: ['liveApiHost'] },
-  { id: 'cookie', advanced: true, fields: ['cookie'] },
+  { id: 'cookie', advanced: true, fields: ['recordingAccount', 'accountCheckInterval', 'cookie'] },
   { id: 'network', advanced: true, fields: ['networkTransportUseSystemProxy', 'networkTransportAllowedAddressFamily', 'danmakuTransport', 'danmakuAuthenticateWithStreamerUid'] },
   { id: 'timing', advanced: true, fields: ['timingCheckInterval', 'timingApiTimeout', 'timingStreamRetry', 'timingStreamRetryNoQn', 'timingWatchdogTimeout', 'timingStreamConnect', 'timingDanmakuRetry', 'timingApiBlockedPause', 'timingOriginCheckInterval', 'apiBudgetPerMinute'] },
   { id: 'userScript', advanced: true, fields: ['userScript'] },
@@ -33,7 +34,7 @@ export const GROUPS: Group[] = [
 ];
 
 const UNITS: Record<string, Unit> = {
-  timingCheckInterval: 's', timingStreamRetryNoQn: 's', timingOriginCheckInterval: 's', recordGapFillMaxSeconds: 's',
+  timingCheckInterval: 's', timingStreamRetryNoQn: 's', timingOriginCheckInterval: 's', recordGapFillMaxSeconds: 's', accountCheckInterval: 's',
   timingApiTimeout: 'ms', timingStreamRetry: 'ms', timingStreamConnect: 'ms', timingDanmakuRetry: 'ms', timingWatchdogTimeout: 'ms',
   timingApiBlockedPause: 'ms', timingWebhookTimeout: 'ms', postCommandTimeout: 's', postJobConcurrency: 'count', previewMaxViewers: 'count',
   recordMemoryBudgetMB: 'MiB', minFreeSpaceMB: 'MiB', recordDanmakuFlushInterval: 'count', apiBudgetPerMinute: 'count',
@@ -46,12 +47,10 @@ export const unitOf = (field: string, cuttingMode: unknown): Unit | null =>
 /** A unit's value in milliseconds, for showing "600 s" as 10m too. */
 export const UNIT_MS: Partial<Record<Unit, number>> = { s: 1000, ms: 1, min: 60_000 };
 
-export const ENUMS: Record<string, number[]> = {
-  recordMode: [0, 1],
-  cuttingMode: [0, 1, 2],
-  danmakuTransport: [0, 1, 2, 3],
-  networkTransportAllowedAddressFamily: [-1, 0, 1, 2],
-};
+/** Every choice setting is a select, its options the values the config schema (and so the OpenAPI document) allows. */
+export const ENUMS: Record<string, readonly (number | string)[]> = Object.fromEntries(
+  Object.entries(CHOICES).map(([field, values]) => [camelName(field), values!]),
+);
 export const MULTILINE = new Set(['webHookUrls', 'webHookUrlsV2', 'titleFilterPatterns', 'userScript', 'fileNameRecordTemplate', 'postCommand', 'notifyUrls', 'notifyTemplate']);
 export const SECRET = new Set(['cookie', 'notifyUrls', 'storageS3Url']);
 /** Fields liverec adds to brec's set. */
@@ -59,7 +58,7 @@ export const LIVEREC_ONLY = new Set(['flvKeepHevcCodec12', 'recordMemoryBudgetMB
   'recordingPreferOrigin', 'timingOriginCheckInterval', 'recordFillGapsFromHls', 'recordGapFillMaxSeconds',
   'postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency', 'previewMaxViewers',
   'retentionMaxAgeDays', 'retentionMaxTotalGB', 'retentionMinFreeGB', 'notifyUrls', 'notifyEnabled', 'notifyTemplate',
-  'storageS3Url', 'storageDeleteLocal']);
+  'storageS3Url', 'storageDeleteLocal', 'recordingAccount', 'accountCheckInterval']);
 
 const pascal = (field: string): string => field.charAt(0).toUpperCase() + field.slice(1);
 /** Why a field has no effect in liverec, or null when it has one. */
