@@ -55,7 +55,7 @@ export async function disagreements(m: Model, r: RealSystem): Promise<string[]> 
   if (!r.sse?.connected) out.push('the /api/events stream is not connected');
   else compare('SSE', m, [...r.sse.rooms.values()], out);
   const files = fileEvents(r);
-  for (const path of r.mediaFiles()) if (!files.get(path)?.opening.length) out.push(`${path} is on disk without a FileOpening`);
+  for (const path of r.mediaFiles()) if (!files.get(path)?.opening.length && !m.clipOutputs.has(path)) out.push(`${path} is on disk without a FileOpening`);
   const open = new Map<number, string[]>();
   for (const [path, f] of files) if (f.opening.length > 0 && f.closed.length === 0) open.set(f.roomId, [...(open.get(f.roomId) ?? []), path]);
   for (const [roomId, paths] of open) if (!m.rooms.get(roomId)?.recording) out.push(`room ${roomId} should not record but has no FileClosed for ${paths.join(', ')}`);
@@ -77,6 +77,18 @@ export async function settle(m: Model, r: RealSystem, boundMs = recordBoundMs(m.
     await new Promise((res) => setTimeout(res, 250));
   }
   await strictChecks(m, r);
+  await checkMarkers(m, r);
+}
+
+/** Every marker added is listed, whatever ran since (a kill included: the markers file is replaced atomically). */
+export async function checkMarkers(m: Model, r: RealSystem): Promise<void> {
+  const bad: string[] = [];
+  for (const [path, n] of m.markers) {
+    const res = await r.api('GET', `/api/file/markers?path=${encodeURIComponent(path)}`);
+    const got = res.status === 200 ? (res.json.markers as unknown[]).length : -1;
+    if (got !== n) bad.push(`${path}: ${got} markers listed (HTTP ${res.status}), ${n} added`);
+  }
+  if (bad.length) throw new InvariantError(bad.join('\n'));
 }
 
 const at = (s: unknown): number => Date.parse(String(s));
