@@ -20,6 +20,7 @@ import { type LifecycleCause, RoomLifecycle } from './room-lifecycle.js';
 import { StatsTracker } from './stats-tracker.js';
 import { titleFiltered } from './title-filter.js';
 import type { StatsBatcher } from './stats-batcher.js';
+import { offerPreviewDanmaku } from '../preview/tap.js';
 
 /** How long the danmaku socket stays open after a stream ends (a quick restart is still seen at once). */
 export const DANMAKU_LINGER_MS = 120_000;
@@ -46,6 +47,12 @@ export class RoomActor {
   private infoFailures = 0;
   private disposed = false;
   private lingerTimer: NodeJS.Timeout | null = null;
+  /**
+   * A /start whose check failed (the API paused after a risk-control answer, a timeout): whether the room is live is
+   * unknown, so the next check that finds it live starts the recording, with AutoRecord off too (brec's start keeps
+   * trying until the stream ends or /stop). A check that finds it offline drops it, as brec's start does.
+   */
+  private startPending = false;
   private readonly availability: RoomAvailability;
   /** The room's lifecycle (room-lifecycle.ts): what may start, open or end now. */
   readonly lifecycle: RoomLifecycle;
@@ -103,12 +110,15 @@ export class RoomActor {
         // would find it and do nothing, so the new session starts once it has ended.
         if (this.session?.session.stopping) await this.session.done;
         if (!this.session && this.state.autoRecordForThisSession && !this.disposed) {
-          await this.refreshSafely('command', 'start');
+          this.startPending = true;
+          const known = await this.refreshSafely('command', 'start');
           if (this.state.streaming && !this.availability.reason) this.startSession('manual');
+          if (known || this.session) this.startPending = false;
         }
         return;
       case 'stop':
         this.state.autoRecordForThisSession = false;
+        this.startPending = false;
         this.outbox.state({ autoRecordForThisSession: false });
         this.stopSession('manual');
         return;
@@ -291,21 +301,23 @@ export class RoomActor {
   }
 
   /** A failed refresh is logged; until room info was fetched once, it is retried with backoff (not for an unavailable room). */
-  private async refreshSafely(cause: LifecycleCause = 'poll', priority: ApiPriority = 'info'): Promise<void> {
+  private async refreshSafely(cause: LifecycleCause = 'poll', priority: ApiPriority = 'info'): Promise<boolean> {
     const checking = this.lifecycle.maybe('check', cause);
     try {
       await this.refresh(priority);
       this.syncPoll();
+      return true;
     } catch (err) {
       const code = (err as { code?: string }).code;
       this.outbox.log('warn', `room info: ${(err as Error).message}`, { code });
       this.availability.failed(code);
       this.syncPoll();
       // An unavailable room is checked again at the normal interval only: one API call per interval.
-      if (this.infoFetched || this.disposed || this.availability.reason) return;
+      if (this.infoFetched || this.disposed || this.availability.reason) return false;
       const delay = Math.min(this.settings.TimingCheckInterval * 1000, this.settings.TimingStreamRetry * 2 ** this.infoFailures++);
       if (this.retryTimer) clearTimeout(this.retryTimer);
       this.retryTimer = setTimeout(() => void this.refreshSafely('retry').then(() => this.ensureDanmaku()), delay);
+      return false;
     } finally {
       // A check that started a session has moved on to starting; one that did not is over.
       if (checking) this.lifecycle.maybe('checked', cause);
@@ -331,6 +343,10 @@ export class RoomActor {
   }
 
   private maybeStart(): void {
+    if (this.startPending && this.state.streaming && this.state.autoRecordForThisSession && !this.availability.reason) {
+      this.startPending = false;
+      return this.startSession('manual');
+    }
     if (!this.state.streaming || !this.state.autoRecordForThisSession || !this.settings.AutoRecord || this.availability.reason) return;
     const filtered = titleFiltered(this.settings.TitleFilterPatterns, this.state.title, (pattern, err) =>
       this.outbox.log('warn', `TitleFilterPatterns: ignoring invalid pattern ${pattern}: ${err.message}`));
@@ -438,6 +454,7 @@ export class RoomActor {
     });
     client.on('event', (ev: DanmakuEvent) => {
       this.danmakuFiles.offer(ev);
+      offerPreviewDanmaku(this.roomId, ev);
       this.onDanmaku(ev);
     });
     client.on('warning', (err) => this.outbox.log('debug', `danmaku: ${err.message}`, { code: err.code }));
