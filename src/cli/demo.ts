@@ -129,7 +129,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     process.once('SIGINT', () => { clearTimeout(timer); resolve(); });
     process.once('SIGTERM', () => { clearTimeout(timer); resolve(); });
   });
-  // Halfway through, the CDN cuts room 3's stream mid-tag: the recorder reconnects into a new file.
+  // Halfway through, the CDN cuts room 3's stream mid-tag: the recorder reconnects (filling the gap from HLS where it can).
   const cut = setTimeout(() => {
     out(`${clock()}  (simulator)     cutting room 10003's stream in the middle of a tag`);
     sim.addFault(10003, { kind: 'stream-cut' });
