@@ -15,6 +15,7 @@ import { createServiceRunner } from './post/runners.js';
 import { parseGB, type RetentionPlan } from './retention/plan.js';
 import { Retention } from './retention/retention.js';
 import { Notifier } from './notify/notifier.js';
+import { AccountService } from './accounts/account-service.js';
 import type { GetWebhookSettings } from './webhook/settings.js';
 
 /** How long a stop waits for pending webhook deliveries before journaling the rest (documented in docs/security.md). */
@@ -24,7 +25,7 @@ export interface ServiceOptions {
   workDir: string;
   config: ConfigStore;
   /** The HTTP API; omitted = no web server (brec starts none without --bind). */
-  api?: Omit<ApiServerOptions, 'recorder' | 'deliveries' | 'replayDelivery' | 'jobs' | 'clips' | 'retention' | 'notifyTest'>;
+  api?: Omit<ApiServerOptions, 'recorder' | 'deliveries' | 'replayDelivery' | 'jobs' | 'clips' | 'retention' | 'notifyTest' | 'accounts'>;
   roomsPerWorker?: number;
   allowTestFaults?: boolean;
   /** Test-only: WBI signing or guest identity off for the whole run (see ClientTestSwitches); never a config field. */
@@ -45,6 +46,8 @@ export interface Service {
   jobs: PostQueue;
   /** Notifications (src/notify/). */
   notifier: Notifier;
+  /** Logins (src/accounts/). */
+  accounts: AccountService;
   /** Deletes the oldest closed recordings past the Retention* limits (src/retention/). */
   retention: Retention;
   api: ApiServer | null;
@@ -59,10 +62,18 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   // threshold (bench:idle, 50 rooms going live in one minute: peak 59).
   const limiter = ApiLimiter.create({ spacingMs: config.effective('ApiBudgetPerMinute') > 0 ? 60_000 / config.effective('ApiBudgetPerMinute') : 0, burst: 5 });
   setProcessLimiter(limiter);
+  // Jobs, retention and notifications start after the bind; the routes reach them once they exist.
+  const late: { jobs?: PostQueue; retention?: Retention; notifier?: Notifier; recorder?: Recorder } = {};
+  const accounts = new AccountService({
+    workDir, config,
+    onChange: () => late.recorder?.pushSettings(),
+    notify: (message, extra) => void late.notifier?.notify('account-lost', null, message, extra),
+  });
   const recorder = new Recorder({
     workDir, config, bus: options.bus, limiter: limiter.toShared(), roomsPerWorker: options.roomsPerWorker, allowTestFaults: options.allowTestFaults,
-    clientTestSwitches: options.clientTestSwitches,
+    clientTestSwitches: options.clientTestSwitches, accounts,
   });
+  late.recorder = recorder;
   const getSettings: GetWebhookSettings = () => ({
     webHookUrls: config.effective('WebHookUrls'),
     webHookUrlsV2: config.effective('WebHookUrlsV2'),
@@ -72,8 +83,6 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   // The HTTP API binds first: a port in use (the likeliest failed start) then leaves the work directory as it was,
   // with no config.json, journal or lock written. Nothing has started yet, so there is nothing to close.
   let api: ApiServer | null = null;
-  // Jobs, retention and notifications start after the bind; the routes reach them once they exist.
-  const late: { jobs?: PostQueue; retention?: Retention; notifier?: Notifier } = {};
   if (options.api) {
     api = await startApiServer({
       ...options.api, recorder, deliveries: () => outbox.recentDeliveries(), replayDelivery: (id, url) => outbox.replay(id, url),
@@ -81,6 +90,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
       clips: { enqueue: (roomId, source, params) => { if (!late.jobs) throw new Error('the job queue has not started'); return late.jobs.enqueueClip(roomId, source, params); } },
       retention: (): RetentionPlan => late.retention?.preview() ?? { totalBytes: 0, freeBytes: null, deletions: [], protected: [] },
       notifyTest: async () => (late.notifier ? late.notifier.test() : []),
+      accounts,
     });
   }
   try {
@@ -136,6 +146,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     }
   }
   try {
+    accounts.start();
     await recorder.start();
     retention.start(recorder.bus);
   } catch (err) {
@@ -148,10 +159,11 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   }
   let closing: Promise<void> | null = null;
   return {
-    recorder, outbox, jobs, retention, notifier, api,
+    recorder, outbox, jobs, retention, notifier, accounts, api,
     close: () => (closing ??= (async () => {
       retention.close();
       notifier.close();
+      accounts.close();
       await recorder.close(3000);
       await api?.close();
       // Running jobs are cut; the journal still says running, so the next start runs them again.

@@ -30,6 +30,7 @@ import { registerDanmakuDensityRoutes } from './danmaku-density.js';
 import { registerMarkerRoutes } from './markers.js';
 import { registerRetentionRoutes } from './retention.js';
 import { registerNotifyRoutes } from './notify.js';
+import { registerAccountRoutes } from './accounts.js';
 import { EventHub, registerEventRoutes } from './events/index.js';
 import { registerGapSchemas } from './gap-schemas.js';
 import { RecorderMetrics, registerMetricsRoutes } from './metrics/index.js';
@@ -102,6 +103,7 @@ export function createApiApp(options: ApiAppOptions): ApiAppParts {
   registerMarkerRoutes(app, options);
   registerRetentionRoutes(app, options);
   registerNotifyRoutes(app, options);
+  registerAccountRoutes(app, options);
   registerGraphqlRoutes(app, options);
   registerFileDownloads(app, options);
   const events = new EventHub(options.recorder);

@@ -25,6 +25,8 @@ export interface ApiDeps {
   retention?: () => import('../retention/plan.js').RetentionPlan;
   /** Sends a test notification to every NotifyUrls target (POST /api/notify/test); absent = an empty list. */
   notifyTest?: () => Promise<{ target: string; ok: boolean; error: string | null }[]>;
+  /** Logins (GET/POST/DELETE /api/accounts…); absent = no accounts (cluster mode). */
+  accounts?: Pick<import('../accounts/account-service.js').AccountService, 'list' | 'startQr' | 'qrStatus' | 'remove' | 'refresh'>;
   /** Cluster mode: routes that span every node, registered ahead of the single-node room routes. */
   cluster?: { register(app: ApiApp, deps: ApiDeps): void; rooms?: ClusterRoomOps };
 }

@@ -35,6 +35,7 @@ export interface ApiServerOptions {
   clips?: ApiDeps['clips'];
   retention?: ApiDeps['retention'];
   notifyTest?: ApiDeps['notifyTest'];
+  accounts?: ApiDeps['accounts'];
   /** brec's --enable-file-browser (default true). */
   fileBrowser?: boolean;
   /** For an https:// bind (liverec does not self-sign): a PEM key and certificate, or a PFX; passphrase for either. */
@@ -120,7 +121,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       'an https:// bind needs a certificate: --cert-pem-path and --cert-key-path, or --cert-pfx-path (liverec does not generate self-signed ones)');
   }
 
-  const { app, document, events, metrics, history, snapshots, dispose } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, replayDelivery: options.replayDelivery, jobs: options.jobs, clips: options.clips, retention: options.retention, notifyTest: options.notifyTest, fileBrowser: options.fileBrowser, cluster: options.cluster, auth, openAccess, corsOrigins });
+  const { app, document, events, metrics, history, snapshots, dispose } = createApiApp({ recorder: options.recorder, deliveries: options.deliveries, replayDelivery: options.replayDelivery, jobs: options.jobs, clips: options.clips, retention: options.retention, notifyTest: options.notifyTest, accounts: options.accounts, fileBrowser: options.fileBrowser, cluster: options.cluster, auth, openAccess, corsOrigins });
   // From the start, not the first request: resumable events and metric counters must not miss the first rooms' events.
   events.start();
   metrics.start();

@@ -5,14 +5,15 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * Replaces `path` with `content` atomically. When `backupPath` is given and `path` exists, the previous
- * content is kept there first. A crash at any point leaves either the old or the new file, never a torn one.
+ * content is kept there first. `mode` (less the umask) is the new file's permission from its creation. A crash at any point leaves either the old or the new file, never a torn one.
  */
-export function atomicWriteFile(path: string, content: string, backupPath?: string): void {
+export function atomicWriteFile(path: string, content: string, backupPath?: string, mode = 0o666): void {
   const suffix = randomBytes(4).toString('hex').toUpperCase().slice(0, 6);
   const tmp = join(dirname(path), `${basename(path, '.json')}.${suffix}.tmp`);
   const backupTmp = `${backupPath}.${suffix}.tmp`;
   try {
-    const fd = openSync(tmp, 'wx');
+    // `mode` is set at creation (before any byte is written): a secret file is never readable by others.
+    const fd = openSync(tmp, 'wx', mode);
     try {
       writeSync(fd, content);
       fsyncSync(fd);

@@ -51,6 +51,11 @@ export const FIELDS = {
   WpfNotifyStreamStart: { kind: 'bool', scope: 'G', default: false },
   Cookie: { kind: 'string', scope: 'G', default: '', nullable: true },
   LiveApiHost: { kind: 'string', scope: 'G', default: 'https://api.live.bilibili.com', nullable: true },
+  // Accounts (src/accounts/, docs/accounts.md).
+  /** `auto` (spread over the logged-in accounts), an account's uid, or `guest`. */
+  RecordingAccount: { kind: 'string', scope: 'RG', default: 'auto', nullable: true, liverec: true },
+  /** Seconds between two checks of each login (cookie/info, refreshed when the service asks); the web client checks daily. */
+  AccountCheckInterval: { kind: 'uint', scope: 'G', default: 86_400, liverec: true },
   TimingCheckInterval: { kind: 'uint', scope: 'G', default: 600 },
   TimingApiTimeout: { kind: 'uint', scope: 'G', default: 10_000 },
   TimingStreamRetry: { kind: 'uint', scope: 'G', default: 6_000 },

@@ -16,7 +16,7 @@ const REPEAT_WINDOW_MS = 10 * 60_000;
 
 const TITLES: Record<string, string> = {
   'stream-start': 'started streaming', 'stream-end': 'stopped streaming', 'recording-error': 'recording error',
-  unavailable: 'cannot be recorded', available: 'can be recorded again', 'low-disk': 'low disk space', 'job-failed': 'post-processing failed', test: 'test',
+  unavailable: 'cannot be recorded', available: 'can be recorded again', 'low-disk': 'low disk space', 'job-failed': 'post-processing failed', 'account-lost': 'account login lost', test: 'test',
 };
 
 export interface NotifierOptions {

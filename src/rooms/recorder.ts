@@ -37,6 +37,15 @@ export interface RecorderOptions {
   clientTestSwitches?: ClientTestSwitches;
   /** Short id → real id before a room is added; default: the live API's room_init, bounded. */
   resolveRoomId?: ResolveRoomId;
+  /** The login each room records with (src/accounts/); absent = the global Cookie for every room. */
+  accounts?: RoomAccounts;
+}
+
+/** What the recorder asks of the account pool. */
+export interface RoomAccounts {
+  /** The Cookie header the room records with ('' = guest). */
+  cookieFor(roomId: number, settings: RoomSettings): string;
+  forgetRoom(roomId: number): void;
 }
 
 interface OpenFile {
@@ -74,6 +83,8 @@ export class Recorder {
   readonly notices = new Set<(n: RoomNotice) => void>();
   /** Room host workers that died (each is restarted with backoff); read by the metrics. */
   workerRestarts = 0;
+  /** Illegal room lifecycle transitions the room threads refused (room-lifecycle.ts); read by the metrics. */
+  lifecycleAnomalies = 0;
   /** The open files and sessions on disk, so a start after a crash can close and report them. */
   private readonly journal: OpenJournal;
   /** Adds run one at a time, so two ids of one room can never both be inserted. */
@@ -245,6 +256,7 @@ export class Recorder {
     if (this.byRoomId.get(room.roomId) === room) this.byRoomId.delete(room.roomId);
     // Detection forgets the room entirely: a re-add starts from a clean record (nothing orphaned by the remove).
     this.detection.removed(room.roomId);
+    this.options.accounts?.forgetRoom(room.roomId);
     this.changes.emit(room, { kind: 'removed' });
   }
 
@@ -279,6 +291,7 @@ export class Recorder {
   private settingsOf(room: Room): RoomSettings {
     const { settings, raised } = withTimingFloors(this.config.resolveRoom(room.entry));
     if (raised.length > 0) roomLogger(room.roomId).warn({ raised }, 'timing settings below their minimum are used as the minimum');
+    if (this.options.accounts) settings.Cookie = this.options.accounts.cookieFor(room.roomId, settings);
     return settings;
   }
 
@@ -376,6 +389,7 @@ export class Recorder {
         break;
       case 'log':
         roomLogger(m.roomId)[m.level](m.fields ?? {}, m.msg);
+        if ((m.fields as { code?: unknown } | undefined)?.code === 'LIFECYCLE_ANOMALY') this.lifecycleAnomalies++;
         if ((m.fields as { code?: unknown } | undefined)?.code === 'DISK_SPACE_LOW') this.notice({ roomId: m.roomId, kind: 'low-disk', detail: m.msg });
         break;
       case 'error':

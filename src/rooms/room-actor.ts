@@ -39,6 +39,12 @@ export class RoomActor {
   private infoFailures = 0;
   private disposed = false;
   private lingerTimer: NodeJS.Timeout | null = null;
+  /**
+   * A /start whose check failed (the API paused after a risk-control answer, a timeout): whether the room is live is
+   * unknown, so the next check that finds it live starts the recording, with AutoRecord off too (brec's start keeps
+   * trying until the stream ends or /stop). A check that finds it offline drops it, as brec's start does.
+   */
+  private startPending = false;
   private readonly availability: RoomAvailability;
   /** The room's lifecycle (room-lifecycle.ts): what may start, open or end now. */
   readonly lifecycle: RoomLifecycle;
@@ -96,12 +102,15 @@ export class RoomActor {
         // would find it and do nothing, so the new session starts once it has ended.
         if (this.session?.session.stopping) await this.session.done;
         if (!this.session && this.state.autoRecordForThisSession && !this.disposed) {
-          await this.refreshSafely('command');
+          this.startPending = true;
+          const known = await this.refreshSafely('command');
           if (this.state.streaming && !this.availability.reason) this.startSession('manual');
+          if (known || this.session) this.startPending = false;
         }
         return;
       case 'stop':
         this.state.autoRecordForThisSession = false;
+        this.startPending = false;
         this.outbox.state({ autoRecordForThisSession: false });
         this.stopSession('manual');
         return;
@@ -268,21 +277,23 @@ export class RoomActor {
   }
 
   /** A failed refresh is logged; until room info was fetched once, it is retried with backoff (not for an unavailable room). */
-  private async refreshSafely(cause: LifecycleCause = 'poll'): Promise<void> {
+  private async refreshSafely(cause: LifecycleCause = 'poll'): Promise<boolean> {
     const checking = this.lifecycle.maybe('check', cause);
     try {
       await this.refresh();
       this.syncPoll();
+      return true;
     } catch (err) {
       const code = (err as { code?: string }).code;
       this.outbox.log('warn', `room info: ${(err as Error).message}`, { code });
       this.availability.failed(code);
       this.syncPoll();
       // An unavailable room is checked again at the normal interval only: one API call per interval.
-      if (this.infoFetched || this.disposed || this.availability.reason) return;
+      if (this.infoFetched || this.disposed || this.availability.reason) return false;
       const delay = Math.min(this.settings.TimingCheckInterval * 1000, this.settings.TimingStreamRetry * 2 ** this.infoFailures++);
       if (this.retryTimer) clearTimeout(this.retryTimer);
       this.retryTimer = setTimeout(() => void this.refreshSafely('retry').then(() => this.ensureDanmaku()), delay);
+      return false;
     } finally {
       // A check that started a session has moved on to starting; one that did not is over.
       if (checking) this.lifecycle.maybe('checked', cause);
@@ -307,6 +318,10 @@ export class RoomActor {
   }
 
   private maybeStart(): void {
+    if (this.startPending && this.state.streaming && this.state.autoRecordForThisSession && !this.availability.reason) {
+      this.startPending = false;
+      return this.startSession('manual');
+    }
     if (!this.state.streaming || !this.state.autoRecordForThisSession || !this.settings.AutoRecord || this.availability.reason) return;
     const filtered = titleFiltered(this.settings.TitleFilterPatterns, this.state.title, (pattern, err) =>
       this.outbox.log('warn', `TitleFilterPatterns: ignoring invalid pattern ${pattern}: ${err.message}`));

@@ -9,6 +9,7 @@ import { specialPlayInfo, specialRoomInit } from './special-rooms.js';
 import { fingerSpiBody } from './guest-identity.js';
 import { refuse, RISK_352_COMPACT, risk352WithVoucher, type StrictMode, type Unenforced } from './strict.js';
 import { handleMaster, MASTER_PATH } from './hls/master-route.js';
+import { sessionRetired, type PassportState } from './passport/passport-state.js';
 
 type Data = (room: SimRoom, q: URLSearchParams, addr: SimAddress, req?: IncomingMessage) => Record<string, unknown>;
 
@@ -51,6 +52,8 @@ export interface ApiContext {
   refusedLog: RequestRecord[];
   /** evidence (default: strict.ts STRICTNESS), all (`--strict-all`) or lenient (`--lenient`). */
   strictMode: StrictMode;
+  /** Web logins (nav answers by the cookie's session). */
+  passport: PassportState;
 }
 
 export function isApiPath(path: string): boolean {
@@ -69,8 +72,14 @@ const WBI_SUB = 'https://i0.hdslb.com/bfs/wbi/4932caff0ff746eab6f01bf08b70ac45.p
 export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   if (url.pathname === NAV_PATH) {
     ctx.navHits++;
+    const wbi_img = { img_url: WBI_IMG, sub_url: WBI_SUB };
+    const session = ctx.passport.sessionOf(req.headers.cookie);
+    if (session) {
+      const a = ctx.passport.account(session.uid);
+      return sendJson(res, 200, { code: 0, message: '0', ttl: 1, data: { isLogin: true, mid: a.uid, uname: a.uname, face: a.face, wbi_img } });
+    }
     // Guests get -101 with the keys, as on the real service.
-    return sendJson(res, 200, { code: -101, message: '账号未登录', ttl: 1, data: { isLogin: false, wbi_img: { img_url: WBI_IMG, sub_url: WBI_SUB } } });
+    return sendJson(res, 200, { code: -101, message: '账号未登录', ttl: 1, data: { isLogin: false, wbi_img } });
   }
   if (url.pathname === FINGER_PATH) {
     ctx.fingerHits++;
@@ -117,9 +126,10 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
   sendJson(res, 200, envelope(0, ep.legacy ? 'ok' : '0', ep.data(room, url.searchParams, ctx.address(), req), ep.legacy));
 }
 
-/** A login cookie: a non-empty SESSDATA (what a guest lacks). */
+/** A login cookie: a non-empty SESSDATA (what a guest lacks) that no logout or confirmed refresh retired. */
 export function loggedIn(req: IncomingMessage): boolean {
-  return /(?:^|;\s*)SESSDATA=[^;\s]/.test(req.headers.cookie ?? '');
+  const m = /(?:^|;\s*)SESSDATA=([^;\s]+)/.exec(req.headers.cookie ?? '');
+  return m !== null && !sessionRetired(m[1]!);
 }
 
 /** Counts (and so logs, in `GET /_sim/stats`) what a call lacked that the simulator accepts for want of a source. */

@@ -41,6 +41,11 @@ export class MediaConnection {
   private sentAt = 0;
   /** Pace of the last pump: 1 normally, below 1 while slow, 0 while stalled. */
   private pace = 1;
+  /**
+   * Virtual ms sent up to while slowed: it moves on from what was already sent at the slowed pace, so a slow link
+   * trickles from its first tag (or from the lead already sent) instead of pausing until the clock catches up with it.
+   */
+  private slowTarget: number | null = null;
   /** 1-based number of this response among the room's FLV responses. */
   readonly serial: number;
   closed = false;
@@ -131,8 +136,12 @@ export class MediaConnection {
     }
     this.virtualNow += dt * rate;
     this.pace = rate;
+    if (rate === 1) this.slowTarget = null;
+    // Slowed from connect, the send point starts at the response's first tag (a live room's GOP start lies up to the
+    // lead ahead of its clock); slowed later, at the lead already sent.
+    else this.slowTarget = (this.slowTarget ?? (this.sentPosition === null ? this.loopBase + this.clip.tags[this.idx]!.ts : this.virtualNow - dt * rate + LEAD_MS)) + dt * rate;
     if (rate === 0 || this.res.writableLength > MAX_BACKLOG) return;
-    this.sendDue(this.virtualNow + (rate === 1 ? LEAD_MS : 0));
+    this.sendDue(rate === 1 ? this.virtualNow + LEAD_MS : this.slowTarget!);
   }
 
   /**

@@ -7,6 +7,9 @@ import { handleApi, isApiPath } from './api-routes.js';
 import type { SimAddress } from './api-responses.js';
 import { type Clip, clips, nearestClip } from './clips.js';
 import { handleControl } from './control-routes.js';
+import { PassportState } from './passport/passport-state.js';
+import { handlePassport, isPassportPath } from './passport/passport-routes.js';
+import { handlePassportControl } from './passport/passport-control.js';
 import { DanmakuHub } from './danmaku-hub.js';
 import { DanmakuTcpServer } from './danmaku-tcp.js';
 import { handleMedia, isMediaPath } from './media-routes.js';
@@ -71,6 +74,8 @@ export class Simulator extends RoomOps {
   readonly hub = new DanmakuHub((id) => this.findRoom(id, false));
   unknownRoomHits = 0;
   navHits = 0;
+  /** Web logins: QR keys, accounts, sessions (passport/). */
+  readonly passport = new PassportState();
   fingerHits = 0;
   readonly refusedHits = { signature: 0, buvid3: 0 };
   readonly refusedLog: RequestRecord[] = [];
@@ -206,6 +211,8 @@ export class Simulator extends RoomOps {
       if (isApiPath(url.pathname)) return await handleApi(this, req, res, url);
       if (isMediaPath(url.pathname)) return await handleMedia(this, req, res, url);
       if (isScalePath(url.pathname, req.method ?? 'GET')) return await handleScale(this, req, res, url);
+      if (isPassportPath(url.pathname)) return await handlePassport(this.passport, req, res, url);
+      if (url.pathname.startsWith('/_sim/') && (await handlePassportControl(this.passport, req, res, url.pathname))) return;
       if (url.pathname.startsWith('/_sim/')) return await handleControl(this, req, res, url);
       if (url.pathname.startsWith(COVER_PREFIX)) return handleCover(req, res, url, (id) => this.findRoom(id, false) !== undefined);
       sendJson(res, 404, { code: -404, message: '啥都木有', ttl: 1, data: null });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { RecentDeliveries } from '../../src/webhook/recent-deliveries.js';
 import { startFixture, type ApiFixture } from './fixture.js';
+import { control, startSim } from '../simulator/helpers.js';
 import { SchemaChecker } from './schema-check.js';
 import { PostQueue } from '../../src/post/queue.js';
 import { serviceRunner } from '../../src/post/runners.js';
@@ -77,6 +78,8 @@ describe('the OpenAPI document', () => {
       // liverec addition: clips, danmaku heat and markers (docs/clips.md).
       'GET /api/clips', 'POST /api/clips', 'GET /api/clips/suggestions', 'GET /api/file/danmaku-density',
       'GET /api/file/markers', 'POST /api/file/markers', 'DELETE /api/file/markers/{markerId}',
+      // liverec addition: accounts (docs/accounts.md).
+      'GET /api/accounts', 'POST /api/accounts/qrcode', 'GET /api/accounts/qrcode/{key}', 'DELETE /api/accounts/{uid}', 'POST /api/accounts/{uid}/refresh',
     ].sort());
   });
 });
@@ -211,6 +214,33 @@ describe('every route answers as documented', () => {
     expect((await hit('DELETE', '/api/file/markers/{markerId}', `/api/file/markers/${m.id}?path=sub/a.flv`, undefined, 200)).markers).toEqual([]);
     await hit('DELETE', '/api/file/markers/{markerId}', `/api/file/markers/${m.id}?path=sub/a.flv`, undefined, 404);
     await hit('DELETE', '/api/file/markers/{markerId}', '/api/file/markers/x?path=sub/b.flv', undefined, 400);
+  });
+
+  it('accounts (liverec)', async () => {
+    expect(await hit('GET', '/api/accounts', '/api/accounts', undefined, 200)).toEqual([]);
+    // LiveApiHost is unreachable here: the login service cannot be asked.
+    expect((await hit('POST', '/api/accounts/qrcode', '/api/accounts/qrcode', undefined, 502)).code).toBe(-1);
+    const { sim, url, close } = await startSim();
+    const before = fx.recorder.config.global.LiveApiHost;
+    fx.recorder.config.global.LiveApiHost = url;
+    try {
+      const keys: string[] = [];
+      for (let i = 0; i < 16; i++) keys.push((await hit('POST', '/api/accounts/qrcode', '/api/accounts/qrcode', undefined, 200)).key);
+      expect((await hit('POST', '/api/accounts/qrcode', '/api/accounts/qrcode', undefined, 429)).code).toBe(-17);
+      expect(await hit('GET', '/api/accounts/qrcode/{key}', `/api/accounts/qrcode/${keys[0]}`, undefined, 200)).toEqual({ state: 'waiting' });
+      expect((await hit('GET', '/api/accounts/qrcode/{key}', '/api/accounts/qrcode/0123', undefined, 404)).code).toBe(-12);
+      await control(url, `/_sim/qrcode/${keys[1]}/confirm`, { uid: 321 });
+      await new Promise((r) => setTimeout(r, 1100));
+      expect(await hit('GET', '/api/accounts/qrcode/{key}', `/api/accounts/qrcode/${keys[1]}`, undefined, 200)).toEqual({ state: 'confirmed', uid: 321 });
+      expect((await hit('POST', '/api/accounts/{uid}/refresh', '/api/accounts/321/refresh', undefined, 200)).state).toBe('valid');
+      expect((await hit('POST', '/api/accounts/{uid}/refresh', '/api/accounts/999/refresh', undefined, 404)).code).toBe(-12);
+      expect(await hit('DELETE', '/api/accounts/{uid}', '/api/accounts/321', undefined, 200)).toEqual({ removed: 321 });
+      expect((await hit('DELETE', '/api/accounts/{uid}', '/api/accounts/321', undefined, 404)).code).toBe(-12);
+      expect(sim.passport.accounts.has(321)).toBe(true);
+    } finally {
+      fx.recorder.config.global.LiveApiHost = before;
+      await close();
+    }
   });
 
   it('covered every documented status of every operation', () => {

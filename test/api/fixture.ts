@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AccountService } from '../../src/accounts/account-service.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { initLogger } from '../../src/log/logger.js';
 import { Recorder } from '../../src/rooms/recorder.js';
@@ -33,10 +34,13 @@ export async function startFixture(options: FixtureOptions = {}): Promise<ApiFix
   config.global.LiveApiHost = options.liveApiHost ?? 'http://127.0.0.1:9';
   for (const r of options.rooms ?? [{ roomId: 1001, autoRecord: true }, { roomId: 1002, autoRecord: false }]) config.addRoom(r.roomId, r.autoRecord);
   config.save();
-  const recorder = new Recorder({ workDir, config });
+  const late: { recorder?: Recorder } = {};
+  const accounts = new AccountService({ workDir, config, onChange: () => late.recorder?.pushSettings() });
+  const recorder = (late.recorder = new Recorder({ workDir, config, accounts }));
+  accounts.start();
   await recorder.start();
   const { rooms: _rooms, liveApiHost: _host, ...serverOptions } = options;
-  const api = await startApiServer({ bind: 'http://127.0.0.1:0', env: {}, ...serverOptions, recorder });
+  const api = await startApiServer({ bind: 'http://127.0.0.1:0', env: {}, accounts, ...serverOptions, recorder });
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> =>
     fetch(api.url + path, {
       method,
@@ -47,6 +51,7 @@ export async function startFixture(options: FixtureOptions = {}): Promise<ApiFix
     workDir, recorder, api, url: api.url, call,
     close: async () => {
       await api.close();
+      accounts.close();
       await recorder.close(2_000);
       rmSync(workDir, { recursive: true, force: true });
     },

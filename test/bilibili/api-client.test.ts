@@ -56,7 +56,10 @@ describe('API endpoints', () => {
   it('getDanmuInfo returns a token and a host list that points back at the simulator', async () => {
     const d = await client().getDanmuInfo(5440);
     expect(d.token).toMatch(/^sim-5440-/);
-    expect(d.hosts).toEqual([{ host: '127.0.0.1', port: 0, wsPort: sim.sim.port, wssPort: 0 }]);
+    // port names the simulator's raw-TCP danmaku listener (a real one, so not 0); ws_port its HTTP port (/sub).
+    const tcpPort = sim.sim.address().danmakuTcpPort;
+    expect(tcpPort).toBeGreaterThan(0);
+    expect(d.hosts).toEqual([{ host: '127.0.0.1', port: tcpPort, wsPort: sim.sim.port, wssPort: 0 }]);
   });
 
   it('sends the headers the service expects; the user cookie wins, a guest identity fills in what it lacks', async () => {

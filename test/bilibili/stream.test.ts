@@ -53,8 +53,10 @@ function parse(data: Buffer) {
 
 describe('stream URL', () => {
   it('takes http_stream/flv/avc at qn 10000 from a non-mcdn host', async () => {
+    // A logged-in user is served qn 10000; a guest gets current_qn 250 (docs/bilibili-2026.md, 2025-07 capture, mid=0).
+    expect(await resolveStreamUrl(api(), 8001)).toMatchObject({ qn: 10000, currentQn: 250, codec: 'avc' });
     for (let i = 0; i < 5; i++) {
-      const s = await resolveStreamUrl(api(), 8001);
+      const s = await resolveStreamUrl(api({ cookie: 'buvid3=ABC-123infoc; DedeUserID=4242; SESSDATA=secret' }), 8001);
       expect(s).toMatchObject({ qn: 10000, currentQn: 10000, codec: 'avc' });
       expect(s.host).not.toMatch(/\.mcdn\./);
       expect(s.url).toMatch(/^http:\/\/(127\.0\.0\.1|localhost):\d+\/live-bvc\/\d+\/live_8001_\d+\.flv\?expires=/);
@@ -122,10 +124,14 @@ describe('download', () => {
     expect(error).toBeNull();
     expect(d.isStopped).toBe(true);
     expect(data.length).toBeGreaterThan(0);
-    await arm(8001, { kind: 'stream-delay', delayMs: 2000 });
+    await arm(8001, { kind: 'stream-delay', delayMs: 10_000 });
     const early = new AbortController();
-    setTimeout(() => early.abort(), 100);
-    await expect(open(await streamUrl(), { signal: early.signal })).rejects.toMatchObject({ code: 'STREAM_NETWORK', message: /cancelled/ });
+    const opening = open(await streamUrl(), { signal: early.signal });
+    // Abort once the simulator holds the request in its delay (it took the fault): the connect is pending for sure,
+    // and no fault is left over for the next test, however late the request arrives.
+    await waitFor(() => sim.sim.room(8001).requestFaults.length === 0, 30_000, 'the delayed request to arrive');
+    early.abort();
+    await expect(opening).rejects.toMatchObject({ code: 'STREAM_NETWORK', message: /cancelled/ });
   });
 
   it('stream-404 and stream-403 are STREAM_HTTP_STATUS with the status', async () => {

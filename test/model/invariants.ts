@@ -66,7 +66,7 @@ export async function disagreements(m: Model, r: RealSystem): Promise<string[]> 
 }
 
 /** Waits (bounded generously) until the system agrees with the model; throws the disagreements otherwise. */
-export async function settle(m: Model, r: RealSystem, boundMs = recordBoundMs(m.riskPending)): Promise<void> {
+export async function settle(m: Model, r: RealSystem, boundMs = recordBoundMs(m.riskPending, m.budget)): Promise<void> {
   const deadline = Date.now() + boundMs;
   let last: string[] = [];
   for (;;) {
@@ -122,6 +122,8 @@ export async function checkSettings(m: Model, r: RealSystem): Promise<void> {
   const g = await r.api('GET', '/api/config/global');
   const instant = g.json?.optionalDanmakuInstantDetect;
   if ((instant?.hasValue ? instant.value : false) !== m.instantDetect) bad.push(`global DanmakuInstantDetect ${JSON.stringify(instant)}, model ${m.instantDetect}`);
+  const budget = g.json?.optionalApiBudgetPerMinute;
+  if (budget?.value !== m.budget) bad.push(`global ApiBudgetPerMinute ${JSON.stringify(budget)}, model ${m.budget}`);
   for (const room of m.rooms.values()) {
     const c = await r.api('GET', `/api/room/${room.roomId}/config`);
     const v = c.json?.optionalRecordDanmaku;

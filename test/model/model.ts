@@ -37,6 +37,8 @@ export class Model {
   /** A -352 is armed and may pause the API until about then. */
   riskUntil = 0;
   instantDetect = false;
+  /** ApiBudgetPerMinute in force. */
+  budget = TIMING.budgetPerMinute;
   readonly windows: StopWindow[] = [];
   readonly losses: Loss[] = [];
   /** Closed files ffprobe already read. */

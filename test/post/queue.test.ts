@@ -94,7 +94,7 @@ describe('post-file jobs', () => {
     closed(fx, REL);
     const e = await done;
     expect(e.EventData.Succeeded).toBe(false);
-    expect(e.EventData.Jobs).toEqual([{ Kind: 'command', State: 'failed', Attempts: 3, Error: expect.stringContaining('exited with code 3'), Output: null }]);
+    expect(e.EventData.Jobs).toEqual([{ Kind: 'command', State: 'failed', Attempts: 3, Error: expect.stringContaining('exited with code 3'), Output: null, Skipped: null }]);
     expect(fx.queue.list()[0]).toMatchObject({ state: 'failed', attempts: 3 });
     expect(existsSync(join(dir, REL))).toBe(true);
   });
@@ -154,7 +154,7 @@ describe('post-file jobs', () => {
 
     const fx = track(startQueue(dir, { PostRemuxToMp4: 'mp4-delete-source' }));
     const e = await fx.processed(120_000);
-    expect(e.EventData.Jobs).toEqual([{ Kind: 'remux', State: 'done', Attempts: 2, Error: null, Output: join('1001-streamer', 'rec.mp4') }]);
+    expect(e.EventData.Jobs).toEqual([{ Kind: 'remux', State: 'done', Attempts: 2, Error: null, Output: join('1001-streamer', 'rec.mp4'), Skipped: null }]);
     expect(existsSync(src)).toBe(false);
     expect(readdirSync(folder).filter((f) => f.includes('tmp'))).toEqual([]);
     const facts = mediaFacts(join(folder, 'rec.mp4'));

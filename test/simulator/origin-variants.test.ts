@@ -8,7 +8,7 @@ import { offeredSources, probeOrigin, resolveClassifiedStream } from '../../src/
 import { openStream } from '../../src/bilibili/stream-download.js';
 import { FlvParser } from '../../src/flv/parser.js';
 import { TagType } from '../../src/flv/tag.js';
-import { collect, control, startSim } from './helpers.js';
+import { collect, control, startSim, waitFor } from './helpers.js';
 
 let sim: Awaited<ReturnType<typeof startSim>>;
 beforeAll(async () => {
@@ -37,8 +37,11 @@ describe('origin variants in the simulator', () => {
     const bluray = await resolveClassifiedStream(api(), 9101, ['flv'], false);
     expect(bluray.url.url).toMatch(/\/live_9101_1_bluray\.flv\?.*suffix=bluray/);
     expect(bluray.provenance).toMatchObject({ kind: 'reencode', qn: 10000 });
-    // A room without variants keeps its single unnamed stream: the origin, by its name.
-    expect((await resolveClassifiedStream(api(), 9102, ['flv'], true)).provenance.kind).toBe('origin');
+    // A room without variants keeps its single unnamed stream: the origin, by its name, for a logged-in user; a guest
+    // is served qn 250 there (docs/bilibili-2026.md, 2025-07 capture: current_qn 250 for mid=0), a transcode.
+    const loggedIn = new BilibiliApiClient({ liveApiHost: sim.url, cookie: 'buvid3=ABC-123infoc; DedeUserID=4242; SESSDATA=secret' }, ApiLimiter.create({ spacingMs: 0 }));
+    expect((await resolveClassifiedStream(loggedIn, 9102, ['flv'], true)).provenance.kind).toBe('origin');
+    expect((await resolveClassifiedStream(api(), 9102, ['flv'], true)).provenance).toMatchObject({ kind: 'transcode', qn: 250 });
   });
 
   it('an outage ends the origin response, answers 404 for it and only _bluray at qn 25000; it returns with master_qn_strategy_chg', async () => {
@@ -48,26 +51,33 @@ describe('origin variants in the simulator', () => {
     danmaku.on('event', (e) => events.push(e));
     danmaku.on('warning', () => {});
     danmaku.start();
-    const deadline = Date.now() + 5000;
-    while (!danmaku.connected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => danmaku.connected, 30_000, 'the danmaku client to connect');
+    const announced = (): boolean => events.some((e) => e.type === 'PLAYURL_CHANGE');
     const origin = await resolveClassifiedStream(api(), 9101, ['flv'], true);
     const open = await openStream(origin.url.url);
     const reading = collect(open, 10_000);
-    await control(sim.url, '/_sim/rooms/9101/origin-outage', {});
+    // An outage that lasts until it is ended by hand, so its checks cannot race the return however busy the machine.
+    await control(sim.url, '/_sim/rooms/9101/origin-outage', { returnAfterMs: 600_000 });
     const cut = await reading;
     expect(cut.error).toBeNull(); // ended cleanly at a tag boundary, well before the 10 s
     await expect(openStream(origin.url.url)).rejects.toMatchObject({ code: expect.stringMatching(/STREAM/) });
     expect(await probeOrigin(api(), 9101, 'flv')).toBeNull();
     expect((await resolveClassifiedStream(api(), 9101, ['flv'], true)).provenance.kind).toBe('reencode');
-    await new Promise((r) => setTimeout(r, 900));
+    expect(announced()).toBe(false);
+    await control(sim.url, '/_sim/rooms/9101/origin-return', {});
     expect((await probeOrigin(api(), 9101, 'flv'))?.provenance.kind).toBe('origin');
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(announced, 30_000, 'master_qn_strategy_chg after the return');
+    // The room's own return: after its originReturnDelayMs (600 ms) the origin is back, announced the same way.
+    events.length = 0;
+    await control(sim.url, '/_sim/rooms/9101/origin-outage', {});
+    await waitFor(announced, 30_000, 'master_qn_strategy_chg after the timed return');
+    expect((await probeOrigin(api(), 9101, 'flv'))?.provenance.kind).toBe('origin');
     danmaku.stop();
     const change = events.find((e) => e.type === 'PLAYURL_CHANGE');
     expect(change).toMatchObject({ type: 'PLAYURL_CHANGE', cmd: 'master_qn_strategy_chg' });
     expect(JSON.parse(change!.raw.data as string)).toMatchObject({ scatter: [0, 300] });
     const room = (await control(sim.url, '/_sim/rooms/9101')).json;
-    expect(room.variants).toMatchObject({ originAvailable: true, outages: 1 });
+    expect(room.variants).toMatchObject({ originAvailable: true, outages: 2 });
   });
 
   it('every response of a variant room follows one live clock: origin and _bluray carry the same frames at the same timestamps', async () => {

@@ -58,7 +58,7 @@ describe('object storage (S3)', () => {
     const done = fx.processed(120_000);
     fx.bus.emit({ EventType: 'FileClosed', EventTimestamp: '', EventData: fileClosed(REL) });
     const e = await done;
-    expect(e.EventData.Jobs).toEqual([{ Kind: 'upload', State: 'done', Attempts: 1, Error: null, Output: `s3://127.0.0.1:${s3.port}/${BUCKET}/liverec/1001-streamer/rec.flv` }]);
+    expect(e.EventData.Jobs).toEqual([{ Kind: 'upload', State: 'done', Attempts: 1, Error: null, Output: `s3://127.0.0.1:${s3.port}/${BUCKET}/liverec/1001-streamer/rec.flv`, Skipped: null }]);
     expect(sha(await download(url, 'liverec/1001-streamer/rec.flv'))).toBe(sha(original));
     expect((await download(url, 'liverec/1001-streamer/rec.xml')).toString()).toContain('<i>');
     expect(existsSync(src)).toBe(false);

@@ -1,4 +1,4 @@
-// Settings: the global config (inherits from the defaults), file-name template preview, webhook URLs and their test.
+// Settings: the accounts, the global config (inherits from the defaults), file-name template preview, webhook URLs and their test.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { ConfigForm, plainKey, type Values } from '../components/config-form';
@@ -6,6 +6,7 @@ import { NoticeLine, useNotice } from '../components/notice';
 import { TemplatePreview } from '../components/template-preview';
 import { WebhookTest } from '../components/webhook-test';
 import { NotifyTest } from '../components/notify-test';
+import { AccountsPanel } from '../components/accounts-panel';
 import { t } from '../i18n';
 
 export function SettingsPage() {
@@ -31,6 +32,7 @@ export function SettingsPage() {
       <h2>{t('settings.title')}</h2>
       <p class="hint">{t('settings.hint')}</p>
       <NoticeLine notice={notice} />
+      <AccountsPanel />
       <ConfigForm
         idPrefix="global" values={global} defaults={defaults} onSave={save}
         inherited={(k) => [defaults[plainKey(k)], 'default']}

@@ -25,7 +25,7 @@ export const GROUPS: Group[] = [
   { id: 'retention', advanced: false, fields: ['retentionMaxAgeDays', 'retentionMaxTotalGB', 'retentionMinFreeGB'] },
   { id: 'webhook', advanced: false, fields: ['webHookUrls', 'webHookUrlsV2', 'timingWebhookTimeout'] },
   { id: 'apiHost', advanced: true, fields: ['liveApiHost'] },
-  { id: 'cookie', advanced: true, fields: ['cookie'] },
+  { id: 'cookie', advanced: true, fields: ['recordingAccount', 'accountCheckInterval', 'cookie'] },
   { id: 'network', advanced: true, fields: ['networkTransportUseSystemProxy', 'networkTransportAllowedAddressFamily', 'danmakuTransport', 'danmakuAuthenticateWithStreamerUid'] },
   { id: 'timing', advanced: true, fields: ['timingCheckInterval', 'timingApiTimeout', 'timingStreamRetry', 'timingStreamRetryNoQn', 'timingWatchdogTimeout', 'timingStreamConnect', 'timingDanmakuRetry', 'timingApiBlockedPause', 'timingOriginCheckInterval', 'apiBudgetPerMinute'] },
   { id: 'userScript', advanced: true, fields: ['userScript'] },
@@ -34,7 +34,7 @@ export const GROUPS: Group[] = [
 ];
 
 const UNITS: Record<string, Unit> = {
-  timingCheckInterval: 's', timingStreamRetryNoQn: 's', timingOriginCheckInterval: 's', recordGapFillMaxSeconds: 's',
+  timingCheckInterval: 's', timingStreamRetryNoQn: 's', timingOriginCheckInterval: 's', recordGapFillMaxSeconds: 's', accountCheckInterval: 's',
   timingApiTimeout: 'ms', timingStreamRetry: 'ms', timingStreamConnect: 'ms', timingDanmakuRetry: 'ms', timingWatchdogTimeout: 'ms',
   timingApiBlockedPause: 'ms', timingWebhookTimeout: 'ms', postCommandTimeout: 's', postJobConcurrency: 'count',
   recordMemoryBudgetMB: 'MiB', minFreeSpaceMB: 'MiB', recordDanmakuFlushInterval: 'count', apiBudgetPerMinute: 'count',
@@ -58,7 +58,7 @@ export const LIVEREC_ONLY = new Set(['flvKeepHevcCodec12', 'recordMemoryBudgetMB
   'recordingPreferOrigin', 'timingOriginCheckInterval', 'recordFillGapsFromHls', 'recordGapFillMaxSeconds',
   'postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency',
   'retentionMaxAgeDays', 'retentionMaxTotalGB', 'retentionMinFreeGB', 'notifyUrls', 'notifyEnabled', 'notifyTemplate',
-  'storageS3Url', 'storageDeleteLocal']);
+  'storageS3Url', 'storageDeleteLocal', 'recordingAccount', 'accountCheckInterval']);
 
 const pascal = (field: string): string => field.charAt(0).toUpperCase() + field.slice(1);
 /** Why a field has no effect in liverec, or null when it has one. */

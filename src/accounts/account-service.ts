@@ -1,0 +1,204 @@
+// The account pool's owner: QR logins, the daily check and refresh of each login, and the cookie each room records with.
+import type { ConfigStore } from '../config/store.js';
+import type { RoomSettings } from '../config/fields.js';
+import { errorCode } from '../errors.js';
+import { logger, roomLogger } from '../log/logger.js';
+import { AccountPool } from './account-pool.js';
+import { AccountStore, type StoredAccount } from './account-store.js';
+import { loginFields } from './cookie-jar.js';
+import { importConfigCookie } from './config-account.js';
+import { PassportClient, passportHosts } from './passport-client.js';
+import { QrLogins, type QrStart, type QrStatus } from './qr-logins.js';
+import { refreshAccount } from './refresh-account.js';
+
+/** What the API, GraphQL and the UI may see of an account: never its cookie or refresh token. */
+export interface AccountView {
+  uid: number;
+  name: string;
+  face: string;
+  source: 'qr' | 'config';
+  state: StoredAccount['state'];
+  addedAt: string;
+  validUntil: string | null;
+  lastRefreshed: string | null;
+  lastChecked: string | null;
+  lastError: string | null;
+  /** Rooms recording with this account now (RecordingAccount auto or its uid). */
+  rooms: number[];
+}
+
+export interface AccountServiceOptions {
+  workDir: string;
+  config: ConfigStore;
+  /** Rooms must get their settings again (an account's cookie or usability changed). */
+  onChange: () => void;
+  /** A login that can no longer be used or refreshed (the notifier). */
+  notify?: (message: string, extra: Record<string, unknown>) => void;
+}
+
+const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString());
+
+export class AccountService {
+  private accounts: StoredAccount[] = [];
+  private imported: StoredAccount | null = null;
+  private readonly store: AccountStore;
+  private readonly pool = new AccountPool();
+  private readonly qr: QrLogins;
+  private readonly lastChoice = new Map<number, number | null>();
+  private timer: NodeJS.Timeout | null = null;
+  private checking = false;
+  private readonly log = logger().child({ component: 'accounts' });
+
+  constructor(private readonly options: AccountServiceOptions) {
+    this.store = new AccountStore(options.workDir);
+    this.qr = new QrLogins(() => this.client(), (account) => this.added(account));
+  }
+
+  start(): void {
+    const { accounts, problem } = this.store.load();
+    if (problem) this.log.error({ code: 'ACCOUNTS_FILE_DAMAGED' }, problem);
+    this.accounts = accounts;
+    this.syncImported(this.options.config.effective('Cookie') ?? '');
+    // Checked at the interval's pace (the web client checks once a day); each account waits for its own turn.
+    const every = Math.min(60_000, Math.max(500, this.intervalMs() / 4));
+    this.timer = setInterval(() => void this.checkDue(), every);
+    this.timer.unref();
+    void this.checkDue();
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  list(): AccountView[] {
+    return this.all().map((a) => ({
+      uid: a.uid, name: a.name, face: a.face, source: a.source, state: a.state, addedAt: new Date(a.addedAt).toISOString(),
+      validUntil: iso(a.validUntil), lastRefreshed: iso(a.lastRefreshed), lastChecked: iso(a.lastChecked), lastError: a.lastError,
+      rooms: this.pool.roomsOf(a.uid),
+    }));
+  }
+
+  startQr(): Promise<QrStart> {
+    return this.qr.start();
+  }
+
+  qrStatus(key: string): Promise<QrStatus | null> {
+    return this.qr.status(key);
+  }
+
+  /** Forgets a saved account (an imported one is removed by clearing Cookie); false when there is none. */
+  remove(uid: number): boolean {
+    const before = this.accounts.length;
+    this.accounts = this.accounts.filter((a) => a.uid !== uid);
+    if (this.accounts.length === before) return false;
+    this.store.save(this.accounts);
+    this.log.info({ uid }, 'account removed');
+    this.options.onChange();
+    return true;
+  }
+
+  /** Checks one account now and refreshes it when the service asks; null when there is none. */
+  async refresh(uid: number): Promise<AccountView | null> {
+    const a = this.all().find((x) => x.uid === uid);
+    if (!a) return null;
+    await this.check(a, true);
+    return this.list().find((x) => x.uid === uid) ?? null;
+  }
+
+  /** The Cookie header a room records with ('' = guest), by its RecordingAccount; a change of account is logged. */
+  cookieFor(roomId: number, settings: RoomSettings): string {
+    this.syncImported(settings.Cookie ?? '');
+    const all = this.all();
+    const choice = this.pool.choose(roomId, settings.RecordingAccount ?? 'auto', all.map((a) => ({ uid: a.uid, usable: a.state !== 'logged-out' })));
+    const before = this.lastChoice.get(roomId);
+    if (before !== choice.uid) {
+      this.lastChoice.set(roomId, choice.uid);
+      if (before !== undefined || choice.uid !== null) roomLogger(roomId).info({ account: choice.uid ?? 'guest' }, `records with ${choice.uid === null ? 'no account (guest)' : `account ${choice.uid}`}: ${choice.why}`);
+    }
+    return choice.uid === null ? '' : all.find((a) => a.uid === choice.uid)!.cookie;
+  }
+
+  forgetRoom(roomId: number): void {
+    this.pool.forget(roomId);
+    this.lastChoice.delete(roomId);
+  }
+
+  /** Every cookie and token value held: what a test greps every output for. */
+  secrets(): string[] {
+    return this.all().flatMap((a) => [a.cookie, a.refreshToken, loginFields(a.cookie).sessdata, loginFields(a.cookie).csrf]).filter((s) => s.length >= 8);
+  }
+
+  private all(): StoredAccount[] {
+    return this.imported && !this.accounts.some((a) => a.uid === this.imported!.uid) ? [...this.accounts, this.imported] : this.accounts;
+  }
+
+  private client(): PassportClient {
+    return new PassportClient(passportHosts(this.options.config.effective('LiveApiHost') ?? ''));
+  }
+
+  private intervalMs(): number {
+    return Math.max(1, this.options.config.effective('AccountCheckInterval')) * 1000;
+  }
+
+  /** The global Cookie of brec's config as an account, rebuilt when the setting changes. */
+  private syncImported(cookie: string): void {
+    if ((this.imported?.cookie ?? '') === cookie.trim() || (this.imported === null && cookie.trim() === '')) return;
+    this.imported = importConfigCookie(cookie, this.imported);
+  }
+
+  private added(account: StoredAccount): void {
+    this.accounts = [...this.accounts.filter((a) => a.uid !== account.uid), account];
+    this.store.save(this.accounts);
+    this.log.info({ uid: account.uid, name: account.name }, 'account logged in by QR code');
+    this.options.onChange();
+  }
+
+  private async checkDue(): Promise<void> {
+    // One pass at a time (a slow login service must not stack passes); a flag, not a held promise, so that a pass
+    // that finishes without awaiting cannot leave itself marked as running.
+    if (this.checking) return;
+    this.checking = true;
+    try {
+      const now = Date.now();
+      for (const a of this.all()) if (a.state !== 'logged-out' && now - (a.lastChecked ?? 0) >= this.intervalMs()) await this.check(a, false);
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  private async check(a: StoredAccount, forced: boolean): Promise<void> {
+    const wasState = a.state;
+    const before = a.cookie;
+    try {
+      const outcome = await refreshAccount(this.client(), a);
+      if (outcome === 'refreshed') this.log.info({ uid: a.uid }, 'account login refreshed');
+    } catch (err) {
+      a.lastError = `${errorCode(err)}: ${(err as Error).message}`;
+      a.state = errorCode(err) === 'ACCOUNT_LOGGED_OUT' ? 'logged-out' : 'refresh-failed';
+      a.lastChecked = Date.now();
+      this.log.warn({ uid: a.uid, code: errorCode(err), forced }, `account ${a.uid} could not be checked or refreshed`);
+    }
+    this.persist(a);
+    // Told once, when a login stops working (not at every later check that finds it the same).
+    if (wasState !== a.state && a.state !== 'valid') this.lost(a);
+    if (a.cookie !== before || wasState !== a.state) this.options.onChange();
+  }
+
+  private lost(a: StoredAccount): void {
+    const usableLeft = this.all().some((x) => x.uid !== a.uid && x.state !== 'logged-out');
+    const what = a.state === 'logged-out' ? 'is logged out' : 'can no longer be refreshed';
+    const message = `account ${a.name || a.uid} (${a.uid}) ${what}${a.state === 'logged-out' ? (usableLeft ? '; its rooms move to another account' : '; its rooms record as a guest') : ''}`;
+    this.log.warn({ uid: a.uid, state: a.state }, message);
+    this.options.notify?.(message, { uid: a.uid, state: a.state });
+  }
+
+  private persist(a: StoredAccount): void {
+    if (a.source === 'qr') this.store.save(this.accounts);
+    else if (a.cookie !== (this.options.config.effective('Cookie') ?? '').trim()) {
+      // An imported login that liverec refreshed: its new cookie replaces the old one in config.json.
+      this.options.config.global.Cookie = a.cookie;
+      this.options.config.save();
+    }
+  }
+}
