@@ -106,6 +106,9 @@ export const FIELDS = {
   PostCommandTimeout: { kind: 'uint', scope: 'G', default: 600, liverec: true },
   /** Post-file jobs run at once (each remux takes one thread). */
   PostJobConcurrency: { kind: 'uint', scope: 'G', default: 1, liverec: true },
+  // Live preview (src/preview/, docs/clips.md).
+  /** Readers of one room's live preview (GET /api/room/{id}/live.flv) at once; 0 turns the preview off. */
+  PreviewMaxViewers: { kind: 'uint', scope: 'G', default: 3, liverec: true },
   // Notifications (src/notify/).
   /** Where notifications go, one URL per line: ntfy://, tgram://BOT/CHAT, bark://, mailto://user:pass@host:port/to, json://. */
   NotifyUrls: { kind: 'string', scope: 'G', default: '', nullable: true, liverec: true },
