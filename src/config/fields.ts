@@ -1,4 +1,5 @@
 // The configuration fields of brec's config v3 (plus liverec's own), with types, defaults and scope.
+import { DEFAULT_RECORD_AVOID_HOSTS } from '../bilibili/avoid-hosts.js';
 
 export type FieldKind = 'bool' | 'int' | 'uint' | 'string' | 'enum';
 /** R = room only, RG = room override of a global value, G = global only. */
@@ -86,6 +87,8 @@ export const FIELDS = {
   ApiBudgetPerMinute: { kind: 'uint', scope: 'G', default: 50, liverec: true },
   /** Ask for the streamer's origin first (qn 25000) and switch back to it when a re-encode is recorded (docs/origin.md). */
   RecordingPreferOrigin: { kind: 'bool', scope: 'RG', default: true, liverec: true },
+  /** Stream hosts passed over while another is offered: regular expressions, one per line (default: PCDN hosts; docs/recording.md). */
+  RecordAvoidHosts: { kind: 'string', scope: 'RG', default: DEFAULT_RECORD_AVOID_HOSTS, nullable: true, liverec: true },
   /** Seconds between looks for the origin while a re-encode or transcode is recorded (one play-info call each). */
   TimingOriginCheckInterval: { kind: 'uint', scope: 'G', default: 60, liverec: true },
   /** When an FLV connection drops while the room is live, the missed frames are fetched from the HLS window (docs/gaps.md). */

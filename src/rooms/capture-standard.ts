@@ -82,6 +82,14 @@ export abstract class Capture {
     this.download?.stop();
   }
 
+  /**
+   * Ends this connection the way the server ends a stream (for a URL about to expire): not a stop, so a capture that
+   * holds its file for the next connection (gaps/filling-capture.ts) keeps it, and the next one joins it.
+   */
+  renew(): void {
+    this.download?.stop();
+  }
+
   /** Ends the connection on the capture's own account; what was read so far is still written and closed. */
   protected abort(reason: LiverecError): void {
     this.abortReason ??= reason;

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { probe } from '../support/media-tools.js';
+import { breaks, seiTimestamps } from '../gaps/helpers.js';
 import type { Model } from './model.js';
 import { recordBoundMs } from './pool.js';
 import type { RealSystem } from './real-system.js';
@@ -110,10 +111,15 @@ export async function strictChecks(m: Model, r: RealSystem): Promise<void> {
     if (gaps.length > 0) {
       const end = at(closed.EventData.FileCloseTime);
       const losses = m.losses.filter((l) => l.roomId === f.roomId && l.from < end && l.to > opened);
-      const lostMs = losses.reduce((n, l) => n + (l.to - l.from), 0);
       const reported = gaps.reduce((n, g) => n + g.DurationMs, 0);
+      // What the file really lacks: the simulator stamps every frame with its stream time (an SEI), so the holes
+      // in that sequence are the truth; without stamps (another clip after a header change), the loss spans' length.
+      const file = join(r.dir, path);
+      const sei = path.endsWith('.flv') && existsSync(file) ? seiTimestamps(file) : [];
+      const truth = sei.length > 0 && sei.every((t) => Number.isFinite(t)) ? breaks(sei).reduce((n, [a, b]) => n + (b - a - 40), 0) : null;
+      const lostMs = truth ?? losses.reduce((n, l) => n + (l.to - l.from), 0);
       if (gaps.length > losses.length || reported > lostMs + 1000) {
-        bad.push(`${path}: gaps ${JSON.stringify(gaps)} where the model lost ${losses.length} span(s), ${lostMs} ms (${losses.map((l) => l.why).join(', ') || 'nothing'})`);
+        bad.push(`${path}: gaps ${JSON.stringify(gaps)} where the model lost ${losses.length} span(s) (${losses.map((l) => l.why).join(', ') || 'nothing'}) and the file lacks ${lostMs} ms${truth === null ? ' (by wall clock)' : ' (by its frames)'}`);
       }
     }
     if (!m.probed.has(path) && existsSync(join(r.dir, path))) {
