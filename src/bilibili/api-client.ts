@@ -87,14 +87,20 @@ export class BilibiliApiClient {
    * text; the parameters are those of the `master_url` the service hands out beside fMP4 entries. A JSON answer
    * (room offline or unknown, risk control) is thrown as the coded error it carries.
    */
-  async getMasterPlaylist(roomId: number, qn: number, signal?: AbortSignal): Promise<string> {
+  /**
+   * The play-gateway master playlist. `mid` given (the streamer's uid): biliup's anonymous_origin query, which adds
+   * `drm_type=0&codec=0,1`; without it the `master_url` play info hands out (`mid=0`).
+   */
+  async getMasterPlaylist(roomId: number, qn: number, signal?: AbortSignal, o: { mid?: number } = {}): Promise<string> {
     this.limiter.checkPaused();
     // The guest identity's buvid3 goes with it like with every live API call; master_url carries no WBI signature.
     const headers = apiHeaders({ userAgent: this.options.userAgent, cookie: await this.apiCookie(signal) });
     await this.limiter.acquire(signal);
     const path = '/xlive/play-gateway/master/url';
     this.requests++;
-    const query = `cid=${roomId}&mid=0&pt=web&p2p_type=-1&net=0&free_type=0&build=0&feature=2&qn=${qn}`;
+    const query = o.mid !== undefined
+      ? `cid=${roomId}&mid=${o.mid}&pt=web&p2p_type=-1&net=0&free_type=0&build=0&feature=2&qn=${qn}&drm_type=0&codec=0,1`
+      : `cid=${roomId}&mid=0&pt=web&p2p_type=-1&net=0&free_type=0&build=0&feature=2&qn=${qn}`;
     const res = await httpGetText(`${this.options.liveApiHost}${path}?${query}`, headers, this.options.apiTimeoutMs, signal);
     if (res.status !== 200) throw new BilibiliError(BiliErrorCode.ApiHttpStatus, `${path}: HTTP ${res.status}`, { httpStatus: res.status });
     if (res.body.trimStart().startsWith('#EXTM3U')) return res.body;
@@ -144,11 +150,12 @@ export class BilibiliApiClient {
     // Checked before the keys and identity: a refresh attempted during a pause would fail and be held off a minute.
     this.limiter.checkPaused();
     let query: string;
-    if (sign && this.options.wbiSign) {
-      const host = this.options.mainApiHost;
-      const keys = await this.wbiCache().get(() => fetchShared(`wbi ${host}`, WBI_MAX_AGE_MS, () => this.fetchWbiKeys(signal)));
+    const host = this.options.mainApiHost;
+    const keys = sign && this.options.wbiSign ? await this.wbiCache().get(() => fetchShared(`wbi ${host}`, WBI_MAX_AGE_MS, () => this.fetchWbiKeys(signal))) : null;
+    if (keys) {
       query = signQuery({ ...params, web_location: WEB_LOCATION }, keys);
     } else {
+      // Signing off, or nav has not answered yet: unsigned (a wrong signature is a certain -352; unsigned may pass).
       query = Object.entries(params).map(([k, v]) => `${k}=${v}`).join('&');
     }
     const cookie = await this.apiCookie(signal);

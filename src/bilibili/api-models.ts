@@ -106,6 +106,8 @@ export interface StreamEntry {
 /** getRoomPlayInfo v2: `streams` is null when `playurl_info` is null (room not streaming). */
 export interface PlayInfo {
   roomId: number;
+  /** The streamer's uid (0 when absent): the master playlist's `mid` for a guest asking the original. */
+  uid: number;
   liveStatus: number;
   encrypted: boolean;
   pwdVerified: boolean;
@@ -118,6 +120,7 @@ export function readPlayInfo(data: Json): PlayInfo {
   const d = obj(data, 'data');
   const info = {
     roomId: num(d.room_id, 'data.room_id'),
+    uid: optNum(d.uid, 'data.uid', 0),
     liveStatus: num(d.live_status, 'data.live_status'),
     encrypted: optBool(d.encrypted, 'data.encrypted', false),
     pwdVerified: optBool(d.pwd_verified, 'data.pwd_verified', true),

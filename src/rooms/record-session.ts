@@ -7,6 +7,7 @@ import type { StreamUrl } from '../bilibili/stream-url.js';
 import type { StreamProvenance } from '../bilibili/provenance.js';
 import { resolveClassifiedStream } from '../bilibili/origin-offer.js';
 import { resolveStreamUrl } from '../bilibili/stream-url.js';
+import { renewDelayMs } from '../bilibili/url-expiry.js';
 import type { CaptureInput } from './origin-switch.js';
 import { SessionOrigin } from './session-origin.js';
 import type { RoomSettings } from '../config/fields.js';
@@ -215,7 +216,14 @@ export class RecordSession {
         if (this.stopped) capture.stop();
         if (capture instanceof StandardCapture) this.origin.started(capture, url, provenance, handedOver);
         const openedAt = download?.openedAt ?? Date.now();
-        const end = hls ? await hls.run() : await (capture as Capture).run(download!);
+        // The URL's `expires` passes in about an hour: renew the connection before, joined like any reconnect.
+        const renewIn = renewDelayMs(download?.url ?? url.url);
+        const renew = renewIn === null ? null : setTimeout(() => {
+          outbox.log('info', 'the stream URL expires soon; resolving a fresh one', { code: 'STREAM_URL_RENEW' });
+          if (capture instanceof StandardCapture) capture.renew();
+          else this.reconnect();
+        }, renewIn);
+        const end = await (hls ? hls.run() : (capture as Capture).run(download!)).finally(() => renew && clearTimeout(renew));
         this.capture = null;
         if (this.origin.ended(end, this.stopped)) continue;
         if (capture instanceof FillingCapture && capture.holdingFiles) {

@@ -19,6 +19,7 @@ import { type LifecycleCause, RoomLifecycle } from './room-lifecycle.js';
 import { StatsTracker } from './stats-tracker.js';
 import { titleFiltered } from './title-filter.js';
 import type { StatsBatcher } from './stats-batcher.js';
+import { offerPreviewDanmaku } from '../preview/tap.js';
 
 /** How long the danmaku socket stays open after a stream ends (a quick restart is still seen at once). */
 export const DANMAKU_LINGER_MS = 120_000;
@@ -420,6 +421,7 @@ export class RoomActor {
     });
     client.on('event', (ev: DanmakuEvent) => {
       this.danmakuFiles.offer(ev);
+      offerPreviewDanmaku(this.roomId, ev);
       this.onDanmaku(ev);
     });
     client.on('warning', (err) => this.outbox.log('debug', `danmaku: ${err.message}`, { code: err.code }));

@@ -66,7 +66,7 @@ describe('API endpoints', () => {
     await client().getRoomInfo(5440);
     const log = sim.sim.room(5440).apiLog;
     const h = log.at(-1)!.headers;
-    expect(h['user-agent']).toMatch(/Chrome\/118/);
+    expect(h['user-agent']).toMatch(/Chrome\/140/);
     expect(h.referer).toBe('https://live.bilibili.com/');
     expect(h.origin).toBe('https://live.bilibili.com');
     expect(h.cookie).toBe(COOKIE);

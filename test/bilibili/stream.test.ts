@@ -18,7 +18,9 @@ const tmp = mkdtempSync(join(tmpdir(), 'liverec-stream-'));
 
 beforeAll(async () => {
   sim = await startSim([
-    { roomId: 8001, live: true, bitrateKbps: 1500 },
+    // The clip timeline (responses start at the clip's first tag): the slow-trickle bound below assumes it; a
+    // one-clock room starts with the live GOP, a whole keyframe before the first complete tag.
+    { roomId: 8001, live: true, bitrateKbps: 1500, liveStream: false },
     { roomId: 8002, live: true, hevc: true, acceptQn: [10000, 250] },
     { roomId: 8003, live: false },
   ]);

@@ -11,7 +11,7 @@ const seed = process.env.LIVEREC_MODEL_SEED ? Number(process.env.LIVEREC_MODEL_S
 const path = process.env.LIVEREC_MODEL_PATH;
 const RUNS = 4;
 /** Commands played per run: generated with room to spare, since about a third do not apply where they fall. */
-const STEPS_PER_RUN = 40;
+const STEPS_PER_RUN = 38;
 const MIN_COMMANDS = 75;
 const MAX_COMMANDS = 80;
 /** Each shrink step replays against a real process: after this long, the smallest failure found so far is reported. */

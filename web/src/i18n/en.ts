@@ -190,6 +190,9 @@ export const en = {
   'notifyTest.send': 'Send test notification', 'notifyTest.sending': 'Sending…', 'notifyTest.none': 'No notification URL is saved.', 'notifyTest.sent': 'sent',
 
   // Clips, danmaku heat, markers and the live preview (docs/clips.md)
+  'set.previewMaxViewers': 'Live preview viewers per room', 'set.previewMaxViewers.help': 'How many may watch a recording room\'s live preview at once (served from the recording, no second CDN connection); 0 turns the preview off.',
+  'live.title': 'Live preview', 'live.watch': 'Watch live', 'live.stop': 'Stop watching', 'live.ended': 'the file was split or the recording stopped; reconnecting…',
+  'live.danmaku': '{n} danmaku while watching', 'live.unavailable': 'No live preview: {reason}',
   'jobkind.clip': 'clip', 'clips.title': 'Clips', 'clips.span': 'span',
   'clips.heat': 'Danmaku heat: comments, super chats, gifts and guard purchases per 10 s; click to seek',
   'clips.noHeat': 'No danmaku XML beside this recording: no heat to show.', 'clips.count': '{n} danmaku',

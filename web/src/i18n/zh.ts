@@ -183,6 +183,9 @@ export const zh: Record<Key, string> = {
   'notifyTest.send': '发送测试通知', 'notifyTest.sending': '发送中…', 'notifyTest.none': '还没有保存通知地址。', 'notifyTest.sent': '已发送',
 
   // 片段、弹幕热度、标记与直播预览（docs/clips.md）
+  'set.previewMaxViewers': '每个直播间的直播预览人数', 'set.previewMaxViewers.help': '同时观看录制中直播间预览的最多人数（直接取自录制数据，不另连 CDN）；0 关闭预览。',
+  'live.title': '直播预览', 'live.watch': '观看直播', 'live.stop': '停止观看', 'live.ended': '文件已分段或录制已停止，正在重新连接…',
+  'live.danmaku': '观看期间 {n} 条弹幕', 'live.unavailable': '无法预览：{reason}',
   'jobkind.clip': '剪辑片段', 'clips.title': '片段', 'clips.span': '时间段',
   'clips.heat': '弹幕热度：每 10 秒的弹幕、醒目留言、礼物和上舰数；点击跳转',
   'clips.noHeat': '此录像旁没有弹幕 XML，无法显示热度。', 'clips.count': '{n} 条弹幕',
