@@ -1,5 +1,6 @@
 // The live API client: the endpoints the recorder needs, WBI-signed with a guest identity, every call through the shared limiter.
 import { type ApiLimiter, getProcessLimiter } from './api-limiter.js';
+import type { ApiPriority } from './api-priority.js';
 import {
   type DanmuInfo, type PlayInfo, type RoomInfo, type RoomInit, readDanmuInfo, readPlayInfo, readRoomInfo, readRoomInit,
 } from './api-models.js';
@@ -38,8 +39,17 @@ export class BilibiliApiClient {
   /** Calls that reached the service (for stats and tests). */
   requests = 0;
 
-  constructor(options: Partial<ClientOptions> = {}, private readonly limiter: ApiLimiter = getProcessLimiter()) {
+  /**
+   * `priority`: where this client's calls queue in the budget when it is short (src/bilibili/api-priority.ts); a room
+   * holds one client per purpose (withPriority), so a danmaku token never waits ahead of a stream's start.
+   */
+  constructor(options: Partial<ClientOptions> = {}, private readonly limiter: ApiLimiter = getProcessLimiter(), readonly priority: ApiPriority = 'detect') {
     this.options = clientOptions(options);
+  }
+
+  /** The same client (options, limiter) whose calls queue at `priority`. */
+  withPriority(priority: ApiPriority): BilibiliApiClient {
+    return priority === this.priority ? this : new BilibiliApiClient(this.options, this.limiter, priority);
   }
 
   /** getInfoByRoom; accepts a short id and answers with the real one. */
@@ -95,15 +105,19 @@ export class BilibiliApiClient {
     this.limiter.checkPaused();
     // The guest identity's buvid3 goes with it like with every live API call; master_url carries no WBI signature.
     const headers = apiHeaders({ userAgent: this.options.userAgent, cookie: await this.apiCookie(signal) });
-    await this.limiter.acquire(signal);
+    await this.limiter.acquire(signal, this.priority);
     const path = '/xlive/play-gateway/master/url';
     this.requests++;
     const query = o.mid !== undefined
       ? `cid=${roomId}&mid=${o.mid}&pt=web&p2p_type=-1&net=0&free_type=0&build=0&feature=2&qn=${qn}&drm_type=0&codec=0,1`
       : `cid=${roomId}&mid=0&pt=web&p2p_type=-1&net=0&free_type=0&build=0&feature=2&qn=${qn}`;
     const res = await httpGetText(`${this.options.liveApiHost}${path}?${query}`, headers, this.options.apiTimeoutMs, signal);
+    if (res.status === 412) this.limiter.answered(false);
     if (res.status !== 200) throw new BilibiliError(BiliErrorCode.ApiHttpStatus, `${path}: HTTP ${res.status}`, { httpStatus: res.status });
-    if (res.body.trimStart().startsWith('#EXTM3U')) return res.body;
+    if (res.body.trimStart().startsWith('#EXTM3U')) {
+      this.limiter.answered(true);
+      return res.body;
+    }
     let code = -1;
     let message = res.body.slice(0, 60);
     try {
@@ -112,7 +126,10 @@ export class BilibiliApiClient {
       code = typeof env.code === 'number' ? env.code : -1;
       message = typeof env.message === 'string' ? env.message : '';
     } catch { /* neither a playlist nor JSON */ }
-    if (code === -352 || code === -412) this.limiter.pause(this.options.riskPauseMs);
+    if (code === -352 || code === -412) {
+      this.limiter.answered(false);
+      this.limiter.pause(this.options.riskPauseMs);
+    }
     const errCode = code === -352 ? BiliErrorCode.ApiRisk352 : code === -412 ? BiliErrorCode.ApiRisk412 : BiliErrorCode.ApiError;
     throw new BilibiliError(errCode, `${path}: not a playlist (code ${code} ${message})`, { serviceCode: code, httpStatus: 200 });
   }
@@ -188,12 +205,13 @@ export class BilibiliApiClient {
 
   /** One GET through the limiter; returns the envelope's `data` or throws a coded error. */
   private async getData(base: string, pathAndQuery: string, cookie: string, signal?: AbortSignal, okCodes: number[] = []): Promise<Json> {
-    await this.limiter.acquire(signal);
+    await this.limiter.acquire(signal, this.priority);
     const q = pathAndQuery.indexOf('?');
     const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
     this.requests++;
     const res = await httpGetText(base + pathAndQuery, apiHeaders({ userAgent: this.options.userAgent, cookie }), this.options.apiTimeoutMs, signal);
     if (res.status === 412) {
+      this.limiter.answered(false);
       this.limiter.pause(this.options.riskPauseMs);
       throw new BilibiliError(BiliErrorCode.ApiHttp412, `${path}: HTTP 412 (blocked by risk control); all API calls pause`, { httpStatus: 412 });
     }
@@ -216,10 +234,13 @@ export class BilibiliApiClient {
     const env = body as Record<string, Json>;
     const code = num(env.code, 'code');
     const voucherOnly = code === 0 && isVoucherOnly(env.data);
+    const risk = code === -412 || code === -352 || voucherOnly;
+    // The learned rate grows with every answer that is not risk control (an error about the room is still one).
+    this.limiter.answered(!risk);
     if ((code === 0 && !voucherOnly) || okCodes.includes(code)) return env.data;
     const message = typeof env.message === 'string' ? env.message : typeof env.msg === 'string' ? env.msg : '';
     const details = { serviceCode: code, httpStatus: 200 };
-    if (code === -412 || code === -352 || voucherOnly) {
+    if (risk) {
       this.limiter.pause(this.options.riskPauseMs);
       const errCode = code === -412 ? BiliErrorCode.ApiRisk412 : BiliErrorCode.ApiRisk352;
       const what = voucherOnly ? 'code 0 with only data.v_voucher (an unsigned or badly signed call)' : `code ${code} ${message}`;

@@ -6,7 +6,7 @@ import { classifyStream, ORIGIN_QN, type StreamProvenance } from './provenance.j
 import { chooseQuality, qualityTokens, type StreamCodec } from './quality.js';
 import type { StreamFormat } from './recording-protocol.js';
 import { guestOriginal } from './guest-original.js';
-import { codecEntries, resolveStreamUrl, selectFormat, streamUrlOf, type StreamUrl } from './stream-url.js';
+import { codecEntries, needsSecondCall, resolveStreamUrl, selectFormat, streamUrlOf, type StreamUrl } from './stream-url.js';
 
 /** A stream URL with what it is. */
 export interface ClassifiedStream {
@@ -46,7 +46,7 @@ export function originIn(entries: Map<StreamCodec, CodecEntry>, format: StreamFo
 
 /**
  * RecordingPreferOrigin (when the first quality token is 原画 or above): asks at qn 25000 (原画真彩) and takes an origin when one is offered; else the quality tokens
- * choose among the same answer (one more call only when the chosen qn is not the one served). Without the
+ * choose among the same answer (one more call only when it can change what is served: needsSecondCall). Without the
  * preference, brec's flow (resolveStreamUrl), classified. Throws what resolveStreamUrl throws.
  */
 export async function resolveClassifiedStream(
@@ -73,7 +73,7 @@ export async function resolveClassifiedStream(
   if (origin) return origin;
   const choice = chooseQuality(new Map([...entries].map(([codec, e]) => [codec, e.acceptQn])), tokens);
   let entry = entries.get(choice.codec)!;
-  if (entry.currentQn !== choice.qn) {
+  if (needsSecondCall(entry.currentQn, choice.qn, ORIGIN_QN)) {
     const again = codecEntries(await api.getPlayInfo(roomId, choice.qn, signal), format).get(choice.codec);
     if (!again) throw new BilibiliError(BiliErrorCode.NoStream, `The ${choice.codec} stream went away at qn ${choice.qn} (room ${roomId})`);
     entry = again;

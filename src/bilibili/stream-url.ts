@@ -107,7 +107,7 @@ export async function resolveStreamUrl(
   const { format, entries, uid } = selected;
   const choice = chooseQuality(new Map([...entries].map(([codec, e]) => [codec, e.acceptQn])), wanted);
   let entry = entries.get(choice.codec)!;
-  if (choice.qn !== 10000) {
+  if (needsSecondCall(entry.currentQn, choice.qn, 10000)) {
     // Another qn (or 25000, which accept_qn never lists) is asked for by name.
     const again = codecEntries(await api.getPlayInfo(roomId, choice.qn, signal), format).get(choice.codec);
     if (!again) throw new BilibiliError(BiliErrorCode.NoStream, `The ${choice.codec} stream went away at qn ${choice.qn} (room ${roomId})`);
@@ -115,6 +115,18 @@ export async function resolveStreamUrl(
   }
   // Quality before protocol: a guest-capped answer is replaced by the master playlist's variant when it has more.
   return guestOriginal(api, { roomId, uid, wanted, formats, entry, url: streamUrlOf(entry, choice.codec, choice.qn, format, api.options.recordAvoidHosts), signal });
+}
+
+/**
+ * Whether a play-info answer at `asked` that serves `served` for the chosen codec is worth a second call at `chosen`
+ * (issue 48: a start costs one call). Not when it already serves the chosen qn, nor when it serves less than chosen
+ * while the chosen one is no higher than what was asked: the service already capped this caller (a guest gets 250
+ * while accept_qn lists 10000), and asking for less would not give more. Yes when the chosen qn is lower than the one
+ * served (the user wants 400, say) or higher than the one asked (25000 by name).
+ */
+export function needsSecondCall(served: number, chosen: number, asked: number): boolean {
+  if (served === chosen) return false;
+  return chosen < served || chosen > asked;
 }
 
 /** The StreamUrl of one codec entry: a random host not avoided first, then the others (avoided ones last). */

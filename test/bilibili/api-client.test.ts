@@ -9,7 +9,7 @@ let sim: Awaited<ReturnType<typeof startSim>>;
 const COOKIE = 'buvid3=ABC-123infoc; DedeUserID=4242; SESSDATA=secret';
 
 function client(extra: Record<string, unknown> = {}): BilibiliApiClient {
-  return new BilibiliApiClient({ liveApiHost: sim.url, cookie: COOKIE, apiTimeoutMs: 2000, ...extra }, ApiLimiter.create({ spacingMs: 0, burst: 1 }));
+  return new BilibiliApiClient({ liveApiHost: sim.url, cookie: COOKIE, apiTimeoutMs: 2000, ...extra }, ApiLimiter.create({ perMinute: 0 }));
 }
 
 async function failure(p: Promise<unknown>): Promise<BilibiliError> {

@@ -13,7 +13,7 @@ export const en = {
   'rooms.showLabel': 'show', 'rooms.sortLabel': 'sort',
   'rooms.show.all': 'all', 'rooms.show.recording': 'recording', 'rooms.show.live': 'live', 'rooms.show.offline': 'offline', 'rooms.show.problem': 'problems',
   'rooms.sort.id': 'by id', 'rooms.sort.name': 'by name', 'rooms.sort.state': 'by state', 'rooms.sort.mbps': 'by bitrate',
-  'rooms.summary': '{n} rooms · {live} live · {recording} recording', 'rooms.limiter': 'live API paused (rate-limited)', 'rooms.apiBudget': 'live API {used}/{budget} calls a minute, {pauses} pauses',
+  'rooms.summary': '{n} rooms · {live} live · {recording} recording', 'rooms.limiter': 'live API paused (rate-limited)', 'rooms.apiBudget': 'live API {used}/{budget} calls a minute, {pauses} pauses', 'rooms.apiRateLearned': 'slowed after risk control (ceiling {ceiling})', 'rooms.apiQueued': '{n} calls queued',
   'rooms.more': 'Show {n} more of {rest}', 'rooms.empty': 'No rooms yet: add one above.',
   'rooms.confirmRemove': 'Remove room {id}? Its recording stops.', 'rooms.badInput': 'enter a room id, a short id or a live.bilibili.com URL',
   'rooms.added': 'added room {id}', 'rooms.addFailed': 'add failed: {error}',
