@@ -98,7 +98,7 @@ export class JobJournal {
   private compactedAt = 0;
   private appended = 0;
 
-  constructor(readonly path: string, private readonly now: () => number = Date.now) {}
+  constructor(readonly path: string, private readonly now: () => number = Date.now, private readonly growthBytes = COMPACT_GROWTH_BYTES) {}
 
   /** Reads every job's last state (streamed), rewrites the file with the live set only, and opens it for appends. */
   load(): PostJob[] {
@@ -217,7 +217,7 @@ export class JobJournal {
   /** Whether the journal has grown enough (by size, or by age with anything appended) to be compacted now. */
   get wantsCompaction(): boolean {
     if (this.fd === null || this.appended === 0) return false;
-    return this.appended > Math.max(COMPACT_GROWTH_BYTES, this.compactedSize) || this.now() - this.compactedAt > COMPACT_AGE_MS;
+    return this.appended > Math.max(this.growthBytes, this.compactedSize) || this.now() - this.compactedAt > COMPACT_AGE_MS;
   }
 
   /**

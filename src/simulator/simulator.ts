@@ -51,8 +51,7 @@ export interface SimulatorOptions {
   guestQnCap?: boolean;
   /**
    * Rooms offering FLV and fMP4 run on one stream clock unless created with `liveStream: false` (default true; see
-   * room.ts `oneClockByDefault`). False: only rooms created with `liveStream` do (the test harness, for tests that
-   * predate issue 47).
+   * room.ts `oneClockByDefault`). False: only rooms created with `liveStream` do.
    */
   oneClockByDefault?: boolean;
   /** Risk control: live-API calls per minute per IP above which calls are answered 412 (default 0 = off). */

@@ -338,7 +338,7 @@ export const RE_ADD_WAIT_MS = TIMING.checkIntervalS * 1000 + 1500;
 /** Recordings with a FileOpening whose file is on disk: what a person can mark, clip or watch. */
 function recordings(r: RealSystem, closed: boolean): string[] {
   const out: string[] = [];
-  for (const [path, f] of fileEvents(r)) if (f.opening.length > 0 && (f.closed.length > 0) === closed && /\.flv$/.test(path) && existsSync(join(r.dir, path))) out.push(path);
+  for (const [path, f] of fileEvents(r)) if (f.opening.length > 0 && (f.closed.length > 0) === closed && /\.(flv|mp4)$/.test(path) && existsSync(join(r.dir, path))) out.push(path);
   return out.sort();
 }
 
@@ -383,7 +383,7 @@ export class Clip extends RoomCommand {
     const res = await r.api('POST', '/api/clips', { path: this.path, startMs: 500, endMs: 2500 });
     if (res.status !== 202) throw new InvariantError(`POST /api/clips ${this.path} answered ${res.status}: ${JSON.stringify(res.json)}`);
     const id = res.json.id as string;
-    const output = `${this.path.replace(/\.flv$/, '')}.clip-500-2500.mp4`;
+    const output = `${this.path.replace(/\.(flv|mp4)$/, '')}.clip-500-2500.mp4`;
     m.clipOutputs.add(output);
     // A kill while it runs leaves it queued in the journal: the next start runs it; the bound covers a restart.
     let clip: { state: string; error: string | null; output: string | null } | undefined;

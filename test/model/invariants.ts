@@ -1,7 +1,7 @@
 // The invariants the model test checks after every command: the real system agrees with the model (REST, SSE,
 // GraphQL, files and their webhooks), and what must never happen did not (double events, opens after a stop, gaps
 // the model did not cause, files ffprobe cannot read).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { probe } from '../support/media-tools.js';
 import { breaks, seiTimestamps } from '../gaps/helpers.js';
@@ -148,6 +148,16 @@ export async function checkSettings(m: Model, r: RealSystem): Promise<void> {
     const got = v?.hasValue ? v.value : null;
     if (got !== room.recordDanmaku) bad.push(`room ${room.roomId} RecordDanmaku ${JSON.stringify(v)}, model ${room.recordDanmaku}`);
     if (c.json?.autoRecord !== room.autoRecord) bad.push(`room ${room.roomId} config autoRecord ${c.json?.autoRecord}, model ${room.autoRecord}`);
+  }
+  // config.json holds the same, in brec's shape with every value written out (issue 51): AutoRecord {HasValue, Value}.
+  const path = join(r.dir, 'config.json');
+  if (existsSync(path)) {
+    const file = JSON.parse(readFileSync(path, 'utf8')) as { rooms?: { RoomId?: { Value?: number }; AutoRecord?: unknown }[] };
+    for (const room of m.rooms.values()) {
+      const entry = file.rooms?.find((x) => x.RoomId?.Value === room.roomId);
+      if (!entry) bad.push(`room ${room.roomId} missing from config.json`);
+      else if (JSON.stringify(entry.AutoRecord) !== JSON.stringify({ HasValue: true, Value: room.autoRecord })) bad.push(`room ${room.roomId} config.json AutoRecord ${JSON.stringify(entry.AutoRecord)}, model ${room.autoRecord}`);
+    }
   }
   if (bad.length) throw new InvariantError(bad.join('\n'));
 }

@@ -61,7 +61,7 @@ describe('live preview and clips in the browser', () => {
 
   beforeAll(async () => {
     await buildWeb();
-    s = await startWebSetup({ rooms: simRooms([ROOM], 600), record: [ROOM], roomConfig: { [ROOM]: { RecordDanmaku: true, RecordDanmakuFlushInterval: 1 } } });
+    s = await startWebSetup({ rooms: simRooms([ROOM], 600), record: [ROOM], roomConfig: { [ROOM]: { RecordDanmaku: true, RecordDanmakuFlushInterval: 1, RecordingProtocol: 'flv' } } });
     s.sim.danmakuRate(ROOM, { rate: 8 });
     await eventually('recording 4 s', () => stats().fileMaxTimestamp > 4000, 90_000, 200);
     browser = await puppeteer.launch({ args: chromium.args, executablePath: await chromium.executablePath(), headless: true });
