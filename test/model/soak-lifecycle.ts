@@ -10,6 +10,8 @@ export interface SoakOptions {
   runLength?: number;
   /** After a failing run, go on with the next one (a long soak reports every failure, not only the first). */
   keepGoing?: boolean;
+  /** Play only this run (1-based) of the seed's runs: a failing run of a long soak replayed alone. */
+  onlyRun?: number;
   /** No new run starts after this many minutes (the soak's summary still prints). */
   minutes?: number;
   log: (line: string) => void;
@@ -27,6 +29,7 @@ export async function soakLifecycle(o: SoakOptions): Promise<{ ok: boolean; step
   let failures = 0;
   const stopAt = o.minutes ? Date.now() + o.minutes * 60_000 : Infinity;
   for (const [n, s] of scenarios.entries()) {
+    if (o.onlyRun !== undefined && n + 1 !== o.onlyRun) continue;
     if (Date.now() > stopAt) {
       o.log(`time is up after ${n} of ${scenarios.length} run(s)`);
       break;
@@ -36,7 +39,7 @@ export async function soakLifecycle(o: SoakOptions): Promise<{ ok: boolean; step
       await playScenario(s, o.log);
     } catch (err) {
       o.log(`FAILED in run ${n + 1} of seed ${o.seed} (steps ${o.steps}${o.runLength ? `, run length ${o.runLength}` : ''}):\n${(err as Error).message}`);
-      o.log(`replay: npm run soak -- --seed ${o.seed} --steps ${o.steps}${o.runLength ? ` --run-length ${o.runLength}` : ''}`);
+      o.log(`replay: npm run soak -- --seed ${o.seed} --steps ${o.steps}${o.runLength ? ` --run-length ${o.runLength}` : ''} --only-run ${n + 1}`);
       failures++;
       if (!o.keepGoing) break;
     }
