@@ -18,7 +18,7 @@ export const GROUPS: Group[] = [
   { id: 'recordMode', advanced: false, fields: ['recordMode', 'flvProcessorSplitOnScriptTag', 'flvProcessorDisableSplitOnH264AnnexB', 'flvKeepHevcCodec12', 'titleFilterPatterns', 'recordMemoryBudgetMB', 'recordFillGapsFromHls', 'recordGapFillMaxSeconds'] },
   { id: 'cutting', advanced: false, fields: ['cuttingMode', 'cuttingNumber', 'cuttingByTitle'] },
   { id: 'storage', advanced: false, fields: ['fileNameRecordTemplate', 'saveStreamCover', 'flvWriteMetadata', 'minFreeSpaceMB'] },
-  { id: 'quality', advanced: false, fields: ['recordingQuality', 'recordingProtocol', 'recordingPreferOrigin'] },
+  { id: 'quality', advanced: false, fields: ['recordingQuality', 'recordingProtocol', 'recordingPreferOrigin', 'recordAvoidHosts'] },
   { id: 'post', advanced: false, fields: ['postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency', 'previewMaxViewers'] },
   { id: 'notify', advanced: false, fields: ['notifyUrls', 'notifyEnabled', 'notifyTemplate'] },
   { id: 'objectStorage', advanced: false, fields: ['storageS3Url', 'storageDeleteLocal'] },
@@ -51,12 +51,12 @@ export const UNIT_MS: Partial<Record<Unit, number>> = { s: 1000, ms: 1, min: 60_
 export const ENUMS: Record<string, readonly (number | string)[]> = Object.fromEntries(
   Object.entries(CHOICES).map(([field, values]) => [camelName(field), values!]),
 );
-export const MULTILINE = new Set(['webHookUrls', 'webHookUrlsV2', 'titleFilterPatterns', 'userScript', 'fileNameRecordTemplate', 'postCommand', 'notifyUrls', 'notifyTemplate']);
+export const MULTILINE = new Set(['recordAvoidHosts', 'webHookUrls', 'webHookUrlsV2', 'titleFilterPatterns', 'userScript', 'fileNameRecordTemplate', 'postCommand', 'notifyUrls', 'notifyTemplate']);
 export const SECRET = new Set(['cookie', 'notifyUrls', 'storageS3Url']);
 /** Fields liverec adds to brec's set. */
 export const LIVEREC_ONLY = new Set(['flvKeepHevcCodec12', 'recordMemoryBudgetMB', 'minFreeSpaceMB', 'recordingProtocol', 'timingWebhookTimeout', 'timingApiBlockedPause', 'maxRooms', 'danmakuInstantDetect', 'apiBudgetPerMinute',
   'recordingPreferOrigin', 'timingOriginCheckInterval', 'recordFillGapsFromHls', 'recordGapFillMaxSeconds',
-  'postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency', 'previewMaxViewers',
+  'postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency', 'previewMaxViewers', 'recordAvoidHosts',
   'retentionMaxAgeDays', 'retentionMaxTotalGB', 'retentionMinFreeGB', 'notifyUrls', 'notifyEnabled', 'notifyTemplate',
   'storageS3Url', 'storageDeleteLocal', 'recordingAccount', 'accountCheckInterval']);
 
