@@ -3,7 +3,7 @@
  * Why: the answer cap (4 MiB) bounds bytes, not what JSON.parse builds from them. A 3.8 MB `[[[…]]]` becomes ~1.9
  * million nested arrays: more than a room thread's 96 MB heap (the thread died, and every room on it), and on the
  * main thread's batch status call 1.6 s of parsing and 400 MB. Real answers are at most 12 deep with a few thousand
- * tokens (the captures in /work/shared/testdata/bili-real/api/: getInfoByRoom ~3,500 in 58 KB; a batch status room
+ * tokens (the captures in shared/testdata/bili-real/api/: getInfoByRoom ~3,500 in 58 KB; a batch status room
  * 95, so a 500-uid batch ~47,500), so the limits below leave an order of magnitude and still bound what the parse
  * builds (500,000 tokens are at most ~250,000 values: ~10 MB of heap whatever their shape).
  * The pass reads char codes, never recurses and allocates nothing.

@@ -142,7 +142,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       clearTimeout(startCap);
       if (stopped) return;
       timer = setTimeout(resolve, options.seconds * 1000);
-      // Halfway through, the CDN cuts room 3's stream mid-tag: the recorder reconnects into a new file.
+      // Halfway through, the CDN cuts room 3's stream mid-tag: the recorder reconnects (filling the gap from HLS where it can).
       cut = setTimeout(() => {
         out(`${clock()}  (simulator)     cutting room 10003's stream in the middle of a tag`);
         sim.addFault(10003, { kind: 'stream-cut' });

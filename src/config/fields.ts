@@ -1,4 +1,5 @@
 // The configuration fields of brec's config v3 (plus liverec's own), with types, defaults and scope.
+import { DEFAULT_RECORD_AVOID_HOSTS } from '../bilibili/avoid-hosts.js';
 
 export type FieldKind = 'bool' | 'int' | 'uint' | 'string' | 'enum';
 /** R = room only, RG = room override of a global value, G = global only. */
@@ -86,6 +87,8 @@ export const FIELDS = {
   ApiBudgetPerMinute: { kind: 'uint', scope: 'G', default: 50, liverec: true },
   /** Ask for the streamer's origin first (qn 25000) and switch back to it when a re-encode is recorded (docs/origin.md). */
   RecordingPreferOrigin: { kind: 'bool', scope: 'RG', default: true, liverec: true },
+  /** Stream hosts passed over while another is offered: regular expressions, one per line (default: PCDN hosts; docs/recording.md). */
+  RecordAvoidHosts: { kind: 'string', scope: 'RG', default: DEFAULT_RECORD_AVOID_HOSTS, nullable: true, liverec: true },
   /** Seconds between looks for the origin while a re-encode or transcode is recorded (one play-info call each). */
   TimingOriginCheckInterval: { kind: 'uint', scope: 'G', default: 60, liverec: true },
   /** When an FLV connection drops while the room is live, the missed frames are fetched from the HLS window (docs/gaps.md). */
@@ -103,6 +106,9 @@ export const FIELDS = {
   PostCommandTimeout: { kind: 'uint', scope: 'G', default: 600, liverec: true },
   /** Post-file jobs run at once (each remux takes one thread). */
   PostJobConcurrency: { kind: 'uint', scope: 'G', default: 1, liverec: true },
+  // Live preview (src/preview/, docs/clips.md).
+  /** Readers of one room's live preview (GET /api/room/{id}/live.flv) at once; 0 turns the preview off. */
+  PreviewMaxViewers: { kind: 'uint', scope: 'G', default: 3, liverec: true },
   // Notifications (src/notify/).
   /** Where notifications go, one URL per line: ntfy://, tgram://BOT/CHAT, bark://, mailto://user:pass@host:port/to, json://. */
   NotifyUrls: { kind: 'string', scope: 'G', default: '', nullable: true, liverec: true },

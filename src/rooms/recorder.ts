@@ -13,7 +13,7 @@ import { formatLocal } from '../time.js';
 import { OpenJournal } from './open-journal.js';
 import { finalizeOrphan, orphanFileClosed, recoverAfterCrash } from './crash-recovery.js';
 import { removeStaleTempFiles } from './stale-temp.js';
-import type { RoomMessage } from './protocol.js';
+import type { PreviewChunk, PreviewFormat, RoomMessage } from './protocol.js';
 import { roomIdResolver, type ResolveRoomId } from './resolve-room-id.js';
 import { Room, type RoomControl } from './room.js';
 import { RoomChanges } from './room-changes.js';
@@ -306,6 +306,14 @@ export class Recorder {
   }
 
   /** Absolute paths of the files rooms have open now, journaled ones included (retention never touches them). */
+  /** Where the rooms' live-preview chunks go (src/preview/'s hub); none = they are dropped. */
+  previewSink: ((roomId: number, chunk: PreviewChunk) => void) | null = null;
+
+  /** Turns a room's live preview on or off in its thread; the format it writes now, null when none the preview reads. */
+  preview(roomId: number, on: boolean): Promise<PreviewFormat | null> {
+    return this.supervisor.preview(roomId, on).catch(() => null);
+  }
+
   openPaths(): Set<string> {
     const out = new Set<string>();
     for (const files of this.openFiles.values()) for (const f of files.values()) out.add(resolve(f.path));
@@ -386,6 +394,9 @@ export class Recorder {
           this.openFiles.delete(m.roomId);
           this.saveQuietly();
         }
+        break;
+      case 'preview':
+        this.previewSink?.(m.roomId, m.chunk);
         break;
       case 'log':
         roomLogger(m.roomId)[m.level](m.fields ?? {}, m.msg);

@@ -1,7 +1,7 @@
 // The invariants the model test checks after every command: the real system agrees with the model (REST, SSE,
 // GraphQL, files and their webhooks), and what must never happen did not (double events, opens after a stop, gaps
 // the model did not cause, files ffprobe cannot read).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { probe } from '../support/media-tools.js';
 import { breaks, seiTimestamps } from '../gaps/helpers.js';
@@ -55,7 +55,7 @@ export async function disagreements(m: Model, r: RealSystem): Promise<string[]> 
   if (!r.sse?.connected) out.push('the /api/events stream is not connected');
   else compare('SSE', m, [...r.sse.rooms.values()], out);
   const files = fileEvents(r);
-  for (const path of r.mediaFiles()) if (!files.get(path)?.opening.length) out.push(`${path} is on disk without a FileOpening`);
+  for (const path of r.mediaFiles()) if (!files.get(path)?.opening.length && !m.clipOutputs.has(path)) out.push(`${path} is on disk without a FileOpening`);
   const open = new Map<number, string[]>();
   for (const [path, f] of files) if (f.opening.length > 0 && f.closed.length === 0) open.set(f.roomId, [...(open.get(f.roomId) ?? []), path]);
   for (const [roomId, paths] of open) if (!m.rooms.get(roomId)?.recording) out.push(`room ${roomId} should not record but has no FileClosed for ${paths.join(', ')}`);
@@ -77,6 +77,18 @@ export async function settle(m: Model, r: RealSystem, boundMs = recordBoundMs(m.
     await new Promise((res) => setTimeout(res, 250));
   }
   await strictChecks(m, r);
+  await checkMarkers(m, r);
+}
+
+/** Every marker added is listed, whatever ran since (a kill included: the markers file is replaced atomically). */
+export async function checkMarkers(m: Model, r: RealSystem): Promise<void> {
+  const bad: string[] = [];
+  for (const [path, n] of m.markers) {
+    const res = await r.api('GET', `/api/file/markers?path=${encodeURIComponent(path)}`);
+    const got = res.status === 200 ? (res.json.markers as unknown[]).length : -1;
+    if (got !== n) bad.push(`${path}: ${got} markers listed (HTTP ${res.status}), ${n} added`);
+  }
+  if (bad.length) throw new InvariantError(bad.join('\n'));
 }
 
 const at = (s: unknown): number => Date.parse(String(s));
@@ -136,6 +148,16 @@ export async function checkSettings(m: Model, r: RealSystem): Promise<void> {
     const got = v?.hasValue ? v.value : null;
     if (got !== room.recordDanmaku) bad.push(`room ${room.roomId} RecordDanmaku ${JSON.stringify(v)}, model ${room.recordDanmaku}`);
     if (c.json?.autoRecord !== room.autoRecord) bad.push(`room ${room.roomId} config autoRecord ${c.json?.autoRecord}, model ${room.autoRecord}`);
+  }
+  // config.json holds the same, in brec's shape with every value written out (issue 51): AutoRecord {HasValue, Value}.
+  const path = join(r.dir, 'config.json');
+  if (existsSync(path)) {
+    const file = JSON.parse(readFileSync(path, 'utf8')) as { rooms?: { RoomId?: { Value?: number }; AutoRecord?: unknown }[] };
+    for (const room of m.rooms.values()) {
+      const entry = file.rooms?.find((x) => x.RoomId?.Value === room.roomId);
+      if (!entry) bad.push(`room ${room.roomId} missing from config.json`);
+      else if (JSON.stringify(entry.AutoRecord) !== JSON.stringify({ HasValue: true, Value: room.autoRecord })) bad.push(`room ${room.roomId} config.json AutoRecord ${JSON.stringify(entry.AutoRecord)}, model ${room.autoRecord}`);
+    }
   }
   if (bad.length) throw new InvariantError(bad.join('\n'));
 }

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import {
   AddRoom, BatchStatus, GlobalSetting, HeaderChange, RE_ADD_WAIT_MS, RemoveRoom, Restart, Risk352, NestedApiAnswer, RoomCommand, RoomSetting,
-  SetAutoRecord, SetLive, Split, StartStop, StreamLoss, type Via,
+  SetAutoRecord, SetLive, Split, StartStop, StreamLoss, type Via, Mark, Clip, WatchLive,
 } from './commands.js';
 import { settle } from './invariants.js';
 import { Model } from './model.js';
@@ -33,6 +33,10 @@ export const commandArb: fc.Arbitrary<RoomCommand> = fc.oneof(
   { arbitrary: room.map((i) => new Risk352(i)), weight: 1 },
   { arbitrary: room.map((i) => new NestedApiAnswer(i)), weight: 1 },
   { arbitrary: fc.constantFrom<'SIGTERM' | 'SIGKILL'>('SIGTERM', 'SIGKILL').map((s) => new Restart(s)), weight: 1 },
+  // Watch and clip (docs/clips.md).
+  { arbitrary: fc.tuple(room, fc.boolean()).map(([i, open]) => new Mark(i, open)), weight: 2 },
+  { arbitrary: room.map((i) => new Clip(i)), weight: 1 },
+  { arbitrary: room.map((i) => new WatchLive(i)), weight: 1 },
 );
 
 export interface Scenario {

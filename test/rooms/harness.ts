@@ -51,7 +51,11 @@ export async function startHarness(options: {
   /** The live API host the service uses (read after beforeStart; e.g. a proxy in front of the simulator). */
   liveApiHost?: () => string;
 }): Promise<Harness> {
-  const sim = new Simulator(options.sim);
+  // Recording tests run as a logged-in user would be served: without the guest cap a guest would record the master
+  // playlist's HLS (guest original, issue 47), which test/streams2026/guest-original.test.ts covers with
+  // `sim: { guestQnCap: true }`. Rooms stay on the clip timeline unless they ask for `liveStream`: tests such as
+  // danmaku/recording.test.ts model media positions from a connection's first tag at 0 (0 % within 100 ms on one clock).
+  const sim = new Simulator({ guestQnCap: false, oneClockByDefault: false, ...options.sim });
   const running = await sim.start();
   for (const r of options.rooms) sim.createRoom(r);
   await options.beforeStart?.(sim, running.url);

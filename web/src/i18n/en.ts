@@ -13,7 +13,7 @@ export const en = {
   'rooms.showLabel': 'show', 'rooms.sortLabel': 'sort',
   'rooms.show.all': 'all', 'rooms.show.recording': 'recording', 'rooms.show.live': 'live', 'rooms.show.offline': 'offline', 'rooms.show.problem': 'problems',
   'rooms.sort.id': 'by id', 'rooms.sort.name': 'by name', 'rooms.sort.state': 'by state', 'rooms.sort.mbps': 'by bitrate',
-  'rooms.summary': '{n} rooms · {live} live · {recording} recording', 'rooms.limiter': 'live API paused (rate-limited)', 'rooms.apiBudget': 'live API {used}/{budget} calls a minute, {pauses} pauses',
+  'rooms.summary': '{n} rooms · {live} live · {recording} recording', 'rooms.limiter': 'live API paused (rate-limited)', 'rooms.apiBudget': 'live API {used}/{budget} calls a minute, {pauses} pauses', 'rooms.apiRateLearned': 'slowed after risk control (ceiling {ceiling})', 'rooms.apiQueued': '{n} calls queued',
   'rooms.more': 'Show {n} more of {rest}', 'rooms.empty': 'No rooms yet: add one above.',
   'rooms.confirmRemove': 'Remove room {id}? Its recording stops.', 'rooms.badInput': 'enter a room id, a short id or a live.bilibili.com URL',
   'rooms.added': 'added room {id}', 'rooms.addFailed': 'add failed: {error}',
@@ -190,6 +190,9 @@ export const en = {
   'notifyTest.send': 'Send test notification', 'notifyTest.sending': 'Sending…', 'notifyTest.none': 'No notification URL is saved.', 'notifyTest.sent': 'sent',
 
   // Clips, danmaku heat, markers and the live preview (docs/clips.md)
+  'set.previewMaxViewers': 'Live preview viewers per room', 'set.previewMaxViewers.help': 'How many may watch a recording room\'s live preview at once (served from the recording, no second CDN connection); 0 turns the preview off.',
+  'live.title': 'Live preview', 'live.watch': 'Watch live', 'live.stop': 'Stop watching', 'live.ended': 'the file was split or the recording stopped; reconnecting…',
+  'live.danmaku': '{n} danmaku while watching', 'live.unavailable': 'No live preview: {reason}',
   'jobkind.clip': 'clip', 'clips.title': 'Clips', 'clips.span': 'span',
   'clips.heat': 'Danmaku heat: comments, super chats, gifts and guard purchases per 10 s; click to seek',
   'clips.noHeat': 'No danmaku XML beside this recording: no heat to show.', 'clips.count': '{n} danmaku',

@@ -14,7 +14,7 @@ export const zh: Record<Key, string> = {
   'rooms.showLabel': '显示', 'rooms.sortLabel': '排序',
   'rooms.show.all': '全部', 'rooms.show.recording': '录制中', 'rooms.show.live': '直播中', 'rooms.show.offline': '未开播', 'rooms.show.problem': '有问题',
   'rooms.sort.id': '按房间号', 'rooms.sort.name': '按主播名', 'rooms.sort.state': '按状态', 'rooms.sort.mbps': '按码率',
-  'rooms.summary': '{n} 个直播间 · {live} 个直播中 · {recording} 个录制中', 'rooms.limiter': '直播 API 已暂停（请求过于频繁）', 'rooms.apiBudget': '直播 API 每分钟 {used}/{budget} 次请求，已暂停 {pauses} 次',
+  'rooms.summary': '{n} 个直播间 · {live} 个直播中 · {recording} 个录制中', 'rooms.limiter': '直播 API 已暂停（请求过于频繁）', 'rooms.apiBudget': '直播 API 每分钟 {used}/{budget} 次请求，已暂停 {pauses} 次', 'rooms.apiRateLearned': '风控后降速（上限 {ceiling}）', 'rooms.apiQueued': '{n} 个请求排队中',
   'rooms.more': '再显示 {n} 个（还有 {rest} 个）', 'rooms.empty': '还没有直播间：在上方添加一个。',
   'rooms.confirmRemove': '删除直播间 {id}？它的录制会停止。', 'rooms.badInput': '请输入房间号、短号或 live.bilibili.com 网址',
   'rooms.added': '已添加直播间 {id}', 'rooms.addFailed': '添加失败：{error}',
@@ -183,6 +183,9 @@ export const zh: Record<Key, string> = {
   'notifyTest.send': '发送测试通知', 'notifyTest.sending': '发送中…', 'notifyTest.none': '还没有保存通知地址。', 'notifyTest.sent': '已发送',
 
   // 片段、弹幕热度、标记与直播预览（docs/clips.md）
+  'set.previewMaxViewers': '每个直播间的直播预览人数', 'set.previewMaxViewers.help': '同时观看录制中直播间预览的最多人数（直接取自录制数据，不另连 CDN）；0 关闭预览。',
+  'live.title': '直播预览', 'live.watch': '观看直播', 'live.stop': '停止观看', 'live.ended': '文件已分段或录制已停止，正在重新连接…',
+  'live.danmaku': '观看期间 {n} 条弹幕', 'live.unavailable': '无法预览：{reason}',
   'jobkind.clip': '剪辑片段', 'clips.title': '片段', 'clips.span': '时间段',
   'clips.heat': '弹幕热度：每 10 秒的弹幕、醒目留言、礼物和上舰数；点击跳转',
   'clips.noHeat': '此录像旁没有弹幕 XML，无法显示热度。', 'clips.count': '{n} 条弹幕',

@@ -6,6 +6,7 @@ import { NoticeLine, useNotice } from '../components/notice';
 import { GapBadge, type Gap } from '../components/file-gaps';
 import { roomAction, setAutoRecord } from '../components/room-actions';
 import { HistoryChart } from '../components/chart';
+import { LivePreview } from '../components/live-preview';
 import { bytes, dateTime, DASH, duration } from '../format';
 import { has, t } from '../i18n';
 import { formatStat } from '../stat-fields';
@@ -114,6 +115,7 @@ export function RoomDetailPage({ roomId }: { roomId: number }) {
         <label class="toggle"><input type="checkbox" checked={room.autoRecord} onChange={(e) => setAutoRecord(room, e.currentTarget.checked).catch((err: Error) => say(err.message, true))} /> {t('rooms.autoRecord')}</label>
       </div>
       <NoticeLine notice={notice} />
+      {room.recording && <LivePreview roomId={roomId} path={files.find((f) => f.size === null)?.path ?? null} fileSeconds={(Number(room.recordingStats.fileMaxTimestamp) || 0) / 1000} />}
       <h3>{t('chart.title')}</h3>
       <HistoryChart history={store.history.get(room.objectId)} version={store.historyVersion} height={200} withBytes />
       <div class="two">

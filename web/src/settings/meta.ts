@@ -19,7 +19,7 @@ export const GROUPS: Group[] = [
   { id: 'cutting', advanced: false, fields: ['cuttingMode', 'cuttingNumber', 'cuttingByTitle'] },
   { id: 'storage', advanced: false, fields: ['fileNameRecordTemplate', 'saveStreamCover', 'flvWriteMetadata', 'minFreeSpaceMB'] },
   { id: 'quality', advanced: false, fields: ['recordingQuality', 'recordingProtocol', 'recordingPreferOrigin'] },
-  { id: 'post', advanced: false, fields: ['postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency'] },
+  { id: 'post', advanced: false, fields: ['postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency', 'previewMaxViewers'] },
   { id: 'notify', advanced: false, fields: ['notifyUrls', 'notifyEnabled', 'notifyTemplate'] },
   { id: 'objectStorage', advanced: false, fields: ['storageS3Url', 'storageDeleteLocal'] },
   { id: 'retention', advanced: false, fields: ['retentionMaxAgeDays', 'retentionMaxTotalGB', 'retentionMinFreeGB'] },
@@ -36,7 +36,7 @@ export const GROUPS: Group[] = [
 const UNITS: Record<string, Unit> = {
   timingCheckInterval: 's', timingStreamRetryNoQn: 's', timingOriginCheckInterval: 's', recordGapFillMaxSeconds: 's', accountCheckInterval: 's',
   timingApiTimeout: 'ms', timingStreamRetry: 'ms', timingStreamConnect: 'ms', timingDanmakuRetry: 'ms', timingWatchdogTimeout: 'ms',
-  timingApiBlockedPause: 'ms', timingWebhookTimeout: 'ms', postCommandTimeout: 's', postJobConcurrency: 'count',
+  timingApiBlockedPause: 'ms', timingWebhookTimeout: 'ms', postCommandTimeout: 's', postJobConcurrency: 'count', previewMaxViewers: 'count',
   recordMemoryBudgetMB: 'MiB', minFreeSpaceMB: 'MiB', recordDanmakuFlushInterval: 'count', apiBudgetPerMinute: 'count',
 };
 
@@ -56,7 +56,7 @@ export const SECRET = new Set(['cookie', 'notifyUrls', 'storageS3Url']);
 /** Fields liverec adds to brec's set. */
 export const LIVEREC_ONLY = new Set(['flvKeepHevcCodec12', 'recordMemoryBudgetMB', 'minFreeSpaceMB', 'recordingProtocol', 'timingWebhookTimeout', 'timingApiBlockedPause', 'maxRooms', 'danmakuInstantDetect', 'apiBudgetPerMinute',
   'recordingPreferOrigin', 'timingOriginCheckInterval', 'recordFillGapsFromHls', 'recordGapFillMaxSeconds',
-  'postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency',
+  'postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency', 'previewMaxViewers',
   'retentionMaxAgeDays', 'retentionMaxTotalGB', 'retentionMinFreeGB', 'notifyUrls', 'notifyEnabled', 'notifyTemplate',
   'storageS3Url', 'storageDeleteLocal', 'recordingAccount', 'accountCheckInterval']);
 
