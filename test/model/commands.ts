@@ -86,9 +86,10 @@ export class AddRoom extends PickCommand {
       if (res.errors || res.data.addRoom.roomConfig.roomId !== p.roomId) throw new InvariantError(`addRoom answered ${JSON.stringify(res)}`);
     } else {
       const res = await ok(r, 'POST', '/api/room', { roomId: this.via === 'id' ? p.roomId : p.shortId, autoRecord: this.autoRecord });
-      // A short id is resolved before the room is listed, unless the live API cannot answer (paused after a -352): then
-      // the room is listed by the id given and renamed at its first check (docs/recording.md); settle sees the rename.
-      const asGiven = this.via === 'short' && m.riskPending && res.roomId === p.shortId;
+      // A short id is resolved before the room is listed, unless the live API cannot answer within 5 s (paused after a
+      // -352, or the call waits its turn under a tight budget): then the room is listed by the id given and renamed at
+      // its first check (docs/recording.md); settle sees the rename.
+      const asGiven = this.via === 'short' && (m.riskPending || m.budget < TIMING.budgetPerMinute) && res.roomId === p.shortId;
       if (res.roomId !== p.roomId && !asGiven) throw new InvariantError(`POST /api/room answered roomId ${res.roomId}, want ${p.roomId}`);
     }
     m.add(p.roomId, this.autoRecord);
