@@ -6,8 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { toleratedSummary } from './known-defects.js';
 import { playScenario, scenarioArb, tally } from './scenario.js';
 
-/** LIVEREC_MODEL_SEED (and LIVEREC_MODEL_PATH) replay a failure, as printed; otherwise each run explores a new seed. */
-const seed = process.env.LIVEREC_MODEL_SEED ? Number(process.env.LIVEREC_MODEL_SEED) : Math.floor(Math.random() * 2 ** 31);
+/**
+ * LIVEREC_MODEL_SEED (and LIVEREC_MODEL_PATH) replay a failure, as printed; LIVEREC_MODEL_SEED=random explores a new
+ * seed. By default `npm test` plays a fixed seed, so a landing is judged on the same journeys every time: exploring
+ * new seeds is the soak's job (`npm run soak`), whose open findings are listed in docs/testing.md.
+ */
+const FIXED_SEED = 2054054501;
+const seedEnv = process.env.LIVEREC_MODEL_SEED;
+const seed = seedEnv === 'random' ? Math.floor(Math.random() * 2 ** 31) : seedEnv ? Number(seedEnv) : FIXED_SEED;
 const path = process.env.LIVEREC_MODEL_PATH;
 const RUNS = 4;
 /** Commands played per run: generated with room to spare, since about a third do not apply where they fall. */
