@@ -51,7 +51,9 @@ export async function startHarness(options: {
   /** The live API host the service uses (read after beforeStart; e.g. a proxy in front of the simulator). */
   liveApiHost?: () => string;
 }): Promise<Harness> {
-  const sim = new Simulator(options.sim);
+  // The service records as a guest here; without the guest qn cap (7a86b57) its rooms serve qn 10000, as to a logged-in
+  // user, so recording tests see the origin they are about. The cap itself is tested where it is the subject.
+  const sim = new Simulator({ guestQnCap: false, ...options.sim });
   const running = await sim.start();
   for (const r of options.rooms) sim.createRoom(r);
   await options.beforeStart?.(sim, running.url);
