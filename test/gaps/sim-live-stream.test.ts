@@ -82,7 +82,10 @@ describe('simulator live-stream rooms', () => {
   });
 
   it('refuses live-stream faults on other rooms', () => {
-    sim.createRoom({ roomId: ROOM + 1, live: true });
+    // Rooms offering FLV and fMP4 are live-stream rooms by default (7a86b57); this one is not, by choice or by format.
+    sim.createRoom({ roomId: ROOM + 1, live: true, liveStream: false });
     expect(() => sim.addFault(ROOM + 1, { kind: 'flv-outage', seconds: 1 })).toThrow(/live-stream room/);
+    sim.createRoom({ roomId: ROOM + 2, live: true, formats: ['flv', 'ts'] });
+    expect(() => sim.addFault(ROOM + 2, { kind: 'flv-outage', seconds: 1 })).toThrow(/live-stream room/);
   });
 });
