@@ -23,7 +23,7 @@ import { flvLeadBytes, phaseTotals } from './output-bytes.js';
 /** The stream URL a client gets from the live API (the real client code), on 127.0.0.1. */
 async function streamUrls(simUrl: string, roomIds: number[], format: StreamFormat): Promise<string[]> {
   // The benchmark's own limiter, without spacing: ffmpeg's start should not wait on brec's politeness delay.
-  const api = new BilibiliApiClient({ liveApiHost: simUrl }, ApiLimiter.create({ spacingMs: 0, burst: 1_000_000 }));
+  const api = new BilibiliApiClient({ liveApiHost: simUrl }, ApiLimiter.create({ perMinute: 0 }));
   const urls: string[] = [];
   for (const id of roomIds) {
     const { url } = await resolveStreamUrl(api, id, undefined, [format]);

@@ -57,10 +57,9 @@ export interface Service {
 
 export async function startService(options: ServiceOptions): Promise<Service> {
   const { config, workDir } = options;
-  // One budget for every live-API call of the process (ApiBudgetPerMinute); a burst of 5 after a quiet time. Why 5:
-  // GCRA lets budget + burst - 1 calls into a sliding minute, and 50 + 9 sat one call under a 60-a-minute risk
-  // threshold (bench:idle, 50 rooms going live in one minute: peak 59).
-  const limiter = ApiLimiter.create({ spacingMs: config.effective('ApiBudgetPerMinute') > 0 ? 60_000 / config.effective('ApiBudgetPerMinute') : 0, burst: 5 });
+  // One budget for every live-API call of the process: at most ApiBudgetPerMinute calls in any sliding minute (less
+  // while the learned rate is below it), queued by priority (docs/scale.md).
+  const limiter = ApiLimiter.create({ perMinute: config.effective('ApiBudgetPerMinute') });
   setProcessLimiter(limiter);
   // Jobs, retention and notifications start after the bind; the routes reach them once they exist.
   const late: { jobs?: PostQueue; retention?: Retention; notifier?: Notifier; recorder?: Recorder } = {};

@@ -28,6 +28,9 @@ import { registerClipRoutes } from './clips.js';
 import { registerClipSuggestionRoutes } from './clip-suggestions.js';
 import { registerDanmakuDensityRoutes } from './danmaku-density.js';
 import { registerMarkerRoutes } from './markers.js';
+import { registerLivePreviewRoutes } from './live-preview.js';
+import { PreviewHub } from '../preview/preview-hub.js';
+import { logger } from '../log/logger.js';
 import { registerRetentionRoutes } from './retention.js';
 import { registerNotifyRoutes } from './notify.js';
 import { registerAccountRoutes } from './accounts.js';
@@ -108,6 +111,15 @@ export function createApiApp(options: ApiAppOptions): ApiAppParts {
   registerFileDownloads(app, options);
   const events = new EventHub(options.recorder);
   registerEventRoutes(app, events);
+  // The live preview reads the rooms' threads only while someone watches (src/preview/).
+  const preview = new PreviewHub({
+    control: (roomId, on) => options.recorder.preview(roomId, on),
+    maxViewers: () => options.recorder.config.effective('PreviewMaxViewers'),
+    onDanmaku: (d) => events.danmaku(d),
+    log: logger().child({ component: 'preview' }),
+  });
+  options.recorder.previewSink = (roomId, chunk) => preview.receive(roomId, chunk);
+  registerLivePreviewRoutes(app, options, preview);
   registerGapSchemas(app);
   const metrics = new RecorderMetrics({ recorder: options.recorder, deliveries: options.deliveries, eventClients: () => events.clientCount });
   registerMetricsRoutes(app, metrics);
@@ -118,5 +130,5 @@ export function createApiApp(options: ApiAppOptions): ApiAppParts {
   registerOpenApiRoutes(app, document);
   registerSwaggerRoutes(app);
   installFallbacks(app);
-  return { app, document, events, metrics, history, snapshots, dispose: () => (events.dispose(), metrics.dispose(), history.dispose()) };
+  return { app, document, events, metrics, history, snapshots, dispose: () => (events.dispose(), metrics.dispose(), history.dispose(), preview.close()) };
 }

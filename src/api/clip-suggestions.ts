@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { createRoute, z } from '@hono/zod-openapi';
 import { suggestWindows } from '../clips/suggestions.js';
-import { readDanmakuFile } from '../danmaku/read-xml.js';
+import { danmakuTimes } from '../clips/danmaku-times.js';
 import type { ApiApp, ApiDeps } from './context.js';
 import { xmlOf } from './danmaku-density.js';
 import { errorContent } from './errors.js';
@@ -46,7 +46,7 @@ export function registerClipSuggestionRoutes(app: ApiApp, deps: ApiDeps): void {
     if (!existsSync(xml)) return noSuchFile(c, `${path} (its danmaku XML)`);
     let times: number[];
     try {
-      times = readDanmakuFile(xml).items.map((i) => i.ts);
+      times = danmakuTimes(xml).map((i) => i.ts);
     } catch (err) {
       return invalid(c, (err as Error).message.replace(xml, relativeToWork(deps, xml)));
     }

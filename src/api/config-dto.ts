@@ -14,7 +14,11 @@ function valueSchema(field: FieldName): z.ZodType {
   const def: FieldDef = FIELDS[field];
   switch (def.kind) {
     case 'bool': return z.boolean();
-    case 'string': return def.nullable ? z.string().nullable() : z.string();
+    case 'string': {
+      // A choice is an enum in the document (its values are the UI's select): clients and the UI read one list.
+      const text = def.choices ? z.enum(def.choices as [string, ...string[]]) : z.string();
+      return def.nullable ? text.nullable() : text;
+    }
     case 'int': return z.number().int().min(-2147483648).max(2147483647).openapi({ format: 'int32' });
     case 'uint': return z.number().int().min(0).max(0xffffffff).openapi({ format: 'int64', description: 'uint' });
     case 'enum': {

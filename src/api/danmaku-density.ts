@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { createRoute, z } from '@hono/zod-openapi';
 import { densityOf } from '../clips/density.js';
-import { readDanmakuFile } from '../danmaku/read-xml.js';
+import { danmakuTimes } from '../clips/danmaku-times.js';
 import type { ApiApp, ApiDeps } from './context.js';
 import { errorContent } from './errors.js';
 import { sendJson } from './json.js';
@@ -51,7 +51,7 @@ export function registerDanmakuDensityRoutes(app: ApiApp, deps: ApiDeps): void {
     if (!existsSync(xml)) return noSuchFile(c, `${path} (its danmaku XML)`);
     let items;
     try {
-      items = readDanmakuFile(xml).items;
+      items = danmakuTimes(xml);
     } catch (err) {
       return invalid(c, (err as Error).message.replace(xml, relativeToWork(deps, xml)));
     }

@@ -59,23 +59,10 @@ function generatorForms(schema: unknown): void {
 }
 
 /** The operations brec's SDK generator knows (its list predates `/api/log/fetch`). */
-const SDK_OPERATIONS = new Set([
+export const SDK_OPERATIONS = new Set([
   ...Object.values(BREC_OPERATIONS).filter((id) => id !== 'fetchLogs'),
   ...Object.values(ROOM_OPERATIONS).flatMap((stem) => FAMILIES.map((f) => stem + f.suffix)),
 ]);
-
-/**
- * The document restricted to the operations brec's SDK generator knows: it refuses any other path, even brec's own
- * `/api/log/fetch`. Schemas stay (the generator renders every one). Point its SWAGGER_URL here.
- */
-export function sdkView(doc: Json): Json {
-  const paths: Json = {};
-  for (const [path, item] of Object.entries(doc.paths as Json)) {
-    const kept = Object.fromEntries(Object.entries(item as Json).filter(([, op]) => SDK_OPERATIONS.has((op as Json).operationId)));
-    if (Object.keys(kept).length > 0) paths[path] = kept;
-  }
-  return { ...doc, paths };
-}
 
 /** Rewrites the document in place and returns it. */
 export function brecShape(doc: Json): Json {

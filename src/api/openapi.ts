@@ -2,7 +2,8 @@
 import { VERSION } from '../version.js';
 import type { ApiApp } from './context.js';
 import { JSON_CONTENT_TYPE } from './json.js';
-import { brecShape, sdkView } from './openapi-brec-shape.js';
+import { brecShape } from './openapi-brec-shape.js';
+import { sdkView } from './openapi-sdk-view.js';
 
 const DESCRIPTION = [
   '录播姬 (BililiveRecorder) 兼容的 REST API，由 liverec 实现。objectId 每次启动时重新生成，不会保存到设置文件。',

@@ -23,7 +23,11 @@ export async function workFile(deps: ApiDeps, path: string): Promise<string | nu
 }
 
 /** `path` relative to the work directory with forward slashes. */
-export const relativeToWork = (deps: ApiDeps, full: string): string => relative(realpathSync(deps.recorder.workDir), full).split(sep).join('/');
+export function relativeToWork(deps: ApiDeps, full: string): string {
+  const plain = relative(deps.recorder.workDir, full);
+  const rel = plain.startsWith('..') ? relative(realpathSync(deps.recorder.workDir), full) : plain;
+  return rel.split(sep).join('/');
+}
 
 export const noSuchFile = (c: Context, path: string) =>
   sendJson(c, { code: ApiErrorCode.NotFound, message: `no such file in the work directory: ${path}` }, 404);

@@ -1,5 +1,6 @@
 // The live API client: the endpoints the recorder needs, WBI-signed with a guest identity, every call through the shared limiter.
 import { type ApiLimiter, getProcessLimiter } from './api-limiter.js';
+import type { ApiPriority } from './api-priority.js';
 import {
   type DanmuInfo, type PlayInfo, type RoomInfo, type RoomInit, readDanmuInfo, readPlayInfo, readRoomInfo, readRoomInit,
 } from './api-models.js';
@@ -38,8 +39,17 @@ export class BilibiliApiClient {
   /** Calls that reached the service (for stats and tests). */
   requests = 0;
 
-  constructor(options: Partial<ClientOptions> = {}, private readonly limiter: ApiLimiter = getProcessLimiter()) {
+  /**
+   * `priority`: where this client's calls queue in the budget when it is short (src/bilibili/api-priority.ts); a room
+   * holds one client per purpose (withPriority), so a danmaku token never waits ahead of a stream's start.
+   */
+  constructor(options: Partial<ClientOptions> = {}, private readonly limiter: ApiLimiter = getProcessLimiter(), readonly priority: ApiPriority = 'detect') {
     this.options = clientOptions(options);
+  }
+
+  /** The same client (options, limiter) whose calls queue at `priority`. */
+  withPriority(priority: ApiPriority): BilibiliApiClient {
+    return priority === this.priority ? this : new BilibiliApiClient(this.options, this.limiter, priority);
   }
 
   /** getInfoByRoom; accepts a short id and answers with the real one. */
@@ -87,17 +97,27 @@ export class BilibiliApiClient {
    * text; the parameters are those of the `master_url` the service hands out beside fMP4 entries. A JSON answer
    * (room offline or unknown, risk control) is thrown as the coded error it carries.
    */
-  async getMasterPlaylist(roomId: number, qn: number, signal?: AbortSignal): Promise<string> {
+  /**
+   * The play-gateway master playlist. `mid` given (the streamer's uid): biliup's anonymous_origin query, which adds
+   * `drm_type=0&codec=0,1`; without it the `master_url` play info hands out (`mid=0`).
+   */
+  async getMasterPlaylist(roomId: number, qn: number, signal?: AbortSignal, o: { mid?: number } = {}): Promise<string> {
     this.limiter.checkPaused();
     // The guest identity's buvid3 goes with it like with every live API call; master_url carries no WBI signature.
     const headers = apiHeaders({ userAgent: this.options.userAgent, cookie: await this.apiCookie(signal) });
-    await this.limiter.acquire(signal);
+    await this.limiter.acquire(signal, this.priority);
     const path = '/xlive/play-gateway/master/url';
     this.requests++;
-    const query = `cid=${roomId}&mid=0&pt=web&p2p_type=-1&net=0&free_type=0&build=0&feature=2&qn=${qn}`;
+    const query = o.mid !== undefined
+      ? `cid=${roomId}&mid=${o.mid}&pt=web&p2p_type=-1&net=0&free_type=0&build=0&feature=2&qn=${qn}&drm_type=0&codec=0,1`
+      : `cid=${roomId}&mid=0&pt=web&p2p_type=-1&net=0&free_type=0&build=0&feature=2&qn=${qn}`;
     const res = await httpGetText(`${this.options.liveApiHost}${path}?${query}`, headers, this.options.apiTimeoutMs, signal);
+    if (res.status === 412) this.limiter.answered(false);
     if (res.status !== 200) throw new BilibiliError(BiliErrorCode.ApiHttpStatus, `${path}: HTTP ${res.status}`, { httpStatus: res.status });
-    if (res.body.trimStart().startsWith('#EXTM3U')) return res.body;
+    if (res.body.trimStart().startsWith('#EXTM3U')) {
+      this.limiter.answered(true);
+      return res.body;
+    }
     let code = -1;
     let message = res.body.slice(0, 60);
     try {
@@ -106,7 +126,10 @@ export class BilibiliApiClient {
       code = typeof env.code === 'number' ? env.code : -1;
       message = typeof env.message === 'string' ? env.message : '';
     } catch { /* neither a playlist nor JSON */ }
-    if (code === -352 || code === -412) this.limiter.pause(this.options.riskPauseMs);
+    if (code === -352 || code === -412) {
+      this.limiter.answered(false);
+      this.limiter.pause(this.options.riskPauseMs);
+    }
     const errCode = code === -352 ? BiliErrorCode.ApiRisk352 : code === -412 ? BiliErrorCode.ApiRisk412 : BiliErrorCode.ApiError;
     throw new BilibiliError(errCode, `${path}: not a playlist (code ${code} ${message})`, { serviceCode: code, httpStatus: 200 });
   }
@@ -144,11 +167,12 @@ export class BilibiliApiClient {
     // Checked before the keys and identity: a refresh attempted during a pause would fail and be held off a minute.
     this.limiter.checkPaused();
     let query: string;
-    if (sign && this.options.wbiSign) {
-      const host = this.options.mainApiHost;
-      const keys = await this.wbiCache().get(() => fetchShared(`wbi ${host}`, WBI_MAX_AGE_MS, () => this.fetchWbiKeys(signal)));
+    const host = this.options.mainApiHost;
+    const keys = sign && this.options.wbiSign ? await this.wbiCache().get(() => fetchShared(`wbi ${host}`, WBI_MAX_AGE_MS, () => this.fetchWbiKeys(signal))) : null;
+    if (keys) {
       query = signQuery({ ...params, web_location: WEB_LOCATION }, keys);
     } else {
+      // Signing off, or nav has not answered yet: unsigned (a wrong signature is a certain -352; unsigned may pass).
       query = Object.entries(params).map(([k, v]) => `${k}=${v}`).join('&');
     }
     const cookie = await this.apiCookie(signal);
@@ -181,12 +205,13 @@ export class BilibiliApiClient {
 
   /** One GET through the limiter; returns the envelope's `data` or throws a coded error. */
   private async getData(base: string, pathAndQuery: string, cookie: string, signal?: AbortSignal, okCodes: number[] = []): Promise<Json> {
-    await this.limiter.acquire(signal);
+    await this.limiter.acquire(signal, this.priority);
     const q = pathAndQuery.indexOf('?');
     const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
     this.requests++;
     const res = await httpGetText(base + pathAndQuery, apiHeaders({ userAgent: this.options.userAgent, cookie }), this.options.apiTimeoutMs, signal);
     if (res.status === 412) {
+      this.limiter.answered(false);
       this.limiter.pause(this.options.riskPauseMs);
       throw new BilibiliError(BiliErrorCode.ApiHttp412, `${path}: HTTP 412 (blocked by risk control); all API calls pause`, { httpStatus: 412 });
     }
@@ -209,10 +234,13 @@ export class BilibiliApiClient {
     const env = body as Record<string, Json>;
     const code = num(env.code, 'code');
     const voucherOnly = code === 0 && isVoucherOnly(env.data);
+    const risk = code === -412 || code === -352 || voucherOnly;
+    // The learned rate grows with every answer that is not risk control (an error about the room is still one).
+    this.limiter.answered(!risk);
     if ((code === 0 && !voucherOnly) || okCodes.includes(code)) return env.data;
     const message = typeof env.message === 'string' ? env.message : typeof env.msg === 'string' ? env.msg : '';
     const details = { serviceCode: code, httpStatus: 200 };
-    if (code === -412 || code === -352 || voucherOnly) {
+    if (risk) {
       this.limiter.pause(this.options.riskPauseMs);
       const errCode = code === -412 ? BiliErrorCode.ApiRisk412 : BiliErrorCode.ApiRisk352;
       const what = voucherOnly ? 'code 0 with only data.v_voucher (an unsigned or badly signed call)' : `code ${code} ${message}`;

@@ -1,48 +1,53 @@
-// One API limiter for every room in every thread: a shared pause (after 412/-352) and call spacing, in a SharedArrayBuffer.
+// One API budget for every room in every thread: a shared pause (after 412/-352), a learned rate and a priority queue.
 import { BiliErrorCode, BilibiliError } from './errors.js';
+import { CALLS, CELLS, GRANT, PAUSE, PAUSES, WAITED } from './api-limiter-cells.js';
+import { CallWindow } from './api-call-window.js';
+import type { ApiPriority } from './api-priority.js';
+import { HEARTBEAT_MS, WaitQueue } from './api-wait-queue.js';
+import { abortableSleep, ClusterGrant } from './cluster-grant.js';
+import { withLock } from './cells-lock.js';
 
 /*
- * Why a SharedArrayBuffer and not a main-thread arbiter: rooms run in worker threads, and every API
- * call must see a pause another thread set a moment ago. Two 64-bit words updated with Atomics give
- * that without a round trip through the main thread (which may be busy) and without any lock:
- *   [0] pauseUntil  epoch ms before which no call may be made (raised with a CAS loop, never lowered by a trip)
- *   [1] tat         GCRA "theoretical arrival time": calls are spaced `spacingMs` apart, with `burst`
- *                   calls allowed back to back. A caller reserves its slot with one CAS and sleeps until it.
- * The main thread creates the limiter and hands `toShared()` to each worker (workerData or postMessage);
- * the worker calls `ApiLimiter.fromShared()` / `setProcessLimiter()`. Date.now() is the clock: it is the same
- * wall clock in every thread.
+ * Why a SharedArrayBuffer and not a main-thread arbiter: rooms run in worker threads, and every API call must see a
+ * pause another thread set a moment ago and its place in one queue. Cells updated with Atomics (and a spin lock for
+ * the few that change together, src/bilibili/cells-lock.ts) give that without a round trip through the main thread
+ * (which may be busy). The main thread creates the limiter and hands `toShared()` to each worker (workerData or
+ * postMessage); the worker calls `ApiLimiter.fromShared()` / `setProcessLimiter()`. Date.now() is the clock: it is
+ * the same wall clock in every thread.
+ *   - the budget: at most `rate` calls in any sliding minute, the rate learned from the answers (api-call-window.ts);
+ *   - the queue: callers wait by priority, then by arrival (api-wait-queue.ts, api-priority.ts);
+ *   - the pause: after a risk answer no call is made until `pauseUntil` (raised with a CAS loop, never lowered).
  */
 
 export interface ApiLimiterShared {
   buffer: SharedArrayBuffer;
-  spacingMs: number;
-  burst: number;
 }
 
 export interface ApiLimiterOptions {
-  /** Minimum distance between calls once the burst is used up (default 100 ms: 500 rooms take ~50 s). */
+  /** The ceiling of the rate (ApiBudgetPerMinute): calls in any minute; 0 = no budget. Default 50. */
+  perMinute?: number;
+  /** Older form: the distance between calls (60 000 / perMinute); 0 = no budget. */
   spacingMs?: number;
-  /** Calls allowed back to back after a quiet period (default 5). */
-  burst?: number;
 }
-
-import { CALLS, CELLS, GRANT, PAUSE, PAUSES, SPACING, TAT, WAITED } from './api-limiter-cells.js';
-import { abortableSleep, ClusterGrant } from './cluster-grant.js';
 
 export class ApiLimiter {
   private readonly cells: BigInt64Array;
   private readonly grant: ClusterGrant;
+  private readonly window: CallWindow;
+  private readonly queue: WaitQueue;
 
   private constructor(private readonly shared: ApiLimiterShared) {
     this.cells = new BigInt64Array(shared.buffer);
     this.grant = new ClusterGrant(this.cells);
+    this.window = new CallWindow(this.cells);
+    this.queue = new WaitQueue(this.cells);
   }
 
   static create(options: ApiLimiterOptions = {}): ApiLimiter {
-    const spacingMs = Math.max(0, options.spacingMs ?? 100);
-    const burst = Math.max(1, Math.floor(options.burst ?? 5));
-    const limiter = new ApiLimiter({ buffer: new SharedArrayBuffer(8 * CELLS), spacingMs, burst });
+    const perMinute = options.perMinute ?? (options.spacingMs !== undefined ? (options.spacingMs > 0 ? 60_000 / options.spacingMs : 0) : 50);
+    const limiter = new ApiLimiter({ buffer: new SharedArrayBuffer(8 * CELLS) });
     Atomics.store(limiter.cells, GRANT, -1n);
+    limiter.window.setCeiling(perMinute);
     return limiter;
   }
 
@@ -68,7 +73,7 @@ export class ApiLimiter {
       const cur = Atomics.load(this.cells, PAUSE);
       if (cur >= until) return;
       if (Atomics.compareExchange(this.cells, PAUSE, cur, until) === cur) {
-        if (this.cells.length > PAUSES) Atomics.add(this.cells, PAUSES, 1n);
+        Atomics.add(this.cells, PAUSES, 1n);
         return;
       }
     }
@@ -91,46 +96,36 @@ export class ApiLimiter {
     }
   }
 
-  /** Milliseconds the caller must wait for its slot; reserves the slot. */
-  reserve(now = Date.now()): number {
-    const t = BigInt(Math.round(now));
-    const spacing = BigInt(Math.round(this.spacingMs()));
-    const tolerance = spacing * BigInt(this.shared.burst - 1);
-    for (;;) {
-      const tat = Atomics.load(this.cells, TAT);
-      const base = tat > t ? tat : t;
-      if (Atomics.compareExchange(this.cells, TAT, tat, base + spacing) === tat) {
-        const wait = base - tolerance - t;
-        if (this.cells.length > WAITED) {
-          Atomics.add(this.cells, CALLS, 1n);
-          if (wait > 0n) Atomics.add(this.cells, WAITED, wait);
-        }
-        return wait > 0n ? Number(wait) : 0;
-      }
-    }
-  }
-
-  /** The spacing between calls now in force (ms). */
-  spacingMs(): number {
-    const set = this.cells.length > SPACING ? Number(Atomics.load(this.cells, SPACING)) : 0;
-    return set > 0 ? set : this.shared.spacingMs;
-  }
-
-  /** Sets the budget for every thread at once (ApiBudgetPerMinute changed); 0 = no spacing beyond 1 ms. */
+  /** Sets the ceiling for every thread at once (ApiBudgetPerMinute changed); 0 = no budget. */
   setBudgetPerMinute(perMinute: number): void {
-    if (this.cells.length <= SPACING) return;
-    Atomics.store(this.cells, SPACING, BigInt(Math.max(1, Math.round(perMinute > 0 ? 60_000 / perMinute : 1))));
+    this.window.setCeiling(perMinute);
   }
 
-  /** Calls per minute the spacing allows. */
+  /** The ceiling: ApiBudgetPerMinute (0 = none). */
   budgetPerMinute(): number {
-    return Math.round(60_000 / Math.max(1, this.spacingMs()));
+    return this.window.ceiling();
   }
 
-  /** Use so far: calls granted, total ms callers waited for a slot, pauses set (for /metrics and the UI). */
-  usage(): { calls: number; waitedMs: number; pauses: number } {
-    if (this.cells.length < CELLS) return { calls: 0, waitedMs: 0, pauses: 0 };
-    return { calls: Number(Atomics.load(this.cells, CALLS)), waitedMs: Number(Atomics.load(this.cells, WAITED)), pauses: Number(Atomics.load(this.cells, PAUSES)) };
+  /** The learned rate in force: calls in any minute (0 = no budget). */
+  ratePerMinute(): number {
+    return this.window.rate();
+  }
+
+  /** The service's answer to a call: a good one lets the rate grow, a risk answer (412/-352) halves it. */
+  answered(ok: boolean): void {
+    if (ok) this.window.good();
+    else this.window.risk();
+  }
+
+  /**
+   * Use so far: calls granted, total ms callers waited for their turn, pauses set, cuts of the rate, calls in the
+   * last minute and callers waiting now per priority (for /metrics and the UI).
+   */
+  usage(now = Date.now()): { calls: number; waitedMs: number; pauses: number; cuts: number; lastMinute: number; queued: Record<ApiPriority, number> } {
+    return {
+      calls: Number(Atomics.load(this.cells, CALLS)), waitedMs: Number(Atomics.load(this.cells, WAITED)), pauses: Number(Atomics.load(this.cells, PAUSES)),
+      cuts: this.window.cuts(), lastMinute: this.window.lastMinute(now), queued: this.queue.queued(),
+    };
   }
 
   /**
@@ -151,12 +146,43 @@ export class ApiLimiter {
     this.grant.add(tokens);
   }
 
-  /** Waits for this call's slot; rejects with API_PAUSED if a pause is active before or after the wait. */
-  async acquire(signal?: AbortSignal): Promise<void> {
+  /**
+   * Waits for this call's turn: behind every caller of a higher priority and every earlier one of the same, and until
+   * the minute's budget has room. Rejects with API_PAUSED if a pause is active before or after the wait, and with the
+   * signal's reason when it aborts. Cluster mode: a token of the cluster's budget is taken first.
+   */
+  async acquire(signal?: AbortSignal, priority: ApiPriority = 'detect'): Promise<void> {
     this.checkPaused();
     await this.grant.take(() => this.checkPaused(), signal);
-    const wait = this.reserve();
-    if (wait > 0) await abortableSleep(wait, signal);
+    const since = Date.now();
+    let place = this.queue.enter(priority, since);
+    try {
+      for (;;) {
+        if (!place) {
+          // Every slot taken (thousands waiting): look again shortly.
+          await abortableSleep(50, signal);
+          place = this.queue.enter(priority);
+          continue;
+        }
+        this.checkPaused();
+        const seen = this.queue.generation();
+        const now = Date.now();
+        const where = this.queue.position(place.slot, place.key, now);
+        if (where === 'lost') {
+          place = this.queue.enter(priority, now, place.key);
+          continue;
+        }
+        let wait = HEARTBEAT_MS;
+        if (where === 'head') {
+          wait = withLock(this.cells, () => this.window.take(now));
+          if (wait === 0) break;
+        }
+        await this.queue.sleep(seen, Math.min(wait, HEARTBEAT_MS), signal);
+      }
+    } finally {
+      if (place) this.queue.leave(place.slot, place.key);
+    }
+    Atomics.add(this.cells, WAITED, BigInt(Date.now() - since));
     this.checkPaused();
   }
 }

@@ -106,7 +106,11 @@ export interface StreamEntry {
 /** getRoomPlayInfo v2: `streams` is null when `playurl_info` is null (room not streaming). */
 export interface PlayInfo {
   roomId: number;
+  /** The streamer's uid (0 when absent): the master playlist's `mid` for a guest asking the original. */
+  uid: number;
   liveStatus: number;
+  /** Unix seconds of the stream's start (`live_time`); 0 or less when offline or absent. */
+  liveTime: number;
   encrypted: boolean;
   pwdVerified: boolean;
   /** `all_special_types` (203: a paid/DRM room); [] when absent. */
@@ -118,7 +122,9 @@ export function readPlayInfo(data: Json): PlayInfo {
   const d = obj(data, 'data');
   const info = {
     roomId: num(d.room_id, 'data.room_id'),
+    uid: optNum(d.uid, 'data.uid', 0),
     liveStatus: num(d.live_status, 'data.live_status'),
+    liveTime: optNum(d.live_time, 'data.live_time', 0),
     encrypted: optBool(d.encrypted, 'data.encrypted', false),
     pwdVerified: optBool(d.pwd_verified, 'data.pwd_verified', true),
     specialTypes: Array.isArray(d.all_special_types) ? d.all_special_types.map((t, i) => num(t, `data.all_special_types[${i}]`)) : [],

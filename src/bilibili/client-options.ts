@@ -1,4 +1,5 @@
 // Settings of the live-service clients; the recorder maps brec config fields onto them (names in the comments).
+import { DEFAULT_RECORD_AVOID_HOSTS } from './avoid-hosts.js';
 import { DEFAULT_USER_AGENT } from './headers.js';
 import { DEFAULT_RECORDING_QUALITY } from './quality.js';
 
@@ -40,6 +41,8 @@ export interface ClientOptions {
   danmakuTransport: DanmakuTransport;
   /** Stream redirects (301/302/307/308) followed by hand before giving up. */
   maxRedirects: number;
+  /** RecordAvoidHosts: regular expressions, one per line; matching stream hosts are passed over while another is offered. */
+  recordAvoidHosts: string;
 }
 
 export const DEFAULT_CLIENT_OPTIONS: Readonly<ClientOptions> = Object.freeze({
@@ -58,6 +61,7 @@ export const DEFAULT_CLIENT_OPTIONS: Readonly<ClientOptions> = Object.freeze({
   userAgent: DEFAULT_USER_AGENT,
   danmakuTransport: 'ws',
   maxRedirects: 5,
+  recordAvoidHosts: DEFAULT_RECORD_AVOID_HOSTS,
 });
 
 /**

@@ -1,9 +1,12 @@
 // Request headers the service expects (API and media hosts), and the cookie fields the danmaku auth needs.
 import type { ClientOptions } from './client-options.js';
 
-/** The desktop Chrome UA brec sends to the API and the media hosts. */
+/**
+ * The one User-Agent of liverec's requests (API, media hosts, danmaku upgrade): a current desktop Chrome, as the
+ * newest peers send (Chrome 132–147 in blivedm, rust-srec, biliup, brec 2.17/2.18; issue 47). Chrome 118 was brec 2.15's.
+ */
 export const DEFAULT_USER_AGENT =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.0.0 Safari/537.36';
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 
 export const LIVE_ORIGIN = 'https://live.bilibili.com';
 export const LIVE_REFERER = 'https://live.bilibili.com/';
@@ -27,8 +30,12 @@ export function streamHeaders(o: Pick<ClientOptions, 'userAgent'>): Record<strin
   return { Accept: '*/*', Origin: LIVE_ORIGIN, Referer: LIVE_REFERER, 'User-Agent': o.userAgent };
 }
 
-export function danmakuHeaders(o: Pick<ClientOptions, 'userAgent'>): Record<string, string> {
-  return {
+/**
+ * Headers of the danmaku WebSocket upgrade. `cookie` (the user's cookie with the buvid3 in use) goes with it, as
+ * rust-srec, biliup and blivedm send it; '' sends none.
+ */
+export function danmakuHeaders(o: Pick<ClientOptions, 'userAgent'>, cookie = ''): Record<string, string> {
+  const h: Record<string, string> = {
     Origin: LIVE_ORIGIN,
     Referer: LIVE_REFERER,
     'User-Agent': o.userAgent,
@@ -37,6 +44,15 @@ export function danmakuHeaders(o: Pick<ClientOptions, 'userAgent'>): Record<stri
     Pragma: 'no-cache',
     'Cache-Control': 'no-cache',
   };
+  if (cookie.trim() !== '') h.Cookie = cookie.trim();
+  return h;
+}
+
+/** The user's cookie with `buvid3` added when it has none (the guest identity's). */
+export function withBuvid3(cookie: string, buvid: string): string {
+  if (!buvid || cookieIdentity(cookie).buvid) return cookie.trim();
+  const base = cookie.trim().replace(/;\s*$/, '');
+  return base === '' ? `buvid3=${buvid}` : `${base}; buvid3=${buvid}`;
 }
 
 export interface CookieIdentity {

@@ -5,7 +5,7 @@ export type { CodecEntry, DanmakuHost, DanmuInfo, PlayInfo, RoomInfo, RoomInit, 
 export { type ClientOptions, clientOptions, DEFAULT_CLIENT_OPTIONS } from './client-options.js';
 export { BiliErrorCode, BilibiliError } from './errors.js';
 export { apiHeaders, cookieIdentity, DEFAULT_USER_AGENT, streamHeaders } from './headers.js';
-export { FALLBACK_WBI_KEYS, mixinKey, signQuery, type WbiKeys } from './wbi.js';
+export { DOCUMENTED_WBI_KEYS, mixinKey, signQuery, type WbiKeys } from './wbi.js';
 export { chooseQuality, DEFAULT_RECORDING_QUALITY, parseQualityTokens, QN_NAMES, qualityTokens, type QualityToken, type StreamCodec, tokenText } from './quality.js';
 export { openStream, StreamDownload, type StreamDownloadOptions } from './stream-download.js';
 export { codecEntries, pickHost, resolveStreamUrl, selectFormat, type StreamUrl } from './stream-url.js';

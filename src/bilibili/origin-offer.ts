@@ -5,7 +5,8 @@ import { BiliErrorCode, BilibiliError } from './errors.js';
 import { classifyStream, ORIGIN_QN, type StreamProvenance } from './provenance.js';
 import { chooseQuality, qualityTokens, type StreamCodec } from './quality.js';
 import type { StreamFormat } from './recording-protocol.js';
-import { codecEntries, resolveStreamUrl, selectFormat, streamUrlOf, type StreamUrl } from './stream-url.js';
+import { guestOriginal } from './guest-original.js';
+import { codecEntries, needsSecondCall, resolveStreamUrl, selectFormat, streamUrlOf, type StreamUrl } from './stream-url.js';
 
 /** A stream URL with what it is. */
 export interface ClassifiedStream {
@@ -45,7 +46,7 @@ export function originIn(entries: Map<StreamCodec, CodecEntry>, format: StreamFo
 
 /**
  * RecordingPreferOrigin (when the first quality token is 原画 or above): asks at qn 25000 (原画真彩) and takes an origin when one is offered; else the quality tokens
- * choose among the same answer (one more call only when the chosen qn is not the one served). Without the
+ * choose among the same answer (one more call only when it can change what is served: needsSecondCall). Without the
  * preference, brec's flow (resolveStreamUrl), classified. Throws what resolveStreamUrl throws.
  */
 export async function resolveClassifiedStream(
@@ -57,9 +58,10 @@ export async function resolveClassifiedStream(
     const url = await resolveStreamUrl(api, roomId, signal, formats);
     return { url, provenance: classifyStream({ url: url.url, codec: url.codec, qn: url.currentQn }) };
   }
-  let selected: ReturnType<typeof selectFormat>;
+  let selected: ReturnType<typeof selectFormat> & { uid: number };
   try {
-    selected = selectFormat(await api.getPlayInfo(roomId, ORIGIN_QN, signal), formats);
+    const play = await api.getPlayInfo(roomId, ORIGIN_QN, signal);
+    selected = { ...selectFormat(play, formats), uid: play.uid };
   } catch (err) {
     // None of the formats in play info: brec's flow, which falls back to the master playlist for HLS fMP4.
     if ((err as BilibiliError).code !== BiliErrorCode.NoStream || !formats.includes('fmp4')) throw err;
@@ -71,13 +73,15 @@ export async function resolveClassifiedStream(
   if (origin) return origin;
   const choice = chooseQuality(new Map([...entries].map(([codec, e]) => [codec, e.acceptQn])), tokens);
   let entry = entries.get(choice.codec)!;
-  if (entry.currentQn !== choice.qn) {
+  if (needsSecondCall(entry.currentQn, choice.qn, ORIGIN_QN)) {
     const again = codecEntries(await api.getPlayInfo(roomId, choice.qn, signal), format).get(choice.codec);
     if (!again) throw new BilibiliError(BiliErrorCode.NoStream, `The ${choice.codec} stream went away at qn ${choice.qn} (room ${roomId})`);
     entry = again;
   }
-  const url = streamUrlOf(entry, choice.codec, choice.qn, format);
-  return { url, provenance: entryProvenance(entry, choice.codec) };
+  // Quality before protocol: a guest-capped answer gives way to the master playlist's variant (guest-original.ts).
+  const url = await guestOriginal(api, { roomId, uid: selected.uid, wanted: tokens, formats, entry, url: streamUrlOf(entry, choice.codec, choice.qn, format, api.options.recordAvoidHosts), signal });
+  const provenance = url.decision?.source === 'master-playlist' ? classifyStream({ url: url.url, codec: url.codec, qn: url.currentQn }) : entryProvenance(entry, choice.codec);
+  return { url, provenance };
 }
 
 /** One play-info call at qn 25000: the origin in `format` when it is offered now, else null (API errors are thrown). */

@@ -5,6 +5,8 @@ import { BiliErrorCode, BilibiliError } from './errors.js';
 import { type StreamCodec, chooseQuality, qualityTokens } from './quality.js';
 import { protocolOf, type StreamFormat } from './recording-protocol.js';
 import { resolveFromMaster } from './master-stream.js';
+import { guestOriginal, type QualityDecision } from './guest-original.js';
+import { avoided, parseAvoidHosts } from './avoid-hosts.js';
 
 const CODECS: readonly StreamCodec[] = ['avc', 'hevc', 'av1'];
 
@@ -54,10 +56,10 @@ function masterFallbackApplies(err: unknown): boolean {
     && code !== undefined;
 }
 
-/** Drops `.mcdn.` hosts when any other exists, then picks one at random. */
-export function pickHost(urlInfo: readonly UrlInfo[], random: () => number = Math.random): UrlInfo {
+/** Drops RecordAvoidHosts matches (default: PCDN hosts) when any other host exists, then picks one at random. */
+export function pickHost(urlInfo: readonly UrlInfo[], random: () => number = Math.random, avoid: readonly RegExp[] = parseAvoidHosts(undefined).patterns): UrlInfo {
   if (urlInfo.length === 0) throw new BilibiliError(BiliErrorCode.NoStream, 'The stream offers no host (url_info is empty)');
-  const normal = urlInfo.filter((u) => !u.host.includes('.mcdn.'));
+  const normal = urlInfo.filter((u) => !avoided(u.host, avoid));
   const pool = normal.length > 0 ? normal : urlInfo;
   return pool[Math.min(pool.length - 1, Math.floor(random() * pool.length))]!;
 }
@@ -75,6 +77,8 @@ export interface StreamUrl {
   format: StreamFormat;
   /** The same stream on every offered host: the chosen one first, `.mcdn.` hosts last (HLS rotates through them). */
   urls: string[];
+  /** Why this quality from this source (set by guestOriginal; absent on the master-playlist fallback). */
+  decision?: QualityDecision;
 }
 
 /**
@@ -86,9 +90,10 @@ export async function resolveStreamUrl(
   api: BilibiliApiClient, roomId: number, signal?: AbortSignal, formats: readonly StreamFormat[] = ['flv'],
 ): Promise<StreamUrl> {
   const wanted = qualityTokens(api.options.recordingQuality);
-  let selected: ReturnType<typeof selectFormat>;
+  let selected: ReturnType<typeof selectFormat> & { uid: number };
   try {
-    selected = selectFormat(await api.getPlayInfo(roomId, 10000, signal), formats);
+    const play = await api.getPlayInfo(roomId, 10000, signal);
+    selected = { ...selectFormat(play, formats), uid: play.uid };
   } catch (err) {
     // getRoomPlayInfo failed or offers none of the formats: the play-gateway master playlist still lists HLS fMP4.
     if (!formats.includes('fmp4') || !masterFallbackApplies(err)) throw err;
@@ -99,22 +104,36 @@ export async function resolveStreamUrl(
       throw err;
     }
   }
-  const { format, entries } = selected;
+  const { format, entries, uid } = selected;
   const choice = chooseQuality(new Map([...entries].map(([codec, e]) => [codec, e.acceptQn])), wanted);
   let entry = entries.get(choice.codec)!;
-  if (choice.qn !== 10000) {
+  if (needsSecondCall(entry.currentQn, choice.qn, 10000)) {
     // Another qn (or 25000, which accept_qn never lists) is asked for by name.
     const again = codecEntries(await api.getPlayInfo(roomId, choice.qn, signal), format).get(choice.codec);
     if (!again) throw new BilibiliError(BiliErrorCode.NoStream, `The ${choice.codec} stream went away at qn ${choice.qn} (room ${roomId})`);
     entry = again;
   }
-  return streamUrlOf(entry, choice.codec, choice.qn, format);
+  // Quality before protocol: a guest-capped answer is replaced by the master playlist's variant when it has more.
+  return guestOriginal(api, { roomId, uid, wanted, formats, entry, url: streamUrlOf(entry, choice.codec, choice.qn, format, api.options.recordAvoidHosts), signal });
 }
 
-/** The StreamUrl of one codec entry: a random non-mcdn host first, then the others (`.mcdn.` last). */
-export function streamUrlOf(entry: CodecEntry, codec: StreamCodec, qn: number, format: StreamFormat): StreamUrl {
-  const host = pickHost(entry.urlInfo);
-  const rest = entry.urlInfo.filter((u) => u !== host).sort((a, b) => Number(a.host.includes('.mcdn.')) - Number(b.host.includes('.mcdn.')));
+/**
+ * Whether a play-info answer at `asked` that serves `served` for the chosen codec is worth a second call at `chosen`
+ * (issue 48: a start costs one call). Not when it already serves the chosen qn, nor when it serves less than chosen
+ * while the chosen one is no higher than what was asked: the service already capped this caller (a guest gets 250
+ * while accept_qn lists 10000), and asking for less would not give more. Yes when the chosen qn is lower than the one
+ * served (the user wants 400, say) or higher than the one asked (25000 by name).
+ */
+export function needsSecondCall(served: number, chosen: number, asked: number): boolean {
+  if (served === chosen) return false;
+  return chosen < served || chosen > asked;
+}
+
+/** The StreamUrl of one codec entry: a random host not avoided first, then the others (avoided ones last). */
+export function streamUrlOf(entry: CodecEntry, codec: StreamCodec, qn: number, format: StreamFormat, avoidText?: string): StreamUrl {
+  const avoid = parseAvoidHosts(avoidText).patterns; // undefined: the default list; '': none
+  const host = pickHost(entry.urlInfo, Math.random, avoid);
+  const rest = entry.urlInfo.filter((u) => u !== host).sort((a, b) => Number(avoided(a.host, avoid)) - Number(avoided(b.host, avoid)));
   const urls = [host, ...rest].map((u) => u.host + entry.baseUrl + u.extra);
   return { url: urls[0]!, qn, currentQn: entry.currentQn, codec, host: host.host, format, urls };
 }

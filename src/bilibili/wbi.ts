@@ -9,8 +9,11 @@ export interface WbiKeys {
   subKey: string;
 }
 
-/** Keys published with blrec's self-tests; used until the nav endpoint supplies current ones (they rotate daily). */
-export const FALLBACK_WBI_KEYS: Readonly<WbiKeys> = Object.freeze({ imgKey: '7cd084941338484aae1ad9425b84077c', subKey: '4932caff0ff746eab6f01bf08b70ac45' });
+/**
+ * The key pair of bilibili-API-collect's signing vector (also blrec's self-tests and the nav capture): for tests and
+ * the simulator only. Never signed with unless nav hands them out: an unsigned call is better than a wrong signature.
+ */
+export const DOCUMENTED_WBI_KEYS: Readonly<WbiKeys> = Object.freeze({ imgKey: '7cd084941338484aae1ad9425b84077c', subKey: '4932caff0ff746eab6f01bf08b70ac45' });
 
 export function mixinKey(keys: WbiKeys): string {
   const raw = keys.imgKey + keys.subKey;
@@ -48,15 +51,19 @@ export function keyFromUrl(url: string): string {
 
 /** Keys per main-API host, shared by every client in the thread; refreshed every 6 h or after a -352. */
 export class WbiKeyCache {
-  private keys: WbiKeys = { ...FALLBACK_WBI_KEYS };
+  /** Null until nav answered once: callers then send unsigned (no built-in keys, issue 47). */
+  private keys: WbiKeys | null = null;
   private fetchedAt = 0;
   private lastAttempt = 0;
-  private pending: Promise<WbiKeys> | null = null;
+  private pending: Promise<WbiKeys | null> | null = null;
 
   constructor(private readonly maxAgeMs = 6 * 3600_000, private readonly retryMs = 60_000) {}
 
-  /** Current keys; fetches new ones when due (a failed fetch keeps the old keys and is retried after a minute). */
-  get(fetch: () => Promise<WbiKeys>): Promise<WbiKeys> {
+  /**
+   * Current keys; fetches new ones when due (a failed fetch keeps the keys nav gave before and is retried after a
+   * minute). Null when nav never answered.
+   */
+  get(fetch: () => Promise<WbiKeys>): Promise<WbiKeys | null> {
     const now = Date.now();
     if (this.pending) return this.pending; // a fetch under way: wait for it rather than sign with stale keys
     if (now - this.fetchedAt < this.maxAgeMs || now - this.lastAttempt < this.retryMs) return Promise.resolve(this.keys);

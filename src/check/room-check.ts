@@ -39,7 +39,11 @@ export interface RoomCheck {
   live: boolean;
   unavailableReason: UnavailableReason | null;
   streams: OfferedStream[];
-  choice: { protocol: string; format: string; codec: string; qn: number; currentQn: number; host: string } | null;
+  choice: { protocol: string; format: string; codec: string; qn: number; currentQn: number; host: string; source: 'play-info' | 'master-playlist' } | null;
+  /** RecordingQuality's answer, decided first: the quality served and where it comes from, and why. */
+  quality: { qn: number; codec: string; source: 'play-info' | 'master-playlist'; why: string } | null;
+  /** RecordingProtocol's answer, decided after the quality, and why. */
+  protocol: { token: string; why: string } | null;
   /** Why this stream, or why none. */
   why: string;
   error: { code: string; message: string } | null;
@@ -84,7 +88,7 @@ const silent = { log: (): void => undefined };
 export async function checkRoom(api: BilibiliApiClient, id: number, settings: CheckSettings): Promise<RoomCheck> {
   const r: RoomCheck = {
     query: id, roomId: null, shortId: null, uid: null, name: null, title: null, liveStatus: null, live: false,
-    unavailableReason: null, streams: [], choice: null, why: '', error: null, verdict: 'error',
+    unavailableReason: null, streams: [], choice: null, quality: null, protocol: null, why: '', error: null, verdict: 'error',
   };
   const done = (): RoomCheck => Object.assign(r, { verdict: verdictOf(r) });
   const failed = (err: unknown, stage: string): RoomCheck => {
@@ -122,12 +126,18 @@ export async function checkRoom(api: BilibiliApiClient, id: number, settings: Ch
   const tokens = qualityTokens(settings.recordingQuality);
   try {
     const url = await resolveStreamUrl(api, roomId, undefined, formats);
-    r.choice = { protocol: url.format === 'flv' ? 'http_stream' : 'http_hls', format: url.format, codec: url.codec, qn: url.qn, currentQn: url.currentQn, host: url.host };
+    const source = url.decision?.source ?? 'master-playlist';
+    r.choice = { protocol: url.format === 'flv' ? 'http_stream' : 'http_hls', format: url.format, codec: url.codec, qn: url.qn, currentQn: url.currentQn, host: url.host, source };
     const { format, entries } = selectFormat(status.play, formats);
     const chosen = chooseQuality(new Map([...entries].map(([codec, e]) => [codec, e.acceptQn])), tokens);
     const offers = [...entries].map(([codec, e]) => `${codec} [${e.acceptQn.join(', ')}]`).join(', ');
-    r.why = `RecordingProtocol ${formats.map(tokenOf).join(',')}: ${tokenOf(format)} is the first the room offers; `
-      + `RecordingQuality ${tokens.map(tokenText).join(',')}: ${tokenText(chosen)} is the first offered (${offers})`;
+    const qualityWhy = `RecordingQuality ${tokens.map(tokenText).join(',')}: ${tokenText(chosen)} is the first offered (${offers}); ${url.decision?.why ?? 'play info offers none of the formats: the master playlist'}`;
+    const protocolWhy = source === 'master-playlist'
+      ? `RecordingProtocol ${formats.map(tokenOf).join(',')}: hls-fmp4, the only protocol of the master playlist, which the quality chose (quality before protocol)`
+      : `RecordingProtocol ${formats.map(tokenOf).join(',')}: ${tokenOf(format)} is the first the room offers`;
+    r.quality = { qn: url.currentQn, codec: url.codec, source, why: qualityWhy };
+    r.protocol = { token: tokenOf(url.format), why: protocolWhy };
+    r.why = `quality: ${qualityWhy}; protocol: ${protocolWhy}`;
   } catch (err) {
     const code = errorCode(err) ?? 'ERROR';
     r.error = { code, message: (err as Error).message };
@@ -167,9 +177,12 @@ export function checkText(r: RoomCheck): string {
       lines.push(`      ${s.kind.padEnd(9)} ${s.evidence.length > 0 ? s.evidence.join(', ') : 'no evidence'}`);
     }
   }
-  if (r.choice) lines.push(`  would record:      ${r.choice.protocol}/${r.choice.format} ${r.choice.codec} qn ${r.choice.qn} from ${r.choice.host}`);
+  if (r.choice) lines.push(`  would record:      ${r.choice.protocol}/${r.choice.format} ${r.choice.codec} qn ${r.choice.currentQn} from ${r.choice.host} (${r.choice.source})`);
   else lines.push('  would record:      nothing');
-  lines.push(`  why:               ${r.why}`);
+  if (r.quality && r.protocol) {
+    lines.push(`  quality (first):   qn ${r.quality.qn} ${r.quality.codec} from the ${r.quality.source}: ${r.quality.why}`);
+    lines.push(`  protocol (second): ${r.protocol.token}: ${r.protocol.why}`);
+  } else lines.push(`  why:               ${r.why}`);
   lines.push(`  verdict:           ${r.verdict}`);
   if (r.error) lines.push(`  error:             ${r.error.code}: ${r.error.message}`);
   return lines.join('\n');

@@ -72,6 +72,9 @@ async function bindService(options: DemoOptions, start: (bind: string) => Promis
   }
 }
 
+/** The longest the demo waits for every room to record before its seconds start counting anyway. */
+const START_WAIT_MS = 60_000;
+
 export async function runDemo(options: DemoOptions): Promise<void> {
   initLogger({ level: 'error' });
   // Real 1080p content at the rooms' bitrates: shipped in the release package, or encoded once by the ffmpeg
@@ -100,8 +103,14 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   const bus = new EventBus();
   const closed: { path: string; relativePath: string; size: number; duration: number }[] = [];
   let events = 0;
+  // The N seconds are seconds of recording: they count from the moment every room has opened its first file (a
+  // loaded machine starts them later), or from START_WAIT_MS after the start at the latest.
+  const openedRooms = new Set<number>();
+  let allRecording: () => void = () => undefined;
+  const recording = new Promise<void>((resolve) => (allRecording = resolve));
   bus.on((e) => {
     events++;
+    if (e.EventType === 'FileOpening' && openedRooms.add(e.EventData.RoomId).size >= ROOMS.length) allRecording();
     out(`${clock()}  ${e.EventType.padEnd(14)} ${describe(e)}`);
     if (e.EventType === 'FileClosed') {
       const path = `${options.outDir}/${e.EventData.RelativePath}`;
@@ -124,17 +133,28 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   for (const r of ROOMS) sim.danmakuRate(r.roomId, { rate: DANMAKU_RATE });
   out(`recording ${ROOMS.length} rooms and their danmaku into ${options.outDir} for ${options.seconds} s (Ctrl+C stops earlier); simulator at ${running.url}`);
 
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let cut: NodeJS.Timeout | undefined;
+  const startCap = setTimeout(allRecording, START_WAIT_MS);
   const stop = new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, options.seconds * 1000);
-    process.once('SIGINT', () => { clearTimeout(timer); resolve(); });
-    process.once('SIGTERM', () => { clearTimeout(timer); resolve(); });
+    void recording.then(() => {
+      clearTimeout(startCap);
+      if (stopped) return;
+      timer = setTimeout(resolve, options.seconds * 1000);
+      // Halfway through, the CDN cuts room 3's stream mid-tag: the recorder reconnects (filling the gap from HLS where it can).
+      cut = setTimeout(() => {
+        out(`${clock()}  (simulator)     cutting room 10003's stream in the middle of a tag`);
+        sim.addFault(10003, { kind: 'stream-cut' });
+      }, (options.seconds * 1000) / 2);
+    });
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
   });
-  // Halfway through, the CDN cuts room 3's stream mid-tag: the recorder reconnects into a new file.
-  const cut = setTimeout(() => {
-    out(`${clock()}  (simulator)     cutting room 10003's stream in the middle of a tag`);
-    sim.addFault(10003, { kind: 'stream-cut' });
-  }, (options.seconds * 1000) / 2);
   await stop;
+  stopped = true;
+  clearTimeout(startCap);
+  clearTimeout(timer);
   clearTimeout(cut);
   out(`${clock()}  stopping: closing files with final metadata…`);
   await service.close();

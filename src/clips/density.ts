@@ -1,5 +1,5 @@
 // Danmaku heat: how many comments, super chats, gifts and guard purchases fall in each bucket of a recording's timeline.
-import type { DanmakuItem } from '../danmaku/read-xml.js';
+import type { TimedItem } from './danmaku-times.js';
 
 export interface HeatBucket {
   /** Start of the bucket, seconds on the file's timeline. */
@@ -20,7 +20,7 @@ export interface Density {
 const FIELD = { d: 'danmaku', sc: 'superChats', gift: 'gifts', guard: 'guards' } as const;
 
 /** Buckets from 0 to the last element (or `untilS`, whichever is later); an element before 0 counts in the first. */
-export function densityOf(items: readonly DanmakuItem[], bucketS: number, untilS = 0): Density {
+export function densityOf(items: readonly TimedItem[], bucketS: number, untilS = 0): Density {
   const last = items.reduce((m, i) => Math.max(m, i.ts), untilS);
   const count = Math.max(1, Math.floor(last / bucketS) + 1);
   const buckets: HeatBucket[] = Array.from({ length: count }, (_, k) => ({ startS: Math.round(k * bucketS * 1000) / 1000, danmaku: 0, superChats: 0, gifts: 0, guards: 0 }));

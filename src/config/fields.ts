@@ -1,4 +1,5 @@
 // The configuration fields of brec's config v3 (plus liverec's own), with types, defaults and scope.
+import { DEFAULT_RECORD_AVOID_HOSTS } from '../bilibili/avoid-hosts.js';
 
 export type FieldKind = 'bool' | 'int' | 'uint' | 'string' | 'enum';
 /** R = room only, RG = room override of a global value, G = global only. */
@@ -11,6 +12,8 @@ export interface FieldDef {
   default: boolean | number | string | null;
   /** Allowed values of an enum. */
   values?: readonly number[];
+  /** Allowed values of a string setting that is a choice (null still means the default where nullable). */
+  choices?: readonly string[];
   /** Nullable strings, as brec's `string?` fields. */
   nullable?: boolean;
   /** Fields liverec adds; brec ignores unknown members, so the file stays loadable by brec. */
@@ -19,6 +22,9 @@ export interface FieldDef {
 
 export const DEFAULT_FILE_NAME_TEMPLATE =
   '{{ roomId }}-{{ name }}/录制-{{ roomId }}-{{ "now" | time_zone: "Asia/Shanghai" | format_date: "yyyyMMdd-HHmmss-fff" }}-{{ title }}.flv';
+
+/** PostRemuxToMp4's choices: a typo is refused rather than read as "none". */
+export const REMUX_MODES = ['none', 'mp4', 'mp4-delete-source'] as const;
 
 export const FIELDS = {
   RoomId: { kind: 'int', scope: 'R', default: 0 },
@@ -81,6 +87,8 @@ export const FIELDS = {
   ApiBudgetPerMinute: { kind: 'uint', scope: 'G', default: 50, liverec: true },
   /** Ask for the streamer's origin first (qn 25000) and switch back to it when a re-encode is recorded (docs/origin.md). */
   RecordingPreferOrigin: { kind: 'bool', scope: 'RG', default: true, liverec: true },
+  /** Stream hosts passed over while another is offered: regular expressions, one per line (default: PCDN hosts; docs/recording.md). */
+  RecordAvoidHosts: { kind: 'string', scope: 'RG', default: DEFAULT_RECORD_AVOID_HOSTS, nullable: true, liverec: true },
   /** Seconds between looks for the origin while a re-encode or transcode is recorded (one play-info call each). */
   TimingOriginCheckInterval: { kind: 'uint', scope: 'G', default: 60, liverec: true },
   /** When an FLV connection drops while the room is live, the missed frames are fetched from the HLS window (docs/gaps.md). */
@@ -89,7 +97,7 @@ export const FIELDS = {
   RecordGapFillMaxSeconds: { kind: 'uint', scope: 'RG', default: 120, liverec: true },
   // Post-file jobs (src/post/, docs/post-processing.md).
   /** none | mp4 | mp4-delete-source: remux each closed file to a faststart MP4 in-process. */
-  PostRemuxToMp4: { kind: 'string', scope: 'RG', default: 'none', nullable: true, liverec: true },
+  PostRemuxToMp4: { kind: 'string', scope: 'RG', default: 'none', nullable: true, liverec: true, choices: REMUX_MODES },
   /** Render the file's danmaku XML as ASS subtitles beside the video. */
   PostDanmakuToAss: { kind: 'bool', scope: 'RG', default: false, liverec: true },
   /** A program run after each file's other jobs: the program on the first line, one argument per line (no shell). */
@@ -98,6 +106,9 @@ export const FIELDS = {
   PostCommandTimeout: { kind: 'uint', scope: 'G', default: 600, liverec: true },
   /** Post-file jobs run at once (each remux takes one thread). */
   PostJobConcurrency: { kind: 'uint', scope: 'G', default: 1, liverec: true },
+  // Live preview (src/preview/, docs/clips.md).
+  /** Readers of one room's live preview (GET /api/room/{id}/live.flv) at once; 0 turns the preview off. */
+  PreviewMaxViewers: { kind: 'uint', scope: 'G', default: 3, liverec: true },
   // Notifications (src/notify/).
   /** Where notifications go, one URL per line: ntfy://, tgram://BOT/CHAT, bark://, mailto://user:pass@host:port/to, json://. */
   NotifyUrls: { kind: 'string', scope: 'G', default: '', nullable: true, liverec: true },
@@ -125,6 +136,15 @@ export const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
 type KindValue<K extends FieldKind> = K extends 'bool' ? boolean : K extends 'string' ? string | null : number;
 export type FieldValue<F extends FieldName> = KindValue<(typeof FIELDS)[F]['kind']>;
 
+/** Every choice setting (a numeric enum or a string choice) with its values, by field: the UI's selects and the OpenAPI enums. */
+export const CHOICES: Partial<Record<FieldName, readonly (number | string)[]>> = Object.fromEntries(
+  FIELD_NAMES.flatMap((f) => {
+    const def: FieldDef = FIELDS[f];
+    const values = def.values ?? def.choices;
+    return values ? [[f, values]] : [];
+  }),
+);
+
 /** Fields a room may override (room-only and room-overridable), in brec's order. */
 export const ROOM_FIELDS = FIELD_NAMES.filter((f) => FIELDS[f].scope === 'RG');
 /** Fields of the global section (everything but the room-only ones). */
@@ -149,7 +169,9 @@ export function checkFieldValue(field: FieldName, value: unknown): string | null
     case 'bool':
       return typeof value === 'boolean' ? null : 'expected a boolean';
     case 'string':
-      return typeof value === 'string' || (value === null && def.nullable) ? null : 'expected a string';
+      if (value === null && def.nullable) return null;
+      if (typeof value !== 'string') return 'expected a string';
+      return !def.choices || def.choices.includes(value) ? null : `expected one of ${def.choices.join(', ')}`;
     case 'int':
       return Number.isSafeInteger(value) ? null : 'expected an integer';
     case 'uint':

@@ -6,7 +6,10 @@ import { LiverecError } from '../errors.js';
 function valueSchema(def: FieldDef): z.ZodType {
   switch (def.kind) {
     case 'bool': return z.boolean();
-    case 'string': return def.nullable ? z.string().nullable() : z.string();
+    case 'string': {
+      const text = def.choices ? z.string().refine((v) => def.choices!.includes(v), { message: `must be one of ${def.choices.join(', ')}` }) : z.string();
+      return def.nullable ? text.nullable() : text;
+    }
     case 'int': return z.number().int().min(-0x80000000).max(0x7fffffff);
     case 'uint': return z.number().int().min(0).max(0xffffffff);
     case 'enum': return z.number().int().refine((v) => def.values!.includes(v), { message: `must be one of ${def.values!.join(', ')}` });

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LiverecError } from '../errors.js';
 import { atomicWriteFile } from './atomic-write.js';
+import { memberOrder, NO_ORDER, ordered, type MemberOrder } from './member-order.js';
 import { FIELDS, FIELD_NAMES, ROOM_FIELDS, GLOBAL_FIELDS, typeDefault, type FieldName, type RoomSettings } from './fields.js';
 import { ConfigError, parseConfigText, type ConfigFile } from './schema.js';
 
@@ -46,8 +47,11 @@ function writeOverrides(overrides: Overrides, fields: readonly FieldName[]): Rec
   for (const f of fields) {
     if (!(f in overrides)) continue;
     const value = overrides[f];
-    // brec omits Value when it equals the type default (DefaultValueHandling.Ignore); keep that shape.
-    out[f] = value === typeDefault(f) || value === undefined ? { HasValue: true } : { HasValue: true, Value: value };
+    // The value always written out ({"HasValue": true, "Value": false}): brec reads a missing Value as the type
+    // default, but other readers of the file (and people) take `{"HasValue": true}` alone for a half-written member.
+    // A null string has nothing to say (brec's NullValueHandling.Ignore).
+    const v = value === undefined ? typeDefault(f) : value;
+    out[f] = v === null ? { HasValue: true } : { HasValue: true, Value: v };
   }
   return out;
 }
@@ -57,6 +61,9 @@ export class ConfigStore {
   rooms: RoomConfigEntry[] = [];
   private globalExtra: Record<string, unknown> = {};
   private topExtra: Record<string, unknown> = {};
+  private order: MemberOrder = NO_ORDER;
+  /** What the file holds (as this store would write it), so that a save with nothing changed writes nothing. */
+  private onDisk: string | null = null;
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly options: ConfigStoreOptions = {}) {}
@@ -64,7 +71,12 @@ export class ConfigStore {
   /** Loads `<workDir>/config.json` or another file (--config-override); missing = defaults. Invalid files throw ConfigError, untouched. */
   static load(workDir: string, path = join(workDir, 'config.json')): ConfigStore {
     const store = new ConfigStore({ path });
-    if (existsSync(path)) store.apply(parseConfigText(readFileSync(path, 'utf8'), path));
+    if (existsSync(path)) {
+      const text = readFileSync(path, 'utf8');
+      store.apply(parseConfigText(text, path));
+      store.order = memberOrder(text);
+      store.onDisk = store.serialize();
+    }
     return store;
   }
 
@@ -146,26 +158,38 @@ export class ConfigStore {
     return () => this.listeners.delete(listener);
   }
 
+  /** The file's content, members in the order the loaded file had them (new ones after). */
   toJSON(): Record<string, unknown> {
-    return {
+    return ordered({
       ...this.topExtra,
       version: 3,
-      global: { ...this.globalExtra, ...writeOverrides(this.global, GLOBAL_FIELDS) },
-      rooms: this.rooms.map((r) => ({
+      global: ordered({ ...this.globalExtra, ...writeOverrides(this.global, GLOBAL_FIELDS) }, this.order.global),
+      rooms: this.rooms.map((r) => ordered({
         ...r.extra,
         RoomId: { HasValue: true, Value: r.roomId },
-        AutoRecord: r.autoRecord ? { HasValue: true, Value: true } : { HasValue: true },
+        AutoRecord: { HasValue: true, Value: r.autoRecord },
         ...writeOverrides(r.overrides, ROOM_FIELDS),
-      })),
-    };
+      }, this.order.rooms.get(r.roomId) ?? [])),
+    }, this.order.top);
   }
 
-  /** Writes config.json atomically, keeping the previous file as config.backup.json. No-op in memory-only mode. */
+  private serialize(): string {
+    return `${JSON.stringify(this.toJSON(), null, 2)}\n`;
+  }
+
+  /**
+   * Writes config.json atomically, keeping the previous file as config.backup.json, when its content changed: a
+   * save with nothing new (a shutdown, a repeated setting) leaves the user's file, formatting and all, untouched.
+   * No-op in memory-only mode.
+   */
   save(): void {
     const path = this.options.path;
     if (!path) return;
+    const text = this.serialize();
+    if (text === this.onDisk && existsSync(path)) return;
     try {
-      atomicWriteFile(path, `${JSON.stringify(this.toJSON(), null, 2)}\n`, join(path, '..', 'config.backup.json'));
+      atomicWriteFile(path, text, join(path, '..', 'config.backup.json'));
+      this.onDisk = text;
     } catch (err) {
       const errno = (err as NodeJS.ErrnoException).code;
       const full = errno === 'ENOSPC' || errno === 'EDQUOT';

@@ -82,7 +82,11 @@ export function danmakuElement(ev: DanmakuEvent, tsMs: number, flags: DanmakuFla
     case 'SEND_GIFT':
       if (!flags.gift) return null;
       return elementLine('gift', [
-        ['ts', ts], ['user', ev.uname], ['uid', ev.uid], ['giftname', ev.giftName], ['giftcount', ev.num], ...raw(ev.raw.data),
+        ['ts', ts], ['user', ev.uname], ['uid', ev.uid], ['giftname', ev.giftName], ['giftcount', ev.num],
+        // brec's gift attributes end at giftcount; a blind box adds its own name and price (blivedm's blind_gift_name /
+        // blind_price), which readers of brec's format ignore.
+        ...(ev.blindName !== undefined ? [['blindgiftname', ev.blindName], ['blindprice', ev.blindPrice ?? 0]] as [string, string | number][] : []),
+        ...raw(ev.raw.data),
       ], null);
     case 'GUARD_BUY':
       if (!flags.guard) return null;

@@ -1,8 +1,16 @@
-// The process's live-API budget as users see it: budget, calls in the last minute, waits and pauses (metrics, UI).
+// The process's live-API budget as users see it: ceiling, learned rate, queue, calls in the last minute, waits, pauses.
 import { getProcessLimiter } from '../bilibili/api-limiter.js';
+import type { ApiPriority } from '../bilibili/api-priority.js';
 
 export interface ApiUsage {
+  /** ApiBudgetPerMinute: the ceiling of the rate (0 = no budget). */
   budgetPerMinute: number;
+  /** The learned rate in force: calls allowed in any minute (halved on 412/-352, grows back while answers are good). */
+  ratePerMinute: number;
+  /** Risk answers that cut the rate. */
+  rateCuts: number;
+  /** Calls waiting for their turn now, by priority. */
+  queued: Record<ApiPriority, number>;
   /** Live-API calls granted since start (every room, every thread, batch checks included). */
   calls: number;
   callsLastMinute: number;
@@ -41,10 +49,10 @@ export class ApiUsageSampler {
   usage(now = Date.now()): ApiUsage {
     const limiter = getProcessLimiter();
     const u = limiter.usage();
-    const oldest = this.samples[0];
     const pausedUntil = limiter.pausedUntil();
     return {
-      budgetPerMinute: limiter.budgetPerMinute(), calls: u.calls, callsLastMinute: oldest ? u.calls - oldest.calls : u.calls,
+      budgetPerMinute: limiter.budgetPerMinute(), ratePerMinute: limiter.ratePerMinute(), rateCuts: u.cuts, queued: u.queued,
+      calls: u.calls, callsLastMinute: u.lastMinute,
       waitedMs: u.waitedMs, pauses: u.pauses, pausedUntil: pausedUntil > now ? pausedUntil : 0,
     };
   }

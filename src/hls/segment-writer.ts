@@ -17,6 +17,8 @@ export interface WriterHooks {
   log(level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>): void;
   /** fMP4: extra top-level boxes written after ftyp+moov of each new file (liverec's source box). */
   fileHead?(): Buffer | null;
+  /** A segment is on disk for good at [start, end) of the file (the live preview reads it there while watched). */
+  committed?(path: string, start: number, end: number): void;
 }
 
 export interface SegmentMedia {
@@ -177,6 +179,7 @@ export abstract class SegmentWriter implements HlsSink {
   protected commit(m: SegmentMedia): void {
     this.flush();
     this.committedInFile++;
+    this.hooks.committed?.(this.path, this.segStart, this.size);
     this.segStart = this.size;
     const added = Math.max(0, m.fileMaxMs - this.fileMaxMs);
     this.fileMaxMs = Math.max(this.fileMaxMs, m.fileMaxMs);

@@ -1,7 +1,8 @@
 // Which jobs a closed file's settings ask for, in the order they run (remux first: later steps see the MP4).
+import { REMUX_MODES } from '../config/fields.js';
 import type { JobKind } from './job.js';
 
-export const REMUX_MODES = ['none', 'mp4', 'mp4-delete-source'] as const;
+export { REMUX_MODES };
 export type RemuxMode = (typeof REMUX_MODES)[number];
 
 export interface PostSettings {

@@ -7,7 +7,7 @@ import type { FileClosedData, RecorderEvent } from '../events/types.js';
 import { logger as rootLogger, type Logger } from '../log/logger.js';
 import { formatLocal } from '../time.js';
 import { isFinished, type PostJob } from './job.js';
-import { JobJournal, JOBS_JOURNAL_RELATIVE_PATH } from './journal.js';
+import { JobJournal, JOBS_JOURNAL_RELATIVE_PATH, liveSet } from './journal.js';
 import { planJobs, type PostSettings } from './plan.js';
 import type { NoticeJobParams } from '../notify/notify-job.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
@@ -52,7 +52,11 @@ export class PostQueue {
       if (job.state === 'running') Object.assign(job, { state: 'retrying', dueAt: 0, error: job.error ?? 'interrupted by a restart' });
       this.jobs.set(job.id, job);
     }
-    if (this.journal.anomalies) this.log.warn({ code: 'POST_JOURNAL_ANOMALY', lines: this.journal.anomalies }, 'unreadable lines in the post-file job journal were dropped');
+    const damage = this.journal.damage;
+    if (damage.setAside) {
+      this.log.warn({ code: 'POST_JOURNAL_DAMAGED', lines: damage.lines, bytes: damage.bytes, setAside: damage.setAside },
+        'part of the post-file job journal could not be read; it was set aside and the service starts with the rest');
+    } else if (this.journal.anomalies) this.log.warn({ code: 'POST_JOURNAL_ANOMALY', lines: this.journal.anomalies }, 'unreadable lines in the post-file job journal were dropped');
     this.started = true;
     const pending = [...this.jobs.values()].filter((j) => !isFinished(j)).length;
     this.log.info({ journal: this.journal.path, pending }, 'post-file job queue started');
@@ -119,10 +123,20 @@ export class PostQueue {
     this.jobs.set(job.id, job);
     try {
       this.journal.write(job);
+      if (this.journal.wantsCompaction) this.compact();
     } catch (err) {
       // The job still runs in this process; only its resumption after a crash is at risk.
       this.log.error({ err, job: job.id }, 'post-file job journal write failed');
     }
+  }
+
+  /** Rewrites the journal with the live set, and forgets (in memory too) the finished jobs it leaves out. */
+  private compact(): void {
+    const kept = liveSet(this.jobs.values());
+    this.journal.rewrite(kept);
+    const ids = new Set(kept.map((j) => j.id));
+    for (const [id, j] of this.jobs) if (!ids.has(id) && isFinished(j)) this.jobs.delete(id);
+    this.log.info({ journal: this.journal.path, jobs: kept.length }, 'post-file job journal compacted');
   }
 
   private update(job: PostJob, change: Partial<PostJob>): void {

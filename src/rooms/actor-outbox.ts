@@ -12,6 +12,11 @@ export class ActorOutbox {
     private roomId: number,
   ) {}
 
+  /** The room id messages carry now. */
+  get room(): number {
+    return this.roomId;
+  }
+
   /** The actor learned its real room id: later messages use it. */
   setRoomId(roomId: number): void {
     this.batcher.rename(this.roomId, roomId);

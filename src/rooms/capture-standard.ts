@@ -12,6 +12,7 @@ import { recentGroups, seedGroups } from '../flv/rules/remove-duplicated-chunk.j
 import { type FlvTag, isData } from '../flv/tag.js';
 import { FlvContextWriter } from '../flv/writer/context-writer.js';
 import { FlvFileOutput } from '../flv/writer/file-output.js';
+import { previewTap } from '../preview/tap.js';
 import type { ActorOutbox } from './actor-outbox.js';
 import type { RecordingFiles } from './recording-files.js';
 import type { StatsTracker } from './stats-tracker.js';
@@ -81,6 +82,14 @@ export abstract class Capture {
     this.download?.stop();
   }
 
+  /**
+   * Ends this connection the way the server ends a stream (for a URL about to expire): not a stop, so a capture that
+   * holds its file for the next connection (gaps/filling-capture.ts) keeps it, and the next one joins it.
+   */
+  renew(): void {
+    this.download?.stop();
+  }
+
   /** Ends the connection on the capture's own account; what was read so far is still written and closed. */
   protected abort(reason: LiverecError): void {
     this.abortReason ??= reason;
@@ -139,6 +148,8 @@ export class StandardCapture extends Capture {
       onFileClosed: (info) => files.closed(info),
       openFlags: 'wx',
       hevcForm: deps.settings().FlvKeepHevcCodec12 ? 'codec12' : 'enhanced',
+      // The live preview reads the appended bytes here (src/preview/): nothing is copied while nobody watches.
+      fs: previewTap(deps.outbox.room, () => deps.outbox.room).fs(),
     });
     this.writer = new FlvContextWriter(output, { allowMissingHeader: false });
     this.stream = new FlvStream({

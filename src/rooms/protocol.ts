@@ -126,6 +126,20 @@ export interface StatsEntry {
   ioStats?: IoStats;
 }
 
+/**
+ * The live preview's bytes (src/preview/), sent only while the main thread has turned a room's preview on:
+ * `head` the open file's FLV header and sequence headers (on turning on, and at each new file), `data` bytes as
+ * they were appended to the file (metadata rewrites left out), `end` the file closed, `danmaku` one comment.
+ */
+export type PreviewChunk =
+  | { kind: 'head'; bytes: Uint8Array; /** The open file's full path. */ path: string; format: PreviewFormat }
+  | { kind: 'data'; bytes: Uint8Array }
+  | { kind: 'end' }
+  | { kind: 'danmaku'; text: string; color: number; user: string };
+
+/** What a room's preview carries: FLV tags, or whole MPEG-TS segments (HLS TS rooms). */
+export type PreviewFormat = 'flv' | 'ts';
+
 /** Messages from a room host worker to the main thread (one-way, over a dedicated MessagePort). */
 export type RoomMessage =
   | { type: 'state'; roomId: number; state: Partial<RoomState> }
@@ -138,7 +152,8 @@ export type RoomMessage =
   /** The actor learned its real room id (the configured id was a short id). */
   | { type: 'roomId'; roomId: number; realRoomId: number }
   | { type: 'log'; roomId: number; level: 'debug' | 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> }
-  | { type: 'error'; roomId: number; error: PlainError };
+  | { type: 'error'; roomId: number; error: PlainError }
+  | { type: 'preview'; roomId: number; chunk: PreviewChunk };
 
 /** Commands to one room (the worker exposes them per room through the host API). */
 export type RoomCommand = 'start' | 'stop' | 'split' | 'refresh' | 'dispose' | 'testCrash' | 'testThrow' | 'testOom'
@@ -153,6 +168,8 @@ export interface RoomHostApi {
   updateConfig(roomId: number, settings: RoomSettings): Promise<void>;
   /** Batch detector results for rooms on this host (unknown rooms are skipped). */
   observe(observations: RoomObservation[]): Promise<void>;
+  /** Turns a room's live preview on or off; the format of the file it writes now, null when none the preview reads. */
+  preview(roomId: number, on: boolean): Promise<PreviewFormat | null>;
   /** Stops every actor, closing files with final metadata. */
   shutdown(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 // One recording session: connect, capture, reconnect with a new file while the room stays live; SessionStarted/Ended.
 import { randomUUID } from 'node:crypto';
+import type { ApiPriority } from '../bilibili/api-priority.js';
 import type { BilibiliApiClient } from '../bilibili/api-client.js';
 import { BiliErrorCode } from '../bilibili/errors.js';
 import { openStream } from '../bilibili/stream-download.js';
@@ -7,6 +8,7 @@ import type { StreamUrl } from '../bilibili/stream-url.js';
 import type { StreamProvenance } from '../bilibili/provenance.js';
 import { resolveClassifiedStream } from '../bilibili/origin-offer.js';
 import { resolveStreamUrl } from '../bilibili/stream-url.js';
+import { renewDelayMs } from '../bilibili/url-expiry.js';
 import type { CaptureInput } from './origin-switch.js';
 import { SessionOrigin } from './session-origin.js';
 import type { RoomSettings } from '../config/fields.js';
@@ -35,9 +37,13 @@ export interface SessionHost {
   snapshot(): RoomEventSnapshot;
   uid(): number;
   roomInfoJson(): unknown;
+  /** The stream's start (unix s) as the live detector saw it (`live_time`); 0 when unknown. */
+  liveStartTime?(): number;
+  /** The session asked for its first stream (whatever the answer): the room's lower-priority calls may go now. */
+  streamAttempted?(): void;
   setRecording(recording: boolean): void;
-  /** Re-checks the room (API) and answers whether recording should go on. */
-  shouldContinue(): Promise<boolean>;
+  /** Re-checks the room (API, at `priority`) and answers whether recording should go on. */
+  shouldContinue(priority?: ApiPriority): Promise<boolean>;
   /** Told about every file and the media progress on it (the danmaku recorder). */
   timeline?: MediaTimeline;
   /** The service will not let us record this live room (paid, password, guard-only, DRM only): the session ends without retrying. */
@@ -75,6 +81,8 @@ export class RecordSession {
   /** The play info the stream was chosen from, and the stream: the fill's HLS comes from them without an API call. */
   private readonly playInfo = new PlayInfoMemo();
   private streamUrl: StreamUrl | null = null;
+  /** Connections (or attempts) in a row that failed or lasted under HEALTHY_CONNECTION_MS. */
+  private failedInARow = 0;
 
   constructor(private readonly room: SessionHost) {
     this.protocol = new ProtocolChoice(room.outbox);
@@ -152,7 +160,7 @@ export class RecordSession {
             download = handedOver.input;
           } else {
             ({ url, provenance } = await this.cancellable(resolveClassifiedStream(
-              this.playInfo.client(this.room.api()), this.room.snapshot().RoomId, this.protocol.formats(settings.RecordingProtocol), settings.RecordingPreferOrigin,
+              this.playInfo.client(this.api()), this.room.snapshot().RoomId, this.protocol.formats(settings.RecordingProtocol), settings.RecordingPreferOrigin,
             )));
           }
           if (url.currentQn !== url.qn) outbox.log('warn', 'service serves another quality than requested', { qn: url.qn, currentQn: url.currentQn });
@@ -163,13 +171,16 @@ export class RecordSession {
           this.origin.label(files, provenance);
           files.setCodec(url.codec, 'url');
           this.protocol.using(url.format);
+          this.room.streamAttempted?.();
           if (url.format === 'flv' && !download) {
             download = await this.cancellable(openStream(url.url, { ...this.room.api().options }), (late) => late.stop());
           }
         } catch (err) {
+          this.room.streamAttempted?.();
           if (this.stopped) break;
           const code = errorCode(err);
           if (url) this.protocol.failed(url.format);
+          this.failedInARow++;
           if (code === BiliErrorCode.RoomUnavailable || code === BiliErrorCode.ApiRoomEncrypted) {
             // The room actor logs the reason once and re-checks it each interval; no stream retries.
             this.room.unavailable?.((err as { unavailableReason?: string }).unavailableReason ?? 'password');
@@ -177,7 +188,7 @@ export class RecordSession {
           }
           outbox.log('warn', `cannot start the stream: ${(err as Error).message}`, { code });
           await this.sleep(code === BiliErrorCode.NoMatchingQn ? settings.TimingStreamRetryNoQn * 1000 : settings.TimingStreamRetry);
-          if (this.stopped || !(await this.room.shouldContinue())) break;
+          if (this.stopped || !(await this.room.shouldContinue(this.priority()))) break;
           continue;
         }
         if (this.stopped) {
@@ -215,7 +226,14 @@ export class RecordSession {
         if (this.stopped) capture.stop();
         if (capture instanceof StandardCapture) this.origin.started(capture, url, provenance, handedOver);
         const openedAt = download?.openedAt ?? Date.now();
-        const end = hls ? await hls.run() : await (capture as Capture).run(download!);
+        // The URL's `expires` passes in about an hour: renew the connection before, joined like any reconnect.
+        const renewIn = renewDelayMs(download?.url ?? url.url);
+        const renew = renewIn === null ? null : setTimeout(() => {
+          outbox.log('info', 'the stream URL expires soon; resolving a fresh one', { code: 'STREAM_URL_RENEW' });
+          if (capture instanceof StandardCapture) capture.renew();
+          else this.reconnect();
+        }, renewIn);
+        const end = await (hls ? hls.run() : (capture as Capture).run(download!)).finally(() => renew && clearTimeout(renew));
         this.capture = null;
         if (this.origin.ended(end, this.stopped)) continue;
         if (capture instanceof FillingCapture && capture.holdingFiles) {
@@ -234,6 +252,7 @@ export class RecordSession {
         const continues = this.held !== null || this.heldHls !== null;
         if (lasted < HEALTHY_CONNECTION_MS || (end.reason === 'error' && !continues)) this.protocol.failed(url.format);
         else this.protocol.succeeded(url.format);
+        this.failedInARow = lasted < HEALTHY_CONNECTION_MS ? this.failedInARow + 1 : 0;
         outbox.log(end.reason === 'error' ? 'warn' : 'info', `stream connection ended: ${end.reason}`, {
           code: end.error ? errorCode(end.error) : undefined, error: end.error ? String((end.error as Error).message ?? end.error) : undefined, bytes: end.bytes, lastedMs: lasted,
         });
@@ -250,7 +269,7 @@ export class RecordSession {
           outbox.log('warn', 'the stream carries a video codec the repair cannot read; recording the rest of this session as RawData');
           continue;
         }
-        if (!(await this.room.shouldContinue())) break;
+        if (!(await this.room.shouldContinue(this.priority()))) break;
         if (lasted < HEALTHY_CONNECTION_MS) await this.sleep(settings.TimingStreamRetry);
       }
     } finally {
@@ -273,7 +292,7 @@ export class RecordSession {
     return new FillingCapture({
       ...deps,
       hlsUrls: async (signal) => (this.streamUrl && this.playInfo.hlsUrls(this.streamUrl))
-        ?? (await resolveStreamUrl(this.room.api(), this.room.snapshot().RoomId, signal, ['fmp4'])).urls,
+        ?? (await resolveStreamUrl(this.api(), this.room.snapshot().RoomId, signal, ['fmp4'])).urls,
       streamAgeMs: () => this.streamAgeMs(),
       http: { streamConnectTimeoutMs: api.options.streamConnectTimeoutMs, watchdogTimeoutMs: api.options.watchdogTimeoutMs, userAgent: api.options.userAgent, maxRedirects: api.options.maxRedirects },
     });
@@ -285,10 +304,27 @@ export class RecordSession {
     held?.writer.close();
   }
 
-  /** How long the room has been live (its live_start_time); null when unknown. */
+  /**
+   * The budget priority of this session's calls: a start or a reconnect goes first, but a stream that failed on the last
+   * two connections in a row waits behind every other room's calls (issue 48: a room failing in a loop cannot delay
+   * another room's start, nor starve detection).
+   */
+  private priority(): ApiPriority {
+    return this.failedInARow >= 2 ? 'info' : 'start';
+  }
+
+  private api(): BilibiliApiClient {
+    return this.room.api().withPriority(this.priority());
+  }
+
+  /**
+   * How long the room has been live: the play info's `live_time`, else the detector's, else the room info's
+   * `live_start_time`; null when none is known (a late start then reaches back anyway).
+   */
   private streamAgeMs(): number | null {
-    const start = (this.room.roomInfoJson() as { room_info?: { live_start_time?: unknown } } | null)?.room_info?.live_start_time;
-    return typeof start === 'number' && start > 0 ? Date.now() - start * 1000 : null;
+    const info = (this.room.roomInfoJson() as { room_info?: { live_start_time?: unknown } } | null)?.room_info?.live_start_time;
+    const start = this.playInfo.liveTime() || this.room.liveStartTime?.() || (typeof info === 'number' ? info : 0);
+    return start > 0 ? Date.now() - start * 1000 : null;
   }
 
   /** No next connection for the held file: it is closed. */

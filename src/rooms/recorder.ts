@@ -13,7 +13,7 @@ import { formatLocal } from '../time.js';
 import { OpenJournal } from './open-journal.js';
 import { finalizeOrphan, orphanFileClosed, recoverAfterCrash } from './crash-recovery.js';
 import { removeStaleTempFiles } from './stale-temp.js';
-import type { RoomMessage } from './protocol.js';
+import type { PreviewChunk, PreviewFormat, RoomMessage } from './protocol.js';
 import { roomIdResolver, type ResolveRoomId } from './resolve-room-id.js';
 import { Room, type RoomControl } from './room.js';
 import { RoomChanges } from './room-changes.js';
@@ -83,6 +83,8 @@ export class Recorder {
   readonly notices = new Set<(n: RoomNotice) => void>();
   /** Room host workers that died (each is restarted with backoff); read by the metrics. */
   workerRestarts = 0;
+  /** Illegal room lifecycle transitions the room threads refused (room-lifecycle.ts); read by the metrics. */
+  lifecycleAnomalies = 0;
   /** The open files and sessions on disk, so a start after a crash can close and report them. */
   private readonly journal: OpenJournal;
   /** Adds run one at a time, so two ids of one room can never both be inserted. */
@@ -304,6 +306,14 @@ export class Recorder {
   }
 
   /** Absolute paths of the files rooms have open now, journaled ones included (retention never touches them). */
+  /** Where the rooms' live-preview chunks go (src/preview/'s hub); none = they are dropped. */
+  previewSink: ((roomId: number, chunk: PreviewChunk) => void) | null = null;
+
+  /** Turns a room's live preview on or off in its thread; the format it writes now, null when none the preview reads. */
+  preview(roomId: number, on: boolean): Promise<PreviewFormat | null> {
+    return this.supervisor.preview(roomId, on).catch(() => null);
+  }
+
   openPaths(): Set<string> {
     const out = new Set<string>();
     for (const files of this.openFiles.values()) for (const f of files.values()) out.add(resolve(f.path));
@@ -385,8 +395,12 @@ export class Recorder {
           this.saveQuietly();
         }
         break;
+      case 'preview':
+        this.previewSink?.(m.roomId, m.chunk);
+        break;
       case 'log':
         roomLogger(m.roomId)[m.level](m.fields ?? {}, m.msg);
+        if ((m.fields as { code?: unknown } | undefined)?.code === 'LIFECYCLE_ANOMALY') this.lifecycleAnomalies++;
         if ((m.fields as { code?: unknown } | undefined)?.code === 'DISK_SPACE_LOW') this.notice({ roomId: m.roomId, kind: 'low-disk', detail: m.msg });
         break;
       case 'error':

@@ -5,6 +5,7 @@ import type { UnavailableReason } from '../bilibili/room-availability.js';
 import { DanmakuClient } from '../bilibili/danmaku/client.js';
 import { type DanmakuEvent, MAX_FIELD_CHARS } from '../bilibili/danmaku/commands.js';
 import type { BatchRoomStatus } from '../bilibili/batch-status.js';
+import type { ApiPriority } from '../bilibili/api-priority.js';
 import type { RoomSettings } from '../config/fields.js';
 import { DanmakuRecorder } from '../danmaku/recorder.js';
 import type { RoomEventSnapshot } from '../events/types.js';
@@ -19,6 +20,7 @@ import { type LifecycleCause, RoomLifecycle } from './room-lifecycle.js';
 import { StatsTracker } from './stats-tracker.js';
 import { titleFiltered } from './title-filter.js';
 import type { StatsBatcher } from './stats-batcher.js';
+import { offerPreviewDanmaku } from '../preview/tap.js';
 
 /** How long the danmaku socket stays open after a stream ends (a quick restart is still seen at once). */
 export const DANMAKU_LINGER_MS = 120_000;
@@ -34,11 +36,23 @@ export class RoomActor {
   private session: { session: RecordSession; done: Promise<void> } | null = null;
   private roomInfo: unknown = {};
   private infoFetched = false;
+  /** The batch detector's answer gave this room's facts (uid, title, area, live_time): enough to start without room info. */
+  private factsFromDetector = false;
+  /** Unix seconds of the current stream's start as last seen (detector or room info); 0 unknown. */
+  private liveTime = 0;
+  /** The running session asked for its stream: the danmaku token may be asked for now (it queues behind starts). */
+  private streamTried = false;
   private pollTimer: NodeJS.Timeout | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   private infoFailures = 0;
   private disposed = false;
   private lingerTimer: NodeJS.Timeout | null = null;
+  /**
+   * A /start whose check failed (the API paused after a risk-control answer, a timeout): whether the room is live is
+   * unknown, so the next check that finds it live starts the recording, with AutoRecord off too (brec's start keeps
+   * trying until the stream ends or /stop). A check that finds it offline drops it, as brec's start does.
+   */
+  private startPending = false;
   private readonly availability: RoomAvailability;
   /** The room's lifecycle (room-lifecycle.ts): what may start, open or end now. */
   readonly lifecycle: RoomLifecycle;
@@ -96,12 +110,15 @@ export class RoomActor {
         // would find it and do nothing, so the new session starts once it has ended.
         if (this.session?.session.stopping) await this.session.done;
         if (!this.session && this.state.autoRecordForThisSession && !this.disposed) {
-          await this.refreshSafely('command');
+          this.startPending = true;
+          const known = await this.refreshSafely('command', 'start');
           if (this.state.streaming && !this.availability.reason) this.startSession('manual');
+          if (known || this.session) this.startPending = false;
         }
         return;
       case 'stop':
         this.state.autoRecordForThisSession = false;
+        this.startPending = false;
         this.outbox.state({ autoRecordForThisSession: false });
         this.stopSession('manual');
         return;
@@ -113,7 +130,7 @@ export class RoomActor {
         this.ensureDanmaku();
         return;
       case 'check':
-        await this.refreshSafely('batch');
+        await this.refreshSafely('batch', 'detect');
         this.ensureDanmaku();
         return;
       case 'dispose':
@@ -145,8 +162,23 @@ export class RoomActor {
     Object.assign(this.state, facts);
     this.outbox.state(facts);
     const live = s.liveStatus === 1;
-    if (live && !this.state.streaming) void this.refreshSafely('batch').then(() => this.ensureDanmaku());
-    else if (!live && this.state.streaming && !this.session) this.setStreaming(false);
+    if (live && s.liveTime > 0) this.liveTime = s.liveTime;
+    if (live && !this.state.streaming) {
+      // Issue 48: the batch answer already says live, with title, area and uid; the start's one call is play info.
+      if (this.startsFromStatus(s)) {
+        this.factsFromDetector = true;
+        this.setStreaming(true);
+      } else void this.refreshSafely('batch', 'start').then(() => this.ensureDanmaku());
+    } else if (!live && this.state.streaming && !this.session) this.setStreaming(false);
+  }
+
+  /**
+   * Whether a live flip seen by the batch detector can start the stream without getInfoByRoom: not for a room configured
+   * by a short id (room info finds the real one), one the service would not let us record (its check is play info),
+   * nor when the file name template reads `json` (the raw room info).
+   */
+  private startsFromStatus(s: BatchRoomStatus): boolean {
+    return s.roomId === this.roomId && !this.availability.reason && !/\bjson\b/.test(this.settings.FileNameRecordTemplate ?? '');
   }
 
   updateSettings(settings: RoomSettings): void {
@@ -226,9 +258,9 @@ export class RoomActor {
   }
 
   /** getInfoByRoom: room facts, the real id (when configured with a short id) and the live flag. */
-  private async refresh(): Promise<void> {
-    if (this.availability.checkedByPlayInfo && this.infoFetched) return this.recheckUnavailable();
-    const info = await this.client.getRoomInfo(this.roomId);
+  private async refresh(priority: ApiPriority = 'info'): Promise<void> {
+    if (this.availability.checkedByPlayInfo && this.infoFetched) return this.recheckUnavailable(priority);
+    const info = await this.client.withPriority(priority).getRoomInfo(this.roomId);
     if (this.disposed) return;
     this.infoFailures = 0;
     this.availability.infoOk();
@@ -250,6 +282,7 @@ export class RoomActor {
     });
     this.roomInfo = info.raw;
     this.infoFetched = true;
+    this.liveTime = info.liveStatus === 1 ? info.liveStartTime : 0;
     const { shortId, name, uid, title, areaNameParent, areaNameChild } = this.state;
     this.outbox.state({ shortId, name, uid, title, areaNameParent, areaNameChild });
     this.setStreaming(info.liveStatus === 1);
@@ -259,8 +292,8 @@ export class RoomActor {
    * A room that cannot be recorded (paid, password, guard-only, DRM) is checked with one getRoomPlayInfo per
    * interval: it carries the live flag and the reason both.
    */
-  private async recheckUnavailable(): Promise<void> {
-    const status = await this.client.getRoomStatus(this.roomId);
+  private async recheckUnavailable(priority: ApiPriority): Promise<void> {
+    const status = await this.client.withPriority(priority).getRoomStatus(this.roomId);
     if (this.disposed) return;
     const live = status.play.liveStatus === 1;
     this.availability.set(live ? status.unavailableReason : null);
@@ -268,21 +301,23 @@ export class RoomActor {
   }
 
   /** A failed refresh is logged; until room info was fetched once, it is retried with backoff (not for an unavailable room). */
-  private async refreshSafely(cause: LifecycleCause = 'poll'): Promise<void> {
+  private async refreshSafely(cause: LifecycleCause = 'poll', priority: ApiPriority = 'info'): Promise<boolean> {
     const checking = this.lifecycle.maybe('check', cause);
     try {
-      await this.refresh();
+      await this.refresh(priority);
       this.syncPoll();
+      return true;
     } catch (err) {
       const code = (err as { code?: string }).code;
       this.outbox.log('warn', `room info: ${(err as Error).message}`, { code });
       this.availability.failed(code);
       this.syncPoll();
       // An unavailable room is checked again at the normal interval only: one API call per interval.
-      if (this.infoFetched || this.disposed || this.availability.reason) return;
+      if (this.infoFetched || this.disposed || this.availability.reason) return false;
       const delay = Math.min(this.settings.TimingCheckInterval * 1000, this.settings.TimingStreamRetry * 2 ** this.infoFailures++);
       if (this.retryTimer) clearTimeout(this.retryTimer);
       this.retryTimer = setTimeout(() => void this.refreshSafely('retry').then(() => this.ensureDanmaku()), delay);
+      return false;
     } finally {
       // A check that started a session has moved on to starting; one that did not is over.
       if (checking) this.lifecycle.maybe('checked', cause);
@@ -301,12 +336,17 @@ export class RoomActor {
     if (live) {
       if (this.lingerTimer) clearTimeout(this.lingerTimer);
       this.lingerTimer = null;
-      this.ensureDanmaku();
+      // The stream first: a session that starts now holds the danmaku token back until it asked for its stream.
       this.maybeStart();
+      this.ensureDanmaku();
     }
   }
 
   private maybeStart(): void {
+    if (this.startPending && this.state.streaming && this.state.autoRecordForThisSession && !this.availability.reason) {
+      this.startPending = false;
+      return this.startSession('manual');
+    }
     if (!this.state.streaming || !this.state.autoRecordForThisSession || !this.settings.AutoRecord || this.availability.reason) return;
     const filtered = titleFiltered(this.settings.TitleFilterPatterns, this.state.title, (pattern, err) =>
       this.outbox.log('warn', `TitleFilterPatterns: ignoring invalid pattern ${pattern}: ${err.message}`));
@@ -328,21 +368,28 @@ export class RoomActor {
   private startSession(cause: LifecycleCause): void {
     if (this.session || this.disposed || !this.lifecycle.can('start')) return;
     this.lifecycle.to('start', cause);
+    this.streamTried = false;
     const session = new RecordSession({
       settings: () => this.settings,
-      api: () => this.client,
+      api: () => this.client.withPriority('start'),
       outbox: this.outbox,
       stats: this.stats,
       workDir: this.init.workDir,
       snapshot: () => this.snapshot(),
       uid: () => this.state.uid,
       roomInfoJson: () => this.roomInfo,
+      liveStartTime: () => this.liveTime,
+      streamAttempted: () => {
+        if (this.streamTried) return;
+        this.streamTried = true;
+        this.ensureDanmaku();
+      },
       setRecording: (recording) => {
         this.state.recording = recording;
         this.outbox.state({ recording });
       },
-      shouldContinue: async () => {
-        await this.refreshSafely();
+      shouldContinue: async (priority: ApiPriority = 'start') => {
+        await this.refreshSafely('poll', priority);
         return !this.disposed && this.state.streaming && this.state.autoRecordForThisSession;
       },
       timeline: this.danmakuFiles,
@@ -362,6 +409,7 @@ export class RoomActor {
     }).then((failed) => {
       if (this.session?.session === session) this.session = null;
       this.lifecycle.to('ended', failed ? 'error' : 'ended');
+      this.ensureDanmaku();
       // A session that died of a bug while the room is still live is started again, like a failed start.
       if (failed && !this.disposed) {
         if (this.retryTimer) clearTimeout(this.retryTimer);
@@ -393,9 +441,10 @@ export class RoomActor {
 
   /** An idle room holds no danmaku socket unless DanmakuInstantDetect asks for one. */
   private ensureDanmaku(): void {
-    if (this.danmaku || this.disposed || !this.infoFetched) return;
+    if (this.danmaku || this.disposed || !(this.infoFetched || this.factsFromDetector)) return;
     if (!this.state.streaming && !this.settings.DanmakuInstantDetect && !this.lingerTimer) return;
-    const client = new DanmakuClient({ roomId: this.roomId, api: this.client, options: clientOptionsFrom(this.settings, this.init.clientTestSwitches) });
+    if (this.session && !this.streamTried) return;
+    const client = new DanmakuClient({ roomId: this.roomId, api: this.client.withPriority('danmaku'), options: clientOptionsFrom(this.settings, this.init.clientTestSwitches) });
     client.on('state', () => {
       const connected = client.connected;
       if (connected !== this.state.danmakuConnected) {
@@ -405,6 +454,7 @@ export class RoomActor {
     });
     client.on('event', (ev: DanmakuEvent) => {
       this.danmakuFiles.offer(ev);
+      offerPreviewDanmaku(this.roomId, ev);
       this.onDanmaku(ev);
     });
     client.on('warning', (err) => this.outbox.log('debug', `danmaku: ${err.message}`, { code: err.code }));

@@ -5,6 +5,7 @@ import type { RoomSettings } from '../config/fields.js';
 import type { RoomCommand, RoomHostApi, RoomInit, RoomMessage, RoomObservation } from './protocol.js';
 import { RoomActor } from './room-actor.js';
 import { StatsBatcher } from './stats-batcher.js';
+import { dropPreviewTap, findPreviewTap, setPreviewPost } from '../preview/tap.js';
 
 export class RoomHost {
   private readonly actors = new Map<number, RoomActor>();
@@ -19,6 +20,7 @@ export class RoomHost {
 
   constructor(private readonly port: MessagePort) {
     this.batcher = new StatsBatcher((m) => this.post(m));
+    setPreviewPost((m, transfer) => this.port.postMessage(m, transfer));
   }
 
   post(message: RoomMessage): void {
@@ -51,6 +53,7 @@ export class RoomHost {
       observe: (observations: RoomObservation[]) => guard(() => {
         for (const o of observations) this.actors.get(o.roomId)?.observe(o.status);
       }),
+      preview: (roomId: number, on: boolean) => guard(() => findPreviewTap(roomId)?.setActive(on) ?? null),
       shutdown: () => guard(async () => {
         this.closing = true;
         await Promise.all([...this.actors.values()].map((a) => a.dispose('shutdown')).concat([...this.leaving.values()].map((l) => l.done)));
@@ -102,6 +105,7 @@ export class RoomHost {
     if (!actor) return this.leaving.get(roomId)?.done ?? Promise.resolve();
     this.actors.delete(roomId);
     const done = actor.dispose('remove').finally(() => {
+      dropPreviewTap(roomId);
       if (this.leaving.get(roomId)?.actor === actor) this.leaving.delete(roomId);
     });
     this.leaving.set(roomId, { actor, done });

@@ -53,7 +53,7 @@ export class SessionOrigin {
     const limits = captureLimits(settings.RecordMemoryBudgetMB);
     this.watch = new OriginWatch({
       intervalMs: () => Math.max(1, this.room.settings().TimingOriginCheckInterval) * 1000,
-      probe: () => probeOrigin(this.room.api(), roomId, 'flv'),
+      probe: () => probeOrigin(this.room.api().withPriority('origin'), roomId, 'flv'),
       open: (u) => openStream(u, { ...api.options }),
       outbox: this.room.outbox,
       maxBufferBytes: limits.budgetBytes,

@@ -4,7 +4,7 @@ import { LiverecError } from '../errors.js';
 import type { RoomSettings } from '../config/fields.js';
 import { HostSlot } from './host-slot.js';
 import { defaultMaxHosts, pickHost } from './placement.js';
-import type { RoomCommand, RoomInit, RoomMessage, RoomObservation } from './protocol.js';
+import type { PreviewFormat, RoomCommand, RoomInit, RoomMessage, RoomObservation } from './protocol.js';
 import type { RoomControl } from './room.js';
 
 export interface SupervisorOptions {
@@ -120,6 +120,13 @@ export class Supervisor implements RoomControl {
     const slot = this.placement.get(roomId);
     if (!slot) return Promise.reject(new LiverecError('ROOM_NOT_RUNNING', `room ${roomId} has no actor`));
     return slot.call((api) => api.command(roomId, command));
+  }
+
+  /** Turns a room's live preview on or off in its thread; the format it writes, null when no actor or no file it reads. */
+  preview(roomId: number, on: boolean): Promise<PreviewFormat | null> {
+    const slot = this.placement.get(roomId);
+    if (!slot) return Promise.resolve(null);
+    return slot.call((api) => api.preview(roomId, on));
   }
 
   updateConfig(roomId: number, settings: RoomSettings): Promise<void> {

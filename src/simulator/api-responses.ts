@@ -73,12 +73,12 @@ export function streamPath(room: SimRoom, ext: 'flv' | 'm3u8' | 'index.m3u8', co
 
 function urlInfo(room: SimRoom, addr: SimAddress, qn: number, variant?: Variant): Record<string, unknown>[] {
   const named = variant && room.variants ? variantQuery(variant, room.variants, `live_${room.roomId}_${room.session}`) : '';
-  const expires = Math.floor(Date.now() / 1000) + 3600;
+  const expires = Math.floor(Date.now() / 1000) + room.streamTtlSec;
   const hosts = room.streamHost ? [room.streamHost] : [...addr.streamHosts, `https://xy127x0x0x1xy.mcdn.bilivideo.cn:486`];
   return hosts.map((host, i) => ({
     host,
     extra: `expires=${expires}&len=0&oi=0&pt=web&qn=${qn}&trid=${randomBytes(8).toString('hex')}&sigparams=cdn,expires,len,oi,pt,qn,trid&cdn=cn-gotcha0${i + 1}&sign=${randomBytes(16).toString('hex')}&p2p_type=0${named}&src=puv3&sl=1&order=${i + 1}`,
-    stream_ttl: 3600,
+    stream_ttl: room.streamTtlSec,
   }));
 }
 

@@ -33,6 +33,8 @@ export interface DanmakuPeer {
   protover: number;
   lastSeen: number;
   connectedAt: number;
+  /** The WebSocket upgrade's headers (null over raw TCP), logged with the room once the auth names it. */
+  upgradeHeaders: IncomingMessage['headers'] | null;
 }
 
 /** Clients silent for this long are dropped, as the real server does after 60–70 s. */
@@ -52,11 +54,12 @@ export class DanmakuHub {
 
   /** Takes over an HTTP upgrade for /sub. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req));
   }
 
-  private onConnection(ws: WebSocket): void {
+  private onConnection(ws: WebSocket, req: IncomingMessage): void {
     const peer = this.addPeer(ws, 'ws');
+    peer.upgradeHeaders = req.headers;
     ws.on('message', (data: Buffer, isBinary: boolean) => this.onMessage(peer, isBinary ? data : Buffer.from(data)));
     ws.on('close', () => this.removePeer(peer));
     ws.on('error', () => ws.terminate());
@@ -65,7 +68,7 @@ export class DanmakuHub {
   /** A new connection of either transport; the transport calls onMessage with whole packets and removePeer at its end. */
   addPeer(socket: PeerSocket, transport: DanmakuPeer['transport']): DanmakuPeer {
     const now = Date.now();
-    const peer: DanmakuPeer = { ws: socket, transport, room: null, protover: 0, lastSeen: now, connectedAt: now };
+    const peer: DanmakuPeer = { ws: socket, transport, room: null, protover: 0, lastSeen: now, connectedAt: now, upgradeHeaders: null };
     this.peers.add(peer);
     return peer;
   }
@@ -100,6 +103,7 @@ export class DanmakuHub {
     if (room) {
       room.counters.danmakuAuths++;
       pushLog(room.authLog, { ...auth, at: Date.now() });
+      if (peer.upgradeHeaders) pushLog(room.upgradeLog, { at: Date.now(), path: '/sub', query: '', headers: peer.upgradeHeaders });
     }
     const ok = room !== undefined && typeof auth.key === 'string' && room.tokens.includes(auth.key);
     peer.ws.send(packet(8, 1, Buffer.from(JSON.stringify({ code: ok ? 0 : -101 }))));

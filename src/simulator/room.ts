@@ -68,6 +68,8 @@ export interface SimRoomInit {
    * simulator's `guestQnCap` (on). Not applied to rooms with `variants`.
    */
   guestQnCap?: boolean;
+  /** Seconds a handed-out stream URL is valid (`expires` in its query; the service's are about an hour) [3600]. */
+  streamTtlSec?: number;
 }
 
 export interface RoomCounters {
@@ -147,6 +149,7 @@ export class SimRoom {
   hlsOnlyInMaster: boolean;
   opaqueNames: boolean;
   guestQnCap: boolean;
+  streamTtlSec: number;
   /** codec-switch: every URL serves the other codec (an avc URL carries HEVC and the other way round). */
   codecSwapped = false;
   /** The simulator's content clip nearest `bitrateKbps`; null = the committed 360p clip. */
@@ -172,6 +175,8 @@ export class SimRoom {
   readonly apiLog: RequestRecord[] = [];
   readonly streamLog: RequestRecord[] = [];
   readonly authLog: Record<string, unknown>[] = [];
+  /** Headers of the danmaku WebSocket upgrades whose auth named this room. */
+  readonly upgradeLog: RequestRecord[] = [];
   readonly heartbeatTimes: number[] = [];
   /** Tokens handed out by getDanmuInfo; the danmaku auth must present one of them. */
   readonly tokens: string[] = [];
@@ -205,6 +210,7 @@ export class SimRoom {
     this.hlsOnlyInMaster = init.hlsOnlyInMaster ?? false;
     this.opaqueNames = init.opaqueNames ?? false;
     this.guestQnCap = init.guestQnCap ?? true;
+    this.streamTtlSec = init.streamTtlSec ?? 3600;
     this.streamHost = init.streamHost ?? null;
     this.danmakuServer = init.danmakuServer ?? null;
     this.formats = init.formats ?? ['flv', 'ts', 'fmp4'];
@@ -234,7 +240,7 @@ export class SimRoom {
       opaqueNames: this.opaqueNames, guestQnCap: this.guestQnCap, codecSwapped: this.codecSwapped, clip: this.clipIndex, counters: this.counters,
       openStreams: this.media.size, openDanmaku: this.danmaku.size,
       pendingFaults: [...this.apiFaults, ...this.requestFaults, ...this.connectionFaults].map((a) => ({ ...a.fault, remaining: a.remaining, until: a.until })),
-      apiLog: this.apiLog, streamLog: this.streamLog, authLog: this.authLog, heartbeatTimes: this.heartbeatTimes,
+      apiLog: this.apiLog, streamLog: this.streamLog, authLog: this.authLog, upgradeLog: this.upgradeLog, heartbeatTimes: this.heartbeatTimes,
     };
   }
 }

@@ -49,6 +49,11 @@ export interface SimulatorOptions {
    * lists more, as the service answers `mid=0` (`liverec simulate --no-guest-cap` turns it off).
    */
   guestQnCap?: boolean;
+  /**
+   * Rooms offering FLV and fMP4 run on one stream clock unless created with `liveStream: false` (default true; see
+   * room.ts `oneClockByDefault`). False: only rooms created with `liveStream` do.
+   */
+  oneClockByDefault?: boolean;
   /** Risk control: live-API calls per minute per IP above which calls are answered 412 (default 0 = off). */
   riskPerMinute?: number;
 }
@@ -83,6 +88,7 @@ export class Simulator extends RoomOps {
   readonly lenient: boolean;
   readonly strictMode: StrictMode;
   readonly guestQnCap: boolean;
+  readonly oneClockByDefault: boolean;
   port = 0;
   private server: http.Server | null = null;
   private tcp: DanmakuTcpServer | null = null;
@@ -103,6 +109,7 @@ export class Simulator extends RoomOps {
     this.content = options.content ?? [];
     this.lenient = options.lenient ?? false;
     this.guestQnCap = options.guestQnCap ?? true;
+    this.oneClockByDefault = options.oneClockByDefault ?? true;
     this.strictMode = this.lenient ? 'lenient' : options.strictAll ? 'all' : 'evidence';
     this.risk = new RiskCounter(options.riskPerMinute ?? 0);
   }
@@ -118,7 +125,7 @@ export class Simulator extends RoomOps {
   }
 
   override createRoom(init: SimRoomInit): SimRoom {
-    const room = super.createRoom({ ...init, guestQnCap: init.guestQnCap ?? this.guestQnCap });
+    const room = super.createRoom({ ...init, guestQnCap: init.guestQnCap ?? this.guestQnCap, liveStream: init.liveStream ?? (this.oneClockByDefault ? undefined : false) });
     room.content = nearestClip(this.content, room.bitrateKbps);
     return room;
   }

@@ -27,5 +27,8 @@ export function reportCompaction(result: CompactResult, atStart: boolean, log: L
     { kept: result.kept, dropped: result.dropped, anomalies: result.anomalies, bytesBefore: result.bytesBefore, bytesAfter: result.bytesAfter },
     'webhook journal compacted',
   );
-  if (result.anomalies) log.warn({ anomalies: result.anomalies, code: 'WEBHOOK_JOURNAL_ANOMALY' }, 'webhook journal had unreadable lines (skipped)');
+  if (result.anomalies) {
+    log.warn({ anomalies: result.anomalies, setAside: result.setAside, code: 'WEBHOOK_JOURNAL_ANOMALY' },
+      result.setAside ? 'webhook journal had unreadable lines: set aside, the rest goes on' : 'webhook journal had unreadable lines (skipped)');
+  }
 }

@@ -1,5 +1,5 @@
 // Journal compaction: folds attempt lines into their message lines and drops finished messages, streaming both passes.
-import { closeSync, fsyncSync, openSync, rmSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, fsyncSync, openSync, rmSync, writeSync } from 'node:fs';
 import { LiverecError } from '../errors.js';
 import type { EventType } from '../events/types.js';
 import type { JournalFile } from './journal-file.js';
@@ -28,6 +28,8 @@ export interface CompactResult {
   urls: Set<string>;
   /** The given cursors mapped into the new file (same order). */
   cursors: number[];
+  /** Where unreadable lines (and notes of over-long runs) were set aside, or null. */
+  setAside: string | null;
 }
 
 const MSG_PREFIX = '{"r":"msg"';
@@ -60,11 +62,21 @@ export function compactJournal(
   let anomalies = 0;
   const fold = new Map<string, Map<number, TargetState>>();
   const bytesBefore = journal.size;
+  // Unreadable lines are kept apart in a file of their own (never silently lost), and reported.
+  const asidePath = `${journal.path.replace(/\.jsonl$/, '')}.damaged-${Date.now()}.jsonl`;
+  let aside: string | null = null;
+  const setAside = (text: string): void => {
+    appendFileSync(asidePath, `${text}\n`);
+    aside = asidePath;
+  };
   const scannedTo = journal.scan(0, (line) => {
     if (line.startsWith(MSG_PREFIX)) return;
     const rec = decodeRecord(line);
     if (!rec || rec.r === 'msg') {
-      if (!rec && line.trim() !== '') anomalies++;
+      if (!rec && line.trim() !== '') {
+        anomalies++;
+        setAside(line);
+      }
       return;
     }
     let targets = fold.get(rec.m);
@@ -78,6 +90,9 @@ export function compactJournal(
       if (rec.fin) st.fin = rec.fin;
     }
     targets.set(rec.i, st);
+  }, (offset, end) => {
+    anomalies++;
+    setAside(JSON.stringify({ setAside: 'too-long', offset, bytes: end - offset }));
   });
   if (scannedTo < bytesBefore) anomalies++; // torn last line
 
@@ -97,7 +112,7 @@ export function compactJournal(
   const order = cursors.map((c, idx) => ({ c, idx })).sort((a, b) => a.c - b.c);
   const mapped = new Array<number>(cursors.length);
   let nextCursor = 0;
-  const result: CompactResult = { kept: 0, dropped: 0, anomalies, bytesBefore, bytesAfter: 0, expired: [], urls: new Set(), cursors: mapped };
+  const result: CompactResult = { kept: 0, dropped: 0, anomalies, bytesBefore, bytesAfter: 0, expired: [], urls: new Set(), cursors: mapped, setAside: aside };
 
   try {
     journal.scan(0, (line, offset) => {
@@ -105,6 +120,8 @@ export function compactJournal(
       const rec = decodeRecord(line);
       if (!rec || rec.r !== 'msg') {
         result.anomalies++;
+        setAside(line);
+        result.setAside = aside;
         return;
       }
       const folded = fold.get(rec.m);

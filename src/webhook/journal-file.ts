@@ -55,9 +55,9 @@ export class JournalFile {
   }
 
   /** Visits complete lines from `from` to the current end; see scanLines. */
-  scan(from: number, visit: (line: string, offset: number, end: number) => boolean | void): number {
+  scan(from: number, visit: (line: string, offset: number, end: number) => boolean | void, damaged?: (offset: number, end: number) => void): number {
     if (this.fd === null) throw new LiverecError('WEBHOOK_JOURNAL_CLOSED', 'webhook journal is not open');
-    return scanLines(this.fd, from, this.size, visit);
+    return scanLines(this.fd, from, this.size, visit, damaged);
   }
 
   /** A background fdatasync is running; the fd must stay open (and unswapped) until it settles. */

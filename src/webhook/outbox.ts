@@ -150,7 +150,7 @@ export class WebhookOutbox {
       // Most likely a full disk: start anyway (new events are still sent); what is pending stays in the journal,
       // untouched, and resumes at the next start that can compact it.
       this.log.error({ err, journal: this.journalPath }, 'webhook journal could not be compacted at start; pending deliveries resume at the next start');
-      result = { kept: 0, dropped: 0, anomalies: 0, bytesBefore: this.journal.size, bytesAfter: this.journal.size, expired: [], urls: new Set(), cursors: [] };
+      result = { kept: 0, dropped: 0, anomalies: 0, bytesBefore: this.journal.size, bytesAfter: this.journal.size, expired: [], urls: new Set(), cursors: [], setAside: null };
     }
     this.abort = new AbortController();
     this.closed = false;

@@ -62,7 +62,7 @@ describe('POST /api/config/global', () => {
     r = await post('/api/config/global', { OptionalRecordDanmaku: { HasValue: true, defaultValue: true }, somethingElse: 1 });
     expect(r.status).toBe(200);
     expect(r.json.optionalRecordDanmaku).toEqual({ hasValue: true, value: false });
-    expect(saved().global.RecordDanmaku).toEqual({ HasValue: true });
+    expect(saved().global.RecordDanmaku).toEqual({ HasValue: true, Value: false });
   });
 
   it.each([

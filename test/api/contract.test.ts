@@ -68,6 +68,8 @@ describe('the OpenAPI document', () => {
       ...['roomId', 'objectId'].flatMap((p) => [
         `DELETE /api/room/{${p}}`, `GET /api/room/{${p}}`, `GET /api/room/{${p}}/config`, `GET /api/room/{${p}}/iostats`, `GET /api/room/{${p}}/stats`,
         `POST /api/room/{${p}}/config`, `POST /api/room/{${p}}/refresh`, `POST /api/room/{${p}}/split`, `POST /api/room/{${p}}/start`, `POST /api/room/{${p}}/stop`,
+        // liverec addition: the live preview and its markers (docs/clips.md).
+        `GET /api/room/{${p}}/live.flv`, `GET /api/room/{${p}}/live.ts`, `POST /api/room/{${p}}/live-marker`,
       ]),
       // liverec additions: the event stream and the web UI's webhook buttons.
       'GET /api/events', 'POST /api/webhook/replay', 'POST /api/webhook/test',
@@ -214,6 +216,37 @@ describe('every route answers as documented', () => {
     expect((await hit('DELETE', '/api/file/markers/{markerId}', `/api/file/markers/${m.id}?path=sub/a.flv`, undefined, 200)).markers).toEqual([]);
     await hit('DELETE', '/api/file/markers/{markerId}', `/api/file/markers/${m.id}?path=sub/a.flv`, undefined, 404);
     await hit('DELETE', '/api/file/markers/{markerId}', '/api/file/markers/x?path=sub/b.flv', undefined, 400);
+  });
+
+  it('live preview and live markers (liverec)', async () => {
+    // Room 1001 records nothing here (the live API is unreachable): 409; the streaming 200 and a live marker's 200 are
+    // asserted against a recording room in test/web/live-preview.test.ts.
+    expect((await hit('GET', '/api/room/{id}/live.flv', '/api/room/1001/live.flv', undefined, 409)).code).toBe(-10);
+    expect((await hit('GET', '/api/room/{id}/live.flv', '/api/room/4242/live.flv', undefined, 404)).code).toBe(-4);
+    expect((await hit('GET', '/api/room/{id}/live.flv', '/api/room/0/live.flv', undefined, 400)).code).toBe(-2);
+    await hit('POST', '/api/config/global', '/api/config/global', { optionalPreviewMaxViewers: { hasValue: true, value: 0 } }, 200);
+    expect((await hit('GET', '/api/room/{id}/live.flv', '/api/room/1001/live.flv', undefined, 429)).code).toBe(-17);
+    await hit('POST', '/api/config/global', '/api/config/global', { optionalPreviewMaxViewers: { hasValue: false } }, 200);
+    covered.add('GET /api/room/{id}/live.flv 200');
+    const embedded = await fx.call('GET', '/api/room/1001/live.flv', undefined, { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'video' });
+    expect(embedded.status).toBe(403);
+    covered.add('GET /api/room/{id}/live.flv 403');
+    checker.expectDocumented(embedded, 'GET', '/api/room/{id}/live.flv');
+    expect((await hit('POST', '/api/room/{id}/live-marker', '/api/room/1001/live-marker', {}, 409)).code).toBe(-10);
+    expect((await hit('POST', '/api/room/{id}/live-marker', '/api/room/4242/live-marker', {}, 404)).code).toBe(-4);
+    expect((await hit('POST', '/api/room/{id}/live-marker', '/api/room/0/live-marker', {}, 400)).code).toBe(-2);
+    covered.add('POST /api/room/{id}/live-marker 200');
+    // live.ts: the same answers; its 200 against an HLS TS room in test/preview/live-ts.test.ts.
+    expect((await hit('GET', '/api/room/{id}/live.ts', '/api/room/1001/live.ts', undefined, 409)).code).toBe(-10);
+    expect((await hit('GET', '/api/room/{id}/live.ts', '/api/room/4242/live.ts', undefined, 404)).code).toBe(-4);
+    expect((await hit('GET', '/api/room/{id}/live.ts', '/api/room/0/live.ts', undefined, 400)).code).toBe(-2);
+    await hit('POST', '/api/config/global', '/api/config/global', { optionalPreviewMaxViewers: { hasValue: true, value: 0 } }, 200);
+    expect((await hit('GET', '/api/room/{id}/live.ts', '/api/room/1001/live.ts', undefined, 429)).code).toBe(-17);
+    await hit('POST', '/api/config/global', '/api/config/global', { optionalPreviewMaxViewers: { hasValue: false } }, 200);
+    const embeddedTs = await fx.call('GET', '/api/room/1001/live.ts', undefined, { 'sec-fetch-site': 'same-site', 'sec-fetch-dest': 'video' });
+    expect(embeddedTs.status).toBe(403);
+    covered.add('GET /api/room/{id}/live.ts 403');
+    covered.add('GET /api/room/{id}/live.ts 200');
   });
 
   it('accounts (liverec)', async () => {

@@ -9,7 +9,7 @@ let sim: Awaited<ReturnType<typeof startSim>>;
 const COOKIE = 'buvid3=ABC-123infoc; DedeUserID=4242; SESSDATA=secret';
 
 function client(extra: Record<string, unknown> = {}): BilibiliApiClient {
-  return new BilibiliApiClient({ liveApiHost: sim.url, cookie: COOKIE, apiTimeoutMs: 2000, ...extra }, ApiLimiter.create({ spacingMs: 0, burst: 1 }));
+  return new BilibiliApiClient({ liveApiHost: sim.url, cookie: COOKIE, apiTimeoutMs: 2000, ...extra }, ApiLimiter.create({ perMinute: 0 }));
 }
 
 async function failure(p: Promise<unknown>): Promise<BilibiliError> {
@@ -66,7 +66,7 @@ describe('API endpoints', () => {
     await client().getRoomInfo(5440);
     const log = sim.sim.room(5440).apiLog;
     const h = log.at(-1)!.headers;
-    expect(h['user-agent']).toMatch(/Chrome\/118/);
+    expect(h['user-agent']).toMatch(/Chrome\/140/);
     expect(h.referer).toBe('https://live.bilibili.com/');
     expect(h.origin).toBe('https://live.bilibili.com');
     expect(h.cookie).toBe(COOKIE);

@@ -6,6 +6,12 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BilibiliApiClient } from '../../src/bilibili/api-client.js';
 import { ApiLimiter } from '../../src/bilibili/api-limiter.js';
+import { CallWindow } from '../../src/bilibili/api-call-window.js';
+import type { ApiPriority } from '../../src/bilibili/api-priority.js';
+import { withLock } from '../../src/bilibili/cells-lock.js';
+import { WaitQueue } from '../../src/bilibili/api-wait-queue.js';
+
+const cellsOf = (l: ApiLimiter): BigInt64Array => new BigInt64Array(l.toShared().buffer);
 import { packageRoot } from '../../src/paths.js';
 import { control, startSim } from '../simulator/helpers.js';
 
@@ -59,24 +65,92 @@ describe('risk-control pause', () => {
   });
 });
 
-describe('spacing', () => {
-  it('lets a burst through, then spaces calls evenly (500 rooms do not burst)', () => {
-    const l = ApiLimiter.create({ spacingMs: 100, burst: 3 });
-    const waits = Array.from({ length: 6 }, () => l.reserve(50_000));
-    expect(waits).toEqual([0, 0, 0, 100, 200, 300]);
-    // After a quiet period the burst is available again.
-    expect(l.reserve(60_000)).toBe(0);
-    const many = ApiLimiter.create({ spacingMs: 100, burst: 5 });
-    const last = Array.from({ length: 500 }, () => many.reserve(0)).at(-1)!;
-    expect(last).toBe(49_500);
+describe('budget', () => {
+  it('lets a minute\'s budget through at once (100 ms apart, 5 may catch up), then waits for the oldest call to leave the minute', () => {
+    const l = ApiLimiter.create({ perMinute: 3 });
+    const take = (now: number): number => withLock(cellsOf(l), () => new CallWindow(cellsOf(l)).take(now));
+    expect([take(50_000), take(50_100), take(50_200)]).toEqual([0, 0, 0]);
+    // A fourth call in the same minute waits until the first is a minute old.
+    expect(take(50_300)).toBe(59_700);
+    expect(take(110_000)).toBe(0);
+    // Never two calls closer than 100 ms, even with budget left.
+    const m = ApiLimiter.create({ perMinute: 50 });
+    const tm = (now: number): number => withLock(cellsOf(m), () => new CallWindow(cellsOf(m)).take(now));
+    expect([1000, 1010, 1020, 1030, 1040, 1050].map(tm)).toEqual([0, 0, 0, 0, 0, 50]);
   });
 
-  it('acquire waits for the slot', async () => {
-    const l = ApiLimiter.create({ spacingMs: 150, burst: 1 });
+  it('halves the rate on a risk answer (once for answers arriving together), grows it back by steps, never above the ceiling', () => {
+    const l = ApiLimiter.create({ perMinute: 40 });
+    expect(l.ratePerMinute()).toBe(40);
+    l.answered(false);
+    l.answered(false);
+    expect(l.ratePerMinute()).toBe(20);
+    expect(l.usage().cuts).toBe(1);
+    for (let i = 0; i < 4; i++) l.answered(true);
+    expect(l.ratePerMinute()).toBe(21);
+    for (let i = 0; i < 1000; i++) l.answered(true);
+    expect(l.ratePerMinute()).toBe(40);
+    // The same ceiling again (another global setting changed) keeps what was learned; a new one starts at it.
+    l.answered(false);
+    l.setBudgetPerMinute(40);
+    expect(l.ratePerMinute()).toBe(40); // the cut above fell within 10 s of the first: not taken
+    const k = ApiLimiter.create({ perMinute: 40 });
+    k.answered(false);
+    k.setBudgetPerMinute(40);
+    expect(k.ratePerMinute()).toBe(20);
+    k.setBudgetPerMinute(30);
+    expect(k.ratePerMinute()).toBe(30);
+  });
+
+  it('serves callers by priority, then in order of arrival', async () => {
+    const l = ApiLimiter.create({ perMinute: 1 });
+    await l.acquire(); // the minute's one call: everyone else queues
+    const order: string[] = [];
+    const ac = new AbortController();
+    const go = (name: string, p: ApiPriority): Promise<void> => l.acquire(ac.signal, p).then(() => void order.push(name), () => undefined);
+    const calls = [go('info', 'info'), go('detect-1', 'detect'), go('start-a', 'start'), go('detect-2', 'detect'), go('start-b', 'start'), go('danmaku', 'danmaku')];
+    const waiting = (): number => Object.values(l.usage().queued).reduce((a, b) => a + b, 0);
+    for (let i = 0; i < 600 && waiting() < 6; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(l.usage().queued).toEqual({ start: 2, origin: 0, danmaku: 1, detect: 2, info: 1 });
+    // Lift the budget: the queue drains in its order.
+    l.setBudgetPerMinute(0);
+    await Promise.all(calls);
+    expect(order).toEqual(['start-a', 'start-b', 'danmaku', 'detect-1', 'detect-2', 'info']);
+    expect(l.usage().queued).toEqual({ start: 0, origin: 0, danmaku: 0, detect: 0, info: 0 });
+  });
+
+  it('a level is worth 10 s of waiting: a detection call waiting 31 s goes before a start that just arrived', () => {
+    const q = new WaitQueue(cellsOf(ApiLimiter.create()));
+    const t = Date.now();
+    const detect = q.enter('detect', t - 31_000)!;
+    const start = q.enter('start', t)!;
+    expect(q.position(detect.slot, detect.key, t)).toBe('head');
+    expect(q.position(start.slot, start.key, t)).toBe('waiting');
+    q.leave(detect.slot, detect.key, t);
+    expect(q.position(start.slot, start.key, t)).toBe('head');
+    // A fresher detection call waits behind the start.
+    const late = q.enter('detect', t - 29_000)!;
+    expect(q.position(late.slot, late.key, t)).toBe('waiting');
+  });
+
+  it('a caller that gives up leaves the queue; the next one is served', async () => {
+    const l = ApiLimiter.create({ perMinute: 1 });
+    await l.acquire();
+    const ac = new AbortController();
+    const first = l.acquire(ac.signal, 'start');
+    const second = l.acquire(undefined, 'detect');
+    ac.abort(new Error('gave up'));
+    await expect(first).rejects.toThrow('gave up');
+    l.setBudgetPerMinute(0);
+    await second;
+    expect(l.usage().queued.start).toBe(0);
+  });
+
+  it('acquire waits for the minute\'s budget', async () => {
+    const l = ApiLimiter.create({ perMinute: 600 });
     const t0 = Date.now();
-    await l.acquire();
-    await l.acquire();
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(120);
+    for (let i = 0; i < 6; i++) await l.acquire();
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(90);
   });
 });
 
@@ -113,11 +187,18 @@ describe('across threads', () => {
     expect(await inWorker(l.toShared(), 'await limiter.acquire(); return "ok";')).toMatchObject({ code: 'API_PAUSED' });
   });
 
-  it('slots reserved in different threads never collide', async () => {
-    const l = ApiLimiter.create({ spacingMs: 1000, burst: 1 });
-    const now = Date.now() + 100_000;
-    const fromWorker = (await inWorker(l.toShared(), `return [limiter.reserve(${now}), limiter.reserve(${now})];`)) as number[];
-    const fromMain = [l.reserve(now), l.reserve(now)];
-    expect([...fromWorker, ...fromMain].sort((x, y) => x - y)).toEqual([0, 1000, 2000, 3000]);
+  it('one budget and one queue across threads: a detection call in a worker waits behind a start in the main thread', async () => {
+    const l = ApiLimiter.create({ perMinute: 1 });
+    await l.acquire();
+    const order: string[] = [];
+    const worker = inWorker(l.toShared(), 'await limiter.acquire(undefined, "detect"); return "worker";').then((m) => void order.push(m as string));
+    // Wait for the event (the worker queued), not a time: a busy machine starts threads slowly.
+    for (let i = 0; i < 600 && l.usage().queued.detect === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(l.usage().queued.detect).toBe(1);
+    const main = l.acquire(undefined, 'start').then(() => void order.push('main'));
+    l.setBudgetPerMinute(0);
+    await Promise.all([worker, main]);
+    expect(order).toEqual(['main', 'worker']);
+    expect(l.usage().calls).toBe(3);
   });
 });

@@ -5,6 +5,7 @@ import { BilibiliApiClient } from '../../src/bilibili/api-client.js';
 import { ApiLimiter } from '../../src/bilibili/api-limiter.js';
 import { DanmakuClient } from '../../src/bilibili/danmaku/client.js';
 import { authBody } from '../../src/bilibili/danmaku/auth-body.js';
+import { DEFAULT_USER_AGENT } from '../../src/bilibili/headers.js';
 import { decodePackets, newPacketAnomalies } from '../../src/bilibili/danmaku/packet.js';
 import { openStream } from '../../src/bilibili/stream-download.js';
 import { resolveStreamUrl } from '../../src/bilibili/stream-url.js';
@@ -116,10 +117,10 @@ describe('liverec against the strict simulator', () => {
 });
 
 describe('danmaku AUTH (2026)', () => {
-  it('builds the web client body: uid, roomid, protover, buvid, support_ack, queue_uuid, scene, platform, type, key', () => {
+  it('builds the web client body without support_ack (no source shows how to acknowledge): uid, roomid, protover, buvid, queue_uuid, scene, platform, type, key', () => {
     const body = authBody({ uid: 0, roomId: 1017, buvid: 'B3infoc', token: 'tok' });
-    expect(Object.keys(body)).toEqual(['uid', 'roomid', 'protover', 'buvid', 'support_ack', 'queue_uuid', 'scene', 'platform', 'type', 'key']);
-    expect(body).toMatchObject({ protover: 3, support_ack: true, scene: 'room', platform: 'web', type: 2 });
+    expect(Object.keys(body)).toEqual(['uid', 'roomid', 'protover', 'buvid', 'queue_uuid', 'scene', 'platform', 'type', 'key']);
+    expect(body).toMatchObject({ protover: 3, scene: 'room', platform: 'web', type: 2 });
     expect(body.queue_uuid).toMatch(/^[a-z0-9]{8}$/);
     // The captured 2023 packet's fields are all still there, in the same order.
     const [packet] = decodePackets(readFileSync('test/fixtures/bili-real/danmaku/bac_packet_auth_op7.bin'), newPacketAnomalies());
@@ -136,7 +137,13 @@ describe('danmaku AUTH (2026)', () => {
       const auth = sim.sim.room(34001).authLog.at(-1)!;
       expect(auth.buvid).toBe(await api.buvid());
       expect(auth.buvid).toMatch(/infoc$/);
-      expect(auth).toMatchObject({ support_ack: true, scene: 'room', roomid: 34001, uid: 0 });
+      expect(auth).toMatchObject({ scene: 'room', roomid: 34001, uid: 0 });
+      expect(auth).not.toHaveProperty('support_ack');
+      // The upgrade carries the Cookie with the same buvid3 and the one current User-Agent.
+      const upgrade = sim.sim.room(34001).upgradeLog.at(-1)!;
+      expect(String(upgrade.headers.cookie)).toBe(`buvid3=${auth.buvid}`);
+      expect(upgrade.headers['user-agent']).toBe(DEFAULT_USER_AGENT);
+      expect(DEFAULT_USER_AGENT).toMatch(/Chrome\/1(3[2-9]|4[0-7])\./);
     } finally {
       dm.stop();
     }

@@ -18,7 +18,9 @@ const tmp = mkdtempSync(join(tmpdir(), 'liverec-stream-'));
 
 beforeAll(async () => {
   sim = await startSim([
-    { roomId: 8001, live: true, bitrateKbps: 1500 },
+    // The clip timeline (responses start at the clip's first tag): the slow-trickle bound below assumes it; a
+    // one-clock room starts with the live GOP, a whole keyframe before the first complete tag.
+    { roomId: 8001, live: true, bitrateKbps: 1500, liveStream: false },
     { roomId: 8002, live: true, hevc: true, acceptQn: [10000, 250] },
     { roomId: 8003, live: false },
   ]);
@@ -63,12 +65,14 @@ describe('stream URL', () => {
     }
   });
 
-  it('honours the RecordingQuality priority list and asks again for the chosen qn', async () => {
+  it('honours the RecordingQuality priority list, asking again only when the first answer does not serve the chosen qn', async () => {
     const before = sim.sim.room(8002).counters.apiHits.getRoomPlayInfo;
     const s = await resolveStreamUrl(api({ recordingQuality: '400，250 10000' }), 8002);
     expect(s).toMatchObject({ qn: 250, currentQn: 250 });
     expect(s.url).toContain('qn=250');
-    expect(sim.sim.room(8002).counters.apiHits.getRoomPlayInfo - before).toBe(2);
+    // The simulator caps a guest at 250 (current_qn 250 at qn 10000): the first answer already serves the chosen 250,
+    // so no second call is made (issue 48: needsSecondCall).
+    expect(sim.sim.room(8002).counters.apiHits.getRoomPlayInfo - before).toBe(1);
     await expect(resolveStreamUrl(api({ recordingQuality: '30000, 20000' }), 8002)).rejects.toMatchObject({ code: 'NO_MATCHING_QN' });
   });
 
@@ -245,5 +249,15 @@ describe('room changes while streaming', () => {
     await expect(resolveStreamUrl(api(), 8001)).rejects.toMatchObject({ code: 'PLAYURL_NULL' });
     await control(sim.url, '/_sim/rooms/8001/live', { live: true });
     (await open(await streamUrl())).stop();
+  });
+});
+
+describe('needsSecondCall', () => {
+  it('asks again only when another call can change what is served', async () => {
+    const { needsSecondCall } = await import('../../src/bilibili/stream-url.js');
+    expect(needsSecondCall(10000, 10000, 10000)).toBe(false); // served what was chosen
+    expect(needsSecondCall(250, 10000, 25000)).toBe(false); // a guest capped at 250: asking for less gives no more
+    expect(needsSecondCall(10000, 400, 25000)).toBe(true); // the user wants less than served
+    expect(needsSecondCall(10000, 25000, 10000)).toBe(true); // 25000 asked for by name
   });
 });

@@ -3,13 +3,13 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BilibiliApiClient } from '../../src/bilibili/api-client.js';
 import { ApiLimiter } from '../../src/bilibili/api-limiter.js';
-import { FALLBACK_WBI_KEYS, keyFromUrl, mixinKey, signQuery, WbiKeyCache } from '../../src/bilibili/wbi.js';
+import { DOCUMENTED_WBI_KEYS, keyFromUrl, mixinKey, signQuery, WbiKeyCache } from '../../src/bilibili/wbi.js';
 import { startSim } from '../simulator/helpers.js';
 
 describe('WBI algorithm', () => {
   it('matches the published test vectors', () => {
-    expect(mixinKey(FALLBACK_WBI_KEYS)).toBe('ea1db124af3c7062474693fa704f4ff8');
-    expect(signQuery({ foo: ")-_-( F**' 哔~!", bar: 2333 }, FALLBACK_WBI_KEYS, 1748867128)).toBe(
+    expect(mixinKey(DOCUMENTED_WBI_KEYS)).toBe('ea1db124af3c7062474693fa704f4ff8');
+    expect(signQuery({ foo: ")-_-( F**' 哔~!", bar: 2333 }, DOCUMENTED_WBI_KEYS, 1748867128)).toBe(
       'bar=2333&foo=-_-%20F%20%E5%93%94~&wts=1748867128&w_rid=6ba96e28a3f09b40e704f1e4b4f8e3e3',
     );
     expect(keyFromUrl('https://i0.hdslb.com/bfs/wbi/7cd084941338484aae1ad9425b84077c.png')).toBe('7cd084941338484aae1ad9425b84077c');
@@ -19,12 +19,17 @@ describe('WBI algorithm', () => {
     const cache = new WbiKeyCache(3600_000, 0);
     let fetches = 0;
     const fetch = async () => ({ imgKey: `img${++fetches}`, subKey: 'sub' });
-    expect((await cache.get(fetch)).imgKey).toBe('img1');
-    expect((await cache.get(fetch)).imgKey).toBe('img1');
+    expect((await cache.get(fetch))?.imgKey).toBe('img1');
+    expect((await cache.get(fetch))?.imgKey).toBe('img1');
     cache.markStale();
-    expect((await cache.get(fetch)).imgKey).toBe('img2');
+    expect((await cache.get(fetch))?.imgKey).toBe('img2');
     cache.markStale();
-    expect((await cache.get(async () => Promise.reject(new Error('nav down')))).imgKey).toBe('img2');
+    expect((await cache.get(async () => Promise.reject(new Error('nav down'))))?.imgKey).toBe('img2');
+  });
+
+  it('has no built-in keys: null until nav answers once (the caller then sends unsigned)', async () => {
+    const cache = new WbiKeyCache(3600_000, 0);
+    expect(await cache.get(async () => Promise.reject(new Error('nav down')))).toBeNull();
   });
 });
 
@@ -51,6 +56,14 @@ describe('signed calls', () => {
     }
     expect(queries[1]).toContain('protocol=0%2C1');
     expect(queries[3]).toBe('?id=9900');
+  });
+
+  it('sends unsigned when nav fails (no built-in keys: a wrong signature is a certain -352)', async () => {
+    const api = new BilibiliApiClient({ liveApiHost: sim.url, mainApiHost: `${sim.url}/no-nav-here`, apiTimeoutMs: 3000 }, ApiLimiter.create({ spacingMs: 0 }));
+    await api.getPlayInfo(9900, 400);
+    const q = sim.sim.room(9900).apiLog.at(-1)!.query;
+    expect(q).not.toMatch(/w_rid=/);
+    expect(q).toMatch(/^\?room_id=9900&/);
   });
 
   it('sends plain queries when signing is off', async () => {

@@ -15,15 +15,26 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 /** The install limit of issue 41: everything under the prefix, bytes as files hold them (npm's "unpacked size"). */
 const MAX_INSTALLED_BYTES = 60 * 1000 * 1000;
 
-function treeBytes(dir: string): number {
-  let total = 0;
+/** Bytes as files hold them (apparent) and as the file system gives them (on disk: whole blocks, directories too). */
+function treeBytes(dir: string): { apparent: number; onDisk: number } {
+  const total = { apparent: 0, onDisk: statSync(dir).blocks * 512 };
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
-    if (entry.isDirectory()) total += treeBytes(p);
-    else if (entry.isFile()) total += statSync(p).size;
+    if (entry.isDirectory()) {
+      const sub = treeBytes(p);
+      total.apparent += sub.apparent;
+      total.onDisk += sub.onDisk;
+    } else if (entry.isFile()) {
+      const st = statSync(p);
+      total.apparent += st.size;
+      total.onDisk += st.blocks * 512;
+    }
   }
   return total;
 }
+
+/** README's "takes about N MB (M MB on disk)" holds within this share of the measurement. */
+const README_TOLERANCE = 0.1;
 
 const freePort = (): Promise<number> => new Promise((resolve, reject) => {
   const s = createServer().listen(0, '127.0.0.1', () => {
@@ -69,9 +80,14 @@ describe('release package', () => {
     const report = spawnSync(bin, ['--version'], { env: { PATH: dirname(process.execPath), LIVEREC_REPORT_CODE_CACHE: '1' }, encoding: 'utf8' });
     expect(report.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
     expect(report.stderr).toContain('code cache used');
-    const bytes = treeBytes(prefix);
-    process.stdout.write(`release package: tarball ${(statSync(tarball).size / 1e6).toFixed(1)} MB, installed ${(bytes / 1e6).toFixed(1)} MB\n`);
+    const { apparent: bytes, onDisk } = treeBytes(prefix);
+    process.stdout.write(`release package: tarball ${(statSync(tarball).size / 1e6).toFixed(1)} MB, installed ${(bytes / 1e6).toFixed(1)} MB (${(onDisk / 1e6).toFixed(1)} MB on disk)\n`);
     expect(bytes).toBeLessThanOrEqual(MAX_INSTALLED_BYTES);
+    // README's figures are this measurement's.
+    const [, said, saidOnDisk] = /Installed, it takes about (\d+) MB \((\d+) MB on disk\)/.exec(readFileSync(join(packageRoot, 'README.md'), 'utf8')) ?? [];
+    expect(said, 'README states the installed size').toBeDefined();
+    expect(Math.abs(Number(said) - bytes / 1e6), `README says ${said} MB, measured ${(bytes / 1e6).toFixed(1)} MB`).toBeLessThanOrEqual((bytes / 1e6) * README_TOLERANCE);
+    expect(Math.abs(Number(saidOnDisk) - onDisk / 1e6), `README says ${saidOnDisk} MB on disk, measured ${(onDisk / 1e6).toFixed(1)} MB`).toBeLessThanOrEqual((onDisk / 1e6) * README_TOLERANCE);
 
     // The demo from the installed command, with no ffmpeg to be found: only node and the prefix on the PATH.
     const port = await freePort();

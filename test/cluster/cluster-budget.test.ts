@@ -35,7 +35,7 @@ describe('the cluster API budget', () => {
     const BUDGET = 24;
     const nodes = Array.from({ length: 3 }, () => {
       // The node's own spacing is far above the cluster's budget: only the grants hold the calls back.
-      const limiter = ApiLimiter.create({ spacingMs: 1, burst: 100 });
+      const limiter = ApiLimiter.create({ perMinute: 60_000 });
       const pools = openDb({ url: postgres.url, max: 2, timeoutMs: 10_000 });
       const budget = new ClusterBudget(pools, limiter, () => BUDGET);
       return { limiter, pools, budget, calls: 0 };

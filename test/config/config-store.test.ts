@@ -65,11 +65,45 @@ describe('ConfigStore', () => {
     const saved = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     expect(saved.FutureKey).toEqual({ x: 1 });
     expect(saved.$schema).toContain('configV3.schema.json');
-    expect(saved.global.WpfShowTitleAndArea).toEqual({ HasValue: true });
+    expect(saved.global.WpfShowTitleAndArea).toEqual({ HasValue: true, Value: false }); // the value written out
     const again = ConfigStore.load(dir);
     expect(again.rooms.map((r) => r.roomId)).toEqual([1, 2147483647, 42]);
     expect(again.effective('CuttingMode')).toBe(2);
     expect(again.resolveRoom(again.rooms[1]!).CuttingNumber).toBe(30);
+  });
+
+  it('writes only when something changed, keeping the user\'s member order, unknown members and brec\'s {HasValue, Value} shape', () => {
+    const dir = workDir();
+    const path = join(dir, 'config.json');
+    // The user's order (rooms before global, AutoRecord before RoomId), an unknown member in the middle, 4-space indent.
+    const text = JSON.stringify({
+      rooms: [{ AutoRecord: { HasValue: true }, Mine: 'keep', RoomId: { HasValue: true, Value: 7 }, CuttingMode: { HasValue: true, Value: 1 } }],
+      version: 3,
+      global: { TimingCheckInterval: { HasValue: true, Value: 300 }, Note: 'mine', RecordMode: { HasValue: true, Value: 1 } },
+    }, null, 4);
+    writeFileSync(path, text);
+    const store = ConfigStore.load(dir);
+    store.save(); // nothing changed (a shutdown, say): the file keeps its bytes, and no backup is made
+    store.rooms[0]!.overrides.CuttingMode = 1;
+    store.save(); // the same value again: still nothing
+    expect(readFileSync(path, 'utf8')).toBe(text);
+    expect(readdirSync(dir)).toEqual(['config.json']);
+
+    store.global.CuttingNumber = 50;
+    store.rooms[0]!.overrides.RecordDanmaku = false;
+    store.save();
+    const saved = JSON.parse(readFileSync(path, 'utf8'));
+    expect(Object.keys(saved)).toEqual(['rooms', 'version', 'global']);
+    expect(Object.keys(saved.global)).toEqual(['TimingCheckInterval', 'Note', 'RecordMode', 'CuttingNumber']);
+    expect(Object.keys(saved.rooms[0])).toEqual(['AutoRecord', 'Mine', 'RoomId', 'CuttingMode', 'RecordDanmaku']);
+    expect(saved.rooms[0].AutoRecord).toEqual({ HasValue: true, Value: false });
+    expect(saved.rooms[0].RecordDanmaku).toEqual({ HasValue: true, Value: false });
+    expect(saved.global.Note).toBe('mine');
+    expect(readFileSync(join(dir, 'config.backup.json'), 'utf8')).toBe(text);
+    // A new room and a removed one: the others keep their order.
+    store.addRoom(8, false);
+    store.save();
+    expect(JSON.parse(readFileSync(path, 'utf8')).rooms.map((r: { RoomId: { Value: number } }) => r.RoomId.Value)).toEqual([7, 8]);
   });
 
   it('never writes in memory-only (portable) mode', () => {

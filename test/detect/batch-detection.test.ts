@@ -58,9 +58,10 @@ describe('batch live detection', () => {
     sim.setLive(600_150, true);
     const opened = await h.waitEvent('FileOpening', (e) => roomOf(e) === 600_150, 40_000);
     expect(roomOf(opened)).toBe(600_150);
-    // Only the live room got per-room calls (getInfoByRoom, play info, danmaku info).
+    // Only the live room got per-room calls: play info, once (the batch answer stood in for room info), and danmaku info.
     for (const r of sim.rooms.values()) if (r.roomId !== 600_150) expect(r.counters.apiHits.total).toBe(0);
-    expect(sim.rooms.get(600_150)!.counters.apiHits.getInfoByRoom).toBeGreaterThanOrEqual(1);
+    expect(sim.rooms.get(600_150)!.counters.apiHits.getInfoByRoom).toBe(0);
+    expect(sim.rooms.get(600_150)!.counters.apiHits.getRoomPlayInfo).toBe(1);
     expect(h.events.filter((e) => e.EventType === 'StreamStarted').map(roomOf)).toEqual([600_150]);
     const stats = sim.stats() as { riskHits: number; peakApiCallsPerMinute: number };
     expect(stats.riskHits).toBe(0);

@@ -51,7 +51,7 @@ describe('memory against a hostile CDN', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it(`keeps RSS bounded for ${SECONDS} s, closes valid files, and the healthy room keeps pace`, async () => {
+  it(`keeps RSS bounded for ${SECONDS} s, closes valid files, and the healthy room keeps pace with what it was served`, async () => {
     writeFileSync(join(dir, 'config.json'), JSON.stringify({
       version: 3,
       global: { LiveApiHost: opt(running.url), TimingStreamRetry: opt(1000), TimingWatchdogTimeout: opt(3000) },
@@ -64,13 +64,16 @@ describe('memory against a hostile CDN', () => {
     let peak = 0;
     let firstNormalAt = 0;
     const started = Date.now();
-    while (Date.now() - started < SECONDS * 1000) {
+    // At least SECONDS of measurement, and on until each room has written a file (a loaded machine starts them later).
+    const everyRoomWrote = (): boolean => [HUGE, FLOOD, NORMAL].every((id) => flvOf(dir, id).length > 0);
+    while (Date.now() - started < SECONDS * 1000 || (!everyRoomWrote() && Date.now() - started < (SECONDS + 40) * 1000)) {
       peak = Math.max(peak, rssMiB(child.pid!));
       if (!firstNormalAt && flvOf(dir, NORMAL).length > 0) firstNormalAt = Date.now();
       await sleep(500);
     }
     const wall = (Date.now() - firstNormalAt) / 1000;
     child.kill('SIGTERM');
+    const servedS = sim.room(NORMAL).counters.mediaMsServed / 1000;
     expect(await exited, stderr).toBe(0);
     console.log(`hostile CDN: peak RSS ${peak.toFixed(0)} MiB; huge-tag connections ${huge.connections}, flood connections ${flood.connections}`);
     expect(peak).toBeGreaterThan(0);
@@ -88,7 +91,8 @@ describe('memory against a hostile CDN', () => {
       expect(p.errors, f).toBe('');
       recorded += p.duration;
     }
-    console.log(`healthy room: ${recorded.toFixed(1)} s recorded in ${wall.toFixed(1)} s`);
-    expect(recorded / wall).toBeGreaterThanOrEqual(0.97);
+    console.log(`healthy room: ${recorded.toFixed(1)} s recorded of ${servedS.toFixed(1)} s served, in ${wall.toFixed(1)} s`);
+    // Kept pace with what the CDN served it (the simulator runs in this loaded process: wall time is not the measure).
+    expect(recorded / servedS).toBeGreaterThanOrEqual(0.97);
   }, (SECONDS + 60) * 1000);
 });

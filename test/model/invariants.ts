@@ -1,9 +1,10 @@
 // The invariants the model test checks after every command: the real system agrees with the model (REST, SSE,
 // GraphQL, files and their webhooks), and what must never happen did not (double events, opens after a stop, gaps
 // the model did not cause, files ffprobe cannot read).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { probe } from '../support/media-tools.js';
+import { breaks, seiTimestamps } from '../gaps/helpers.js';
 import type { Model } from './model.js';
 import { recordBoundMs } from './pool.js';
 import type { RealSystem } from './real-system.js';
@@ -54,7 +55,7 @@ export async function disagreements(m: Model, r: RealSystem): Promise<string[]> 
   if (!r.sse?.connected) out.push('the /api/events stream is not connected');
   else compare('SSE', m, [...r.sse.rooms.values()], out);
   const files = fileEvents(r);
-  for (const path of r.mediaFiles()) if (!files.get(path)?.opening.length) out.push(`${path} is on disk without a FileOpening`);
+  for (const path of r.mediaFiles()) if (!files.get(path)?.opening.length && !m.clipOutputs.has(path)) out.push(`${path} is on disk without a FileOpening`);
   const open = new Map<number, string[]>();
   for (const [path, f] of files) if (f.opening.length > 0 && f.closed.length === 0) open.set(f.roomId, [...(open.get(f.roomId) ?? []), path]);
   for (const [roomId, paths] of open) if (!m.rooms.get(roomId)?.recording) out.push(`room ${roomId} should not record but has no FileClosed for ${paths.join(', ')}`);
@@ -66,7 +67,7 @@ export async function disagreements(m: Model, r: RealSystem): Promise<string[]> 
 }
 
 /** Waits (bounded generously) until the system agrees with the model; throws the disagreements otherwise. */
-export async function settle(m: Model, r: RealSystem, boundMs = recordBoundMs(m.riskPending)): Promise<void> {
+export async function settle(m: Model, r: RealSystem, boundMs = recordBoundMs(m.riskPending, m.budget)): Promise<void> {
   const deadline = Date.now() + boundMs;
   let last: string[] = [];
   for (;;) {
@@ -76,6 +77,18 @@ export async function settle(m: Model, r: RealSystem, boundMs = recordBoundMs(m.
     await new Promise((res) => setTimeout(res, 250));
   }
   await strictChecks(m, r);
+  await checkMarkers(m, r);
+}
+
+/** Every marker added is listed, whatever ran since (a kill included: the markers file is replaced atomically). */
+export async function checkMarkers(m: Model, r: RealSystem): Promise<void> {
+  const bad: string[] = [];
+  for (const [path, n] of m.markers) {
+    const res = await r.api('GET', `/api/file/markers?path=${encodeURIComponent(path)}`);
+    const got = res.status === 200 ? (res.json.markers as unknown[]).length : -1;
+    if (got !== n) bad.push(`${path}: ${got} markers listed (HTTP ${res.status}), ${n} added`);
+  }
+  if (bad.length) throw new InvariantError(bad.join('\n'));
 }
 
 const at = (s: unknown): number => Date.parse(String(s));
@@ -98,10 +111,15 @@ export async function strictChecks(m: Model, r: RealSystem): Promise<void> {
     if (gaps.length > 0) {
       const end = at(closed.EventData.FileCloseTime);
       const losses = m.losses.filter((l) => l.roomId === f.roomId && l.from < end && l.to > opened);
-      const lostMs = losses.reduce((n, l) => n + (l.to - l.from), 0);
       const reported = gaps.reduce((n, g) => n + g.DurationMs, 0);
+      // What the file really lacks: the simulator stamps every frame with its stream time (an SEI), so the holes
+      // in that sequence are the truth; without stamps (another clip after a header change), the loss spans' length.
+      const file = join(r.dir, path);
+      const sei = path.endsWith('.flv') && existsSync(file) ? seiTimestamps(file) : [];
+      const truth = sei.length > 0 && sei.every((t) => Number.isFinite(t)) ? breaks(sei).reduce((n, [a, b]) => n + (b - a - 40), 0) : null;
+      const lostMs = truth ?? losses.reduce((n, l) => n + (l.to - l.from), 0);
       if (gaps.length > losses.length || reported > lostMs + 1000) {
-        bad.push(`${path}: gaps ${JSON.stringify(gaps)} where the model lost ${losses.length} span(s), ${lostMs} ms (${losses.map((l) => l.why).join(', ') || 'nothing'})`);
+        bad.push(`${path}: gaps ${JSON.stringify(gaps)} where the model lost ${losses.length} span(s) (${losses.map((l) => l.why).join(', ') || 'nothing'}) and the file lacks ${lostMs} ms${truth === null ? ' (by wall clock)' : ' (by its frames)'}`);
       }
     }
     if (!m.probed.has(path) && existsSync(join(r.dir, path))) {
@@ -122,12 +140,24 @@ export async function checkSettings(m: Model, r: RealSystem): Promise<void> {
   const g = await r.api('GET', '/api/config/global');
   const instant = g.json?.optionalDanmakuInstantDetect;
   if ((instant?.hasValue ? instant.value : false) !== m.instantDetect) bad.push(`global DanmakuInstantDetect ${JSON.stringify(instant)}, model ${m.instantDetect}`);
+  const budget = g.json?.optionalApiBudgetPerMinute;
+  if (budget?.value !== m.budget) bad.push(`global ApiBudgetPerMinute ${JSON.stringify(budget)}, model ${m.budget}`);
   for (const room of m.rooms.values()) {
     const c = await r.api('GET', `/api/room/${room.roomId}/config`);
     const v = c.json?.optionalRecordDanmaku;
     const got = v?.hasValue ? v.value : null;
     if (got !== room.recordDanmaku) bad.push(`room ${room.roomId} RecordDanmaku ${JSON.stringify(v)}, model ${room.recordDanmaku}`);
     if (c.json?.autoRecord !== room.autoRecord) bad.push(`room ${room.roomId} config autoRecord ${c.json?.autoRecord}, model ${room.autoRecord}`);
+  }
+  // config.json holds the same, in brec's shape with every value written out (issue 51): AutoRecord {HasValue, Value}.
+  const path = join(r.dir, 'config.json');
+  if (existsSync(path)) {
+    const file = JSON.parse(readFileSync(path, 'utf8')) as { rooms?: { RoomId?: { Value?: number }; AutoRecord?: unknown }[] };
+    for (const room of m.rooms.values()) {
+      const entry = file.rooms?.find((x) => x.RoomId?.Value === room.roomId);
+      if (!entry) bad.push(`room ${room.roomId} missing from config.json`);
+      else if (JSON.stringify(entry.AutoRecord) !== JSON.stringify({ HasValue: true, Value: room.autoRecord })) bad.push(`room ${room.roomId} config.json AutoRecord ${JSON.stringify(entry.AutoRecord)}, model ${room.autoRecord}`);
+    }
   }
   if (bad.length) throw new InvariantError(bad.join('\n'));
 }

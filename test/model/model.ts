@@ -37,10 +37,16 @@ export class Model {
   /** A -352 is armed and may pause the API until about then. */
   riskUntil = 0;
   instantDetect = false;
+  /** ApiBudgetPerMinute in force. */
+  budget = TIMING.budgetPerMinute;
   readonly windows: StopWindow[] = [];
   readonly losses: Loss[] = [];
   /** Closed files ffprobe already read. */
   readonly probed = new Set<string>();
+  /** Markers added per recording (RelativePath): they must all be there after every command, restarts included. */
+  readonly markers = new Map<string, number>();
+  /** Clips made (relative outputs): media on disk that no FileOpening announces. */
+  readonly clipOutputs = new Set<string>();
   /** Commands run (all runs of one process share the counter through `steps` of the caller). */
   steps = 0;
 

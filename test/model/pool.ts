@@ -23,8 +23,14 @@ export const TIMING = {
   slackMs: 20_000,
 };
 
-/** The bound within which a live room that should record does (issue 45: 2 check intervals + the budget's wait). */
-export function recordBoundMs(riskPending: boolean): number {
-  const budgetWaitMs = Math.ceil(60_000 / TIMING.budgetPerMinute) * POOL.length * 4;
+/** Live-API calls a room's start may make (room info, play info, danmaku info, a retry). */
+const CALLS_PER_START = 4;
+
+/**
+ * The bound within which a live room that should record does (issue 45: 2 check intervals + the budget's wait: every
+ * room starting at once, each call waiting its turn under `budgetPerMinute`).
+ */
+export function recordBoundMs(riskPending: boolean, budgetPerMinute = TIMING.budgetPerMinute): number {
+  const budgetWaitMs = Math.ceil(60_000 / budgetPerMinute) * POOL.length * CALLS_PER_START;
   return 2 * TIMING.checkIntervalS * 1000 + budgetWaitMs + (riskPending ? TIMING.blockedPauseMs : 0) + TIMING.slackMs;
 }

@@ -9,6 +9,7 @@ import { WebhookSink } from './webhook-sink.js';
 import { POOL, TIMING } from './pool.js';
 
 const MEDIA = /\.(flv|mp4|ts)$/;
+const API_TIMEOUT_MS = 30_000;
 
 export interface ApiRoom extends SseRoom {
   shortId: number;
@@ -71,6 +72,8 @@ export class RealSystem {
   async api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
     const res = await fetch(this.url + path, {
       method,
+      // An API that never answers is a failure to report, not a hang (the bound is generous: a busy machine).
+      signal: AbortSignal.timeout(API_TIMEOUT_MS),
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -98,7 +101,7 @@ export class RealSystem {
   }
 
   async control(path: string, body: unknown): Promise<unknown> {
-    const res = await fetch(`${this.running!.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${this.running!.url}${path}`, { signal: AbortSignal.timeout(API_TIMEOUT_MS), method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const text = await res.text();
     if (!res.ok) throw new Error(`simulator ${path} answered ${res.status}: ${text}`);
     return text ? JSON.parse(text) : null;

@@ -2,11 +2,11 @@
 import fc from 'fast-check';
 import {
   AddRoom, BatchStatus, GlobalSetting, HeaderChange, RE_ADD_WAIT_MS, RemoveRoom, Restart, Risk352, NestedApiAnswer, RoomCommand, RoomSetting,
-  SetAutoRecord, SetLive, Split, StartStop, StreamLoss, type Via,
+  SetAutoRecord, SetLive, Split, StartStop, StreamLoss, type Via, Mark, Clip, WatchLive,
 } from './commands.js';
 import { settle } from './invariants.js';
 import { Model } from './model.js';
-import { POOL } from './pool.js';
+import { POOL, TIMING } from './pool.js';
 import { RealSystem } from './real-system.js';
 
 const room = fc.nat({ max: 1000 });
@@ -23,7 +23,8 @@ export const commandArb: fc.Arbitrary<RoomCommand> = fc.oneof(
   { arbitrary: room.map((i) => new Split(i)), weight: 2 },
   { arbitrary: room.map((i) => new SetAutoRecord(i)), weight: 2 },
   { arbitrary: fc.tuple(room, fc.constantFrom(true, false, null)).map(([i, v]) => new RoomSetting(i, v)), weight: 1 },
-  { arbitrary: fc.boolean().map((v) => new GlobalSetting(v)), weight: 1 },
+  { arbitrary: fc.boolean().map((v) => new GlobalSetting('DanmakuInstantDetect', v)), weight: 1 },
+  { arbitrary: fc.constantFrom(TIMING.budgetPerMinute, 30).map((v) => new GlobalSetting('ApiBudgetPerMinute', v)), weight: 1 },
   { arbitrary: fc.tuple(room, fc.boolean()).map(([i, l]) => new SetLive(i, l)), weight: 8 },
   { arbitrary: room.map((i) => new StreamLoss(i, 'stream-cut')), weight: 2 },
   { arbitrary: fc.tuple(room, fc.integer({ min: 2, max: 4 })).map(([i, s]) => new StreamLoss(i, 'flv-outage', s)), weight: 1 },
@@ -32,6 +33,10 @@ export const commandArb: fc.Arbitrary<RoomCommand> = fc.oneof(
   { arbitrary: room.map((i) => new Risk352(i)), weight: 1 },
   { arbitrary: room.map((i) => new NestedApiAnswer(i)), weight: 1 },
   { arbitrary: fc.constantFrom<'SIGTERM' | 'SIGKILL'>('SIGTERM', 'SIGKILL').map((s) => new Restart(s)), weight: 1 },
+  // Watch and clip (docs/clips.md).
+  { arbitrary: fc.tuple(room, fc.boolean()).map(([i, open]) => new Mark(i, open)), weight: 2 },
+  { arbitrary: room.map((i) => new Clip(i)), weight: 1 },
+  { arbitrary: room.map((i) => new WatchLive(i)), weight: 1 },
 );
 
 export interface Scenario {
@@ -49,14 +54,14 @@ export const scenarioArb = (minCommands: number, maxCommands: number): fc.Arbitr
 export const tally = { steps: 0, runs: 0, byKind: new Map<string, number>() };
 
 /** Plays `s` against a fresh simulator and liverec process; throws the first broken invariant with its story. */
-export async function playScenario(s: Scenario, log: (line: string) => void = () => undefined): Promise<number> {
+export async function playScenario(s: Scenario, log: (line: string) => void = () => undefined, maxSteps = Infinity): Promise<number> {
   const real = new RealSystem();
   const model = new Model(s.initialLive);
   const done: string[] = [];
   try {
     await real.start(s.initialLive);
     await settle(model, real);
-    const traced = s.commands.map((c) => tracing(c, done, log));
+    const traced = s.commands.map((c) => tracing(c, done, log, maxSteps));
     await fc.asyncModelRun(() => ({ model, real }), traced);
     return model.steps;
   } catch (err) {
@@ -71,11 +76,13 @@ export async function playScenario(s: Scenario, log: (line: string) => void = ()
 }
 
 /** Wraps a command so the runner knows what ran (the failure's story) and counts it. */
-function tracing(c: RoomCommand, done: string[], log: (line: string) => void): fc.AsyncCommand<Model, RealSystem, false> {
+function tracing(c: RoomCommand, done: string[], log: (line: string) => void, maxSteps: number): fc.AsyncCommand<Model, RealSystem, false> {
   return {
-    check: (m) => c.check(m),
+    // Past maxSteps the rest of the scenario is skipped: a run plays a known number of commands.
+    check: (m) => m.steps < maxSteps && c.check(m),
     run: async (m, r) => {
       const t0 = Date.now();
+      log(`      … ${c.toString()}`);
       const at = done.push(c.toString()) - 1;
       try {
         await c.run(m, r);

@@ -8,6 +8,12 @@ export interface SoakOptions {
   steps: number;
   /** Commands per process lifetime (a fresh simulator and work directory each); default: all in one. */
   runLength?: number;
+  /** After a failing run, go on with the next one (a long soak reports every failure, not only the first). */
+  keepGoing?: boolean;
+  /** Play only this run (1-based) of the seed's runs: a failing run of a long soak replayed alone. */
+  onlyRun?: number;
+  /** No new run starts after this many minutes (the soak's summary still prints). */
+  minutes?: number;
   log: (line: string) => void;
 }
 
@@ -20,15 +26,24 @@ export function soakScenarios(o: Pick<SoakOptions, 'seed' | 'steps' | 'runLength
 
 export async function soakLifecycle(o: SoakOptions): Promise<{ ok: boolean; steps: number }> {
   const scenarios = soakScenarios(o);
+  let failures = 0;
+  const stopAt = o.minutes ? Date.now() + o.minutes * 60_000 : Infinity;
   for (const [n, s] of scenarios.entries()) {
+    if (o.onlyRun !== undefined && n + 1 !== o.onlyRun) continue;
+    if (Date.now() > stopAt) {
+      o.log(`time is up after ${n} of ${scenarios.length} run(s)`);
+      break;
+    }
     o.log(`run ${n + 1}/${scenarios.length}: initially live ${s.initialLive.map(Number).join('')}, ${s.commands.length} commands`);
     try {
       await playScenario(s, o.log);
     } catch (err) {
       o.log(`FAILED in run ${n + 1} of seed ${o.seed} (steps ${o.steps}${o.runLength ? `, run length ${o.runLength}` : ''}):\n${(err as Error).message}`);
-      o.log(`replay: npm run soak -- --seed ${o.seed} --steps ${o.steps}${o.runLength ? ` --run-length ${o.runLength}` : ''}`);
-      return { ok: false, steps: tally.steps };
+      o.log(`replay: npm run soak -- --seed ${o.seed} --steps ${o.steps}${o.runLength ? ` --run-length ${o.runLength}` : ''} --only-run ${n + 1}`);
+      failures++;
+      if (!o.keepGoing) break;
     }
   }
-  return { ok: true, steps: tally.steps };
+  if (failures) o.log(`${failures} of ${scenarios.length} run(s) failed`);
+  return { ok: failures === 0, steps: tally.steps };
 }

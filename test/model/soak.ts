@@ -1,4 +1,4 @@
-// `npm run soak -- [--part NAME] --seed S --steps N [--run-length L]`: long model runs; a part is one soak (more can be added).
+// `npm run soak -- [--part NAME] --seed S --steps N [--run-length L] [--keep-going] [--minutes M] [--only-run K]`: long model runs; a part is one soak (more can be added).
 import { parseArgs } from 'node:util';
 import { soakLifecycle, type SoakOptions } from './soak-lifecycle.js';
 import { tally } from './scenario.js';
@@ -16,6 +16,9 @@ async function main(): Promise<void> {
       seed: { type: 'string' },
       steps: { type: 'string', default: '200' },
       'run-length': { type: 'string' },
+      'keep-going': { type: 'boolean', default: false },
+      minutes: { type: 'string' },
+      'only-run': { type: 'string' },
     },
   });
   const part = SOAK_PARTS[values.part!];
@@ -23,12 +26,12 @@ async function main(): Promise<void> {
   const steps = Number(values.steps);
   const runLength = values['run-length'] === undefined ? undefined : Number(values['run-length']);
   if (!part || !Number.isInteger(seed) || !Number.isInteger(steps) || steps < 1 || (runLength !== undefined && !(runLength >= 1))) {
-    console.error(`usage: npm run soak -- [--part ${Object.keys(SOAK_PARTS).join('|')}] [--seed S] [--steps N] [--run-length L]`);
+    console.error(`usage: npm run soak -- [--part ${Object.keys(SOAK_PARTS).join('|')}] [--seed S] [--steps N] [--run-length L] [--keep-going] [--minutes M] [--only-run K]`);
     process.exit(2);
   }
   const t0 = Date.now();
   console.log(`soak ${values.part}: seed ${seed}, steps ${steps}${runLength ? `, run length ${runLength}` : ''}`);
-  const result = await part({ seed, steps, runLength, log: (l) => console.log(l) });
+  const result = await part({ seed, steps, runLength, keepGoing: values['keep-going'], minutes: values.minutes === undefined ? undefined : Number(values.minutes), onlyRun: values['only-run'] === undefined ? undefined : Number(values['only-run']), log: (l) => console.log(l) });
   const kinds = [...tally.byKind].map(([k, n]) => `${k} ${n}`).join(', ');
   console.log(`soak ${values.part} seed ${seed}: ${result.ok ? 'every invariant held' : 'FAILED'}; ${result.steps} commands run in ${tally.runs} run(s), ${Math.round((Date.now() - t0) / 1000)} s (${kinds})`);
   const pending = toleratedSummary();

@@ -56,7 +56,11 @@ export class SseView {
       this.frames++;
       const d = JSON.parse(data) as SseRoom;
       this.framed.add(d.roomId);
-      if (event === 'room') this.rooms.set(d.roomId, { objectId: d.objectId, roomId: d.roomId, autoRecord: d.autoRecord, recording: d.recording, streaming: d.streaming });
+      if (event === 'room') {
+        // A room added by a short id the API could not resolve is renamed to its real id later: same object.
+        for (const [k, v] of this.rooms) if (v.objectId === d.objectId && k !== d.roomId) this.rooms.delete(k);
+        this.rooms.set(d.roomId, { objectId: d.objectId, roomId: d.roomId, autoRecord: d.autoRecord, recording: d.recording, streaming: d.streaming });
+      }
       // A removal names the room object: a re-add announced in the same tick (before the removal) stays.
       else if (this.rooms.get(d.roomId)?.objectId === d.objectId) this.rooms.delete(d.roomId);
     }

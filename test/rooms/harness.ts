@@ -51,9 +51,11 @@ export async function startHarness(options: {
   /** The live API host the service uses (read after beforeStart; e.g. a proxy in front of the simulator). */
   liveApiHost?: () => string;
 }): Promise<Harness> {
-  // The service records as a guest here; without the guest qn cap (7a86b57) its rooms serve qn 10000, as to a logged-in
-  // user, so recording tests see the origin they are about. The cap itself is tested where it is the subject.
-  const sim = new Simulator({ guestQnCap: false, ...options.sim });
+  // Recording tests run as a logged-in user would be served: without the guest cap a guest would record the master
+  // playlist's HLS (guest original, issue 47), which test/streams2026/guest-original.test.ts covers with
+  // `sim: { guestQnCap: true }`. Rooms stay on the clip timeline unless they ask for `liveStream`: tests such as
+  // danmaku/recording.test.ts model media positions from a connection's first tag at 0 (0 % within 100 ms on one clock).
+  const sim = new Simulator({ guestQnCap: false, oneClockByDefault: false, ...options.sim });
   const running = await sim.start();
   for (const r of options.rooms) sim.createRoom(r);
   await options.beforeStart?.(sim, running.url);

@@ -64,7 +64,7 @@ describe('the recorder process', () => {
     }
   });
 
-  it('runs a config.json written by brec 2.x and stops on SIGTERM within 5 s with files closed and config saved', async () => {
+  it('runs a config.json written by brec 2.x and stops on SIGTERM within 5 s with files closed and the unchanged config left as it was', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'liverec-run-'));
     const brec = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/config/brec-2.11-config.json'), 'utf8'));
     brec.global.LiveApiHost = { HasValue: true, Value: running.url };
@@ -88,6 +88,8 @@ describe('the recorder process', () => {
     expect(saved.version).toBe(3);
     expect(saved.rooms[0].RoomId.Value).toBe(24003);
     expect(saved.global.WebHookUrlsV2.Value).toContain('/a');
-    expect(readFileSync(join(dir, 'config.backup.json'), 'utf8')).toBe(readFileSync(join(dir, 'original.json'), 'utf8'));
+    // Nothing changed during the run: the user's file is left as it was (no rewrite, no backup; issue 51).
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(readFileSync(join(dir, 'original.json'), 'utf8'));
+    expect(readdirSync(dir)).not.toContain('config.backup.json');
   });
 });

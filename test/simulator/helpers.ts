@@ -2,17 +2,17 @@
 import { Simulator } from '../../src/simulator/simulator.js';
 import type { SimRoomInit } from '../../src/simulator/room.js';
 import type { StreamDownload } from '../../src/bilibili/stream-download.js';
-import { FALLBACK_WBI_KEYS, signQuery } from '../../src/bilibili/wbi.js';
+import { DOCUMENTED_WBI_KEYS, signQuery } from '../../src/bilibili/wbi.js';
 
 /** A guest buvid3 in the shape finger/spi hands out (test/fixtures/bili-real/api/bac_x_frontend_finger_spi_b3_b4.json). */
 export const TEST_BUVID3 = 'D9656DA8-9BEF-F464-5B72-C4849AFD336379044infoc';
 
 /**
- * A live API call as the web client makes it in 2026: WBI-signed (the simulator publishes FALLBACK_WBI_KEYS)
+ * A live API call as the web client makes it in 2026: WBI-signed (the simulator publishes DOCUMENTED_WBI_KEYS)
  * with a buvid3 cookie; `sign: false` or `buvid3: ''` make the call the simulator refuses.
  */
 export function liveFetch(base: string, path: string, params: Record<string, string | number>, o: { sign?: boolean; buvid3?: string } = {}): Promise<Response> {
-  const query = o.sign === false ? Object.entries(params).map(([k, v]) => `${k}=${v}`).join('&') : signQuery(params, FALLBACK_WBI_KEYS);
+  const query = o.sign === false ? Object.entries(params).map(([k, v]) => `${k}=${v}`).join('&') : signQuery(params, DOCUMENTED_WBI_KEYS);
   const buvid3 = o.buvid3 ?? TEST_BUVID3;
   return fetch(`${base}${path}?${query}`, { headers: buvid3 ? { cookie: `buvid3=${buvid3}` } : {} });
 }

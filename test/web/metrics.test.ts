@@ -83,6 +83,7 @@ describe('GET /metrics', () => {
     expect(valueOf(m, 'liverec_rooms')).toBe(2);
     expect(valueOf(m, 'liverec_worker_threads')).toBeGreaterThanOrEqual(1);
     expect(valueOf(m, 'liverec_worker_restarts_total')).toBe(0);
+    expect(valueOf(m, 'liverec_lifecycle_anomalies_total')).toBe(0);
     expect(valueOf(m, 'liverec_api_limiter_paused')).toBe(0);
     expect(valueOf(m, 'liverec_disk_free_bytes')).toBeGreaterThan(0);
     expect(valueOf(m, 'process_cpu_seconds_total')).toBeGreaterThan(0);

@@ -80,7 +80,7 @@ describe.concurrent('webhook journal', () => {
     writeFileSync(o.journalPath, `${journal}\nnot json at all\n{"r":"msg","m":"x"}\n{"r":"try","m":"${A}","i":0,"n":2,"a`);
     await o.start();
     expect(cap.find('webhook journal compacted')[0]).toMatchObject({ kept: 2, dropped: 2, anomalies: 3 });
-    expect(cap.find('webhook journal had unreadable lines (skipped)')).toHaveLength(1);
+    expect(cap.find('webhook journal had unreadable lines: set aside, the rest goes on')).toHaveLength(1);
     expect(cap.find('webhook given up after 3 attempts (the last one was interrupted)')).toMatchObject([{ eventId: B, attempts: 3 }]);
     await r.waitFor(2);
     await until(() => cap.find('webhook delivered').length === 2, 5000, 'deliveries');
@@ -89,6 +89,26 @@ describe.concurrent('webhook journal', () => {
     const attempts = cap.find('webhook attempt').map((l) => [l.eventId, l.attempt]);
     expect(attempts).toEqual(expect.arrayContaining([[A, 2], [D, 3]]));
     expect(attempts).toHaveLength(2);
+  });
+
+  it('a damaged journal (junk and a 20 MiB run without a newline) still starts: the damage is set aside in a file, both messages around it go out', async (t) => {
+    const dir = workDir(t);
+    const r = await receiver(t, () => 200);
+    const { o, cap } = make(t, dir, r.url);
+    const body = (id: string) => JSON.stringify({ EventType: 'StreamEnded', EventTimestamp: '2026-01-01T00:00:00.000+08:00', EventId: id, EventData: { RoomId: 1 } });
+    const A = '00000000-0000-4000-8000-0000000000a1';
+    const B = '00000000-0000-4000-8000-0000000000b1';
+    const msg = (m: string) => `${JSON.stringify({ r: 'msg', m, v: 2, t: 'StreamEnded', at: Date.now() - 1000, u: [r.url], b: body(m) })}\n`;
+    mkdirSync(dirname(o.journalPath), { recursive: true });
+    writeFileSync(o.journalPath, Buffer.concat([Buffer.from(msg(A)), Buffer.from([0, 0xff, 0xfe, 10]), Buffer.alloc(20 << 20, 0x42), Buffer.from(`\n${msg(B)}`)]));
+    await o.start();
+    await until(() => cap.find('webhook delivered').length === 2, 10_000, 'deliveries');
+    expect(r.requests.map((q) => JSON.parse(q.body).EventId).sort()).toEqual([A, B]);
+    const warn = cap.find('webhook journal had unreadable lines: set aside, the rest goes on')[0]!;
+    expect(warn).toMatchObject({ anomalies: 2, code: 'WEBHOOK_JOURNAL_ANOMALY' });
+    const aside = readFileSync(warn.setAside as string, 'utf8').split('\n').filter(Boolean);
+    expect(aside).toHaveLength(2);
+    expect(JSON.parse(aside[1]!)).toMatchObject({ setAside: 'too-long', bytes: (20 << 20) + 1 });
   });
 
   it('is compacted periodically: delivered entries disappear from disk', async (t) => {

@@ -26,7 +26,7 @@ class Store {
   loaded = false;
   limiterPausedUntil = 0;
   /** The live-API budget and its use (from each stats frame); null until the first. */
-  api: { budgetPerMinute: number; callsLastMinute: number; pauses: number; pausedUntil: number } | null = null;
+  api: { budgetPerMinute: number; ratePerMinute?: number; queued?: Record<string, number>; callsLastMinute: number; pauses: number; pausedUntil: number } | null = null;
   /** Counts `room` frames applied, so a test or a curious user can see the stream is doing the work. */
   roomFrames = 0;
   error: string | null = null;

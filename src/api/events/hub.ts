@@ -95,6 +95,16 @@ export class EventHub {
     for (const c of this.clients) c.offer({ id: 0, frame, roomId });
   }
 
+  /**
+   * A comment of a room whose live preview is watched: only to that room's clients (`room=`), never buffered or
+   * replayed (a reconnecting page does not need old comments on a live picture).
+   */
+  danmaku(d: { roomId: number; text: string; color: number; user: string }): void {
+    if (this.clients.size === 0) return;
+    const frame = sseFrame('danmaku', d);
+    for (const c of this.clients) if (c.roomId === d.roomId) c.send(frame);
+  }
+
   private onLifecycle(event: RecorderEvent): void {
     this.publish('lifecycle', buildV2Payload(event, randomUUID()), event.EventData.RoomId);
   }

@@ -14,6 +14,7 @@ const DESCRIPTION = [
   '- `stats` (no id, at most once a second): {time, limiterPausedUntil, rooms: [{objectId, roomId, health, recording, streaming, danmakuConnected, networkMbps, durationRatio, sessionDuration, totalInputBytes, totalOutputBytes, currentFileSize, fileMaxTimestamp}]}; health is ok, rate-limited, stalled, no-stream or error.',
   '- `room-stats` (no id, only with `room`): the full RoomDto of that room plus `health`, instead of `stats`.',
   '- `log` (no id): {id, log} with a CLEF log object, as in /api/log/fetch.',
+  '- `danmaku` (no id, only with `room`, only while the room\'s live preview is watched): {roomId, text, color, user}, a comment or super chat as it arrives.',
   '- `reset` {reason, newestId}: the requested Last-Event-ID is no longer buffered; reload the state from the REST API.',
   'Resume: the `Last-Event-ID` header (EventSource sends it on reconnect) or the `lastEventId` query replays every id-carrying event after it',
   'from a bounded in-memory buffer (the last 2000). `lastEventId=0` replays the whole buffer. A client that falls 1 MiB behind is disconnected and resumes.',

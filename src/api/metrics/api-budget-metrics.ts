@@ -10,8 +10,14 @@ export function registerApiBudgetMetrics(reg: Registry[], recorder: Recorder): v
   const counter = (name: string, help: string, value: () => number): void => {
     new Counter({ name, help, registers: reg, collect() { this.reset(); this.inc(value()); } });
   };
-  gauge('liverec_api_budget_per_minute', 'ApiBudgetPerMinute: live-API calls per minute the process may make', () => usage().budgetPerMinute);
-  gauge('liverec_api_calls_last_minute', 'Live-API calls in the last minute (sampled every 5 s), batch checks included', () => usage().callsLastMinute);
+  gauge('liverec_api_budget_per_minute', 'ApiBudgetPerMinute: the ceiling of live-API calls in any minute (0 = no budget)', () => usage().budgetPerMinute);
+  gauge('liverec_api_rate_per_minute', 'The learned live-API rate in force: calls allowed in any minute (halved on 412/-352, grows back to the ceiling)', () => usage().ratePerMinute);
+  counter('liverec_api_rate_cuts_total', 'Risk-control answers (412/-352) that halved the learned rate', () => usage().rateCuts);
+  new Gauge({ name: 'liverec_api_queued_calls', help: 'Live-API calls waiting for their turn in the budget, by priority', labelNames: ['priority'], registers: reg,
+    collect() {
+      for (const [priority, n] of Object.entries(usage().queued)) this.set({ priority }, n);
+    } });
+  gauge('liverec_api_calls_last_minute', 'Live-API calls in the last minute, batch checks included', () => usage().callsLastMinute);
   counter('liverec_api_calls_total', 'Live-API calls made through the budget (every room and thread)', () => usage().calls);
   counter('liverec_api_budget_wait_seconds_total', 'Seconds calls waited for their slot in the budget', () => usage().waitedMs / 1000);
   counter('liverec_api_budget_pauses_total', 'Pauses of every live-API call after a risk-control answer (412/-352)', () => usage().pauses);

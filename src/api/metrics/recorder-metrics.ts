@@ -151,6 +151,10 @@ export class RecorderMetrics {
       this.reset();
       this.inc(recorder.workerRestarts);
     } });
+    new Counter({ name: 'liverec_lifecycle_anomalies_total', help: 'Illegal room lifecycle transitions refused (see docs/architecture.md; 0 unless a bug)', registers: reg, collect() {
+      this.reset();
+      this.inc(recorder.lifecycleAnomalies);
+    } });
     gauge('liverec_api_limiter_paused', '1 while live-API calls are paused after a risk-control answer (412/-352)', () => Number(getProcessLimiter().pausedUntil() > Date.now()));
     new Counter({ name: 'liverec_api_limiter_pauses_total', help: 'Live-API pauses observed (sampled every second)', registers: reg, collect() {
       this.reset();

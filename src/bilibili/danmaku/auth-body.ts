@@ -19,13 +19,13 @@ export interface AuthFields {
 }
 
 /**
- * Field order and values of the web client (2025-07 on): uid, roomid, protover 3, buvid, support_ack true,
- * queue_uuid, scene "room", platform "web", type 2, key. Older servers ignore the new fields.
+ * Field order and values of the web client (2025-07 on): uid, roomid, protover 3, buvid, queue_uuid, scene "room",
+ * platform "web", type 2, key. Not `support_ack`: announcing it promises to acknowledge messages marked `p_is_ack`,
+ * and no capture or peer shows how the web client acknowledges (no peer sends it either; docs/danmaku.md).
  */
 export function authBody(f: AuthFields): Record<string, unknown> {
   const body: Record<string, unknown> = { uid: f.uid, roomid: f.roomId, protover: 3 };
   if (f.buvid) body.buvid = f.buvid;
-  body.support_ack = true;
   body.queue_uuid = f.queueUuid ?? queueUuid();
   body.scene = 'room';
   body.platform = 'web';

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { DanmuInfo } from '../api-models.js';
 import { type ClientOptions, clientOptions } from '../client-options.js';
 import { BiliErrorCode, BilibiliError } from '../errors.js';
-import { cookieIdentity, danmakuHeaders } from '../headers.js';
+import { cookieIdentity, danmakuHeaders, withBuvid3 } from '../headers.js';
 import { authBody } from './auth-body.js';
 import type { DanmakuEvent } from './commands.js';
 import { encodePacket, Op } from './packet.js';
@@ -116,7 +116,7 @@ export class DanmakuClient extends EventEmitter {
     const url = wss && host.wssPort > 0 ? `wss://${host.host}:${host.wssPort}/sub` : `ws://${host.host}:${host.wsPort}/sub`;
     let ws: WsLite;
     try {
-      ws = await WsLite.connect(url, { headers: danmakuHeaders(this.options), timeoutMs: this.config.connectTimeoutMs ?? 10_000 });
+      ws = await WsLite.connect(url, { headers: danmakuHeaders(this.options, withBuvid3(this.options.cookie, buvid)), timeoutMs: this.config.connectTimeoutMs ?? 10_000 });
     } catch (err) {
       this.warn(BiliErrorCode.DanmakuConnect, `cannot connect to ${url}: ${(err as Error).message}`, err);
       return this.scheduleReconnect(this.options.danmakuRetryMs);

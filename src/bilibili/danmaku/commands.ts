@@ -22,7 +22,9 @@ export type DanmakuEvent =
   | {
       type: 'SEND_GIFT'; giftName: string; num: number; uid: number; uname: string; coinType: string; price: number;
       /** The gift's transaction id (the same in SEND_GIFT and SEND_GIFT_V2 of one gift; '' when absent). */ tid: string;
-      giftId: number; /** Unix s. */ timestamp: number; raw: Raw;
+      giftId: number; /** Unix s. */ timestamp: number;
+      /** A blind box's own name and price (V1 `data.blind_gift.original_gift_name`/`original_gift_price`), when it is one. */
+      blindName?: string; blindPrice?: number; raw: Raw;
     }
   | { type: 'SUPER_CHAT_MESSAGE'; message: string; uid: number; uname: string; /** CNY */ price: number; /** s */ duration: number; raw: Raw }
   | { type: 'GUARD_BUY'; uid: number; username: string; guardLevel: number; num: number; price: number; giftName: string; raw: Raw };
@@ -80,7 +82,9 @@ export function parseCommand(raw: unknown): DanmakuEvent | null {
       const d = data(raw);
       return { type: 'INTERACT_WORD', uid: n(d.uid), uname: s(d.uname), msgType: n(d.msg_type), roomId: n(d.roomid), raw };
     }
+    // PLAYURL_RELOAD_MASTER carries the same room_id/playurl/reload_option (danmubox docs/protocol.md §10.7): handled alike.
     case 'PLAYURL_RELOAD':
+    case 'PLAYURL_RELOAD_MASTER':
       return { type: 'PLAYURL_RELOAD', raw };
     case 'master_qn_strategy_chg':
       return { type: 'PLAYURL_CHANGE', cmd, raw };
@@ -88,15 +92,28 @@ export function parseCommand(raw: unknown): DanmakuEvent | null {
       return danmuMsg(raw);
     case 'SEND_GIFT': {
       const d = data(raw);
+      const blind = isObj(d.blind_gift) ? d.blind_gift : null;
       return {
         type: 'SEND_GIFT', giftName: s(d.giftName), num: n(d.num, 1), uid: n(d.uid), uname: s(d.uname), coinType: s(d.coin_type), price: n(d.price),
         tid: s(d.tid), giftId: n(d.giftId), timestamp: n(d.timestamp), raw,
+        ...(blind && s(blind.original_gift_name) !== '' ? { blindName: s(blind.original_gift_name), blindPrice: n(blind.original_gift_price) } : {}),
       };
     }
     case 'SUPER_CHAT_MESSAGE': {
       const d = data(raw);
       const user = isObj(d.user_info) ? d.user_info : {};
       return { type: 'SUPER_CHAT_MESSAGE', message: s(d.message), uid: n(d.uid), uname: s(user.uname), price: n(d.price), duration: n(d.time), raw };
+    }
+    case 'USER_TOAST_MSG_V2': {
+      // No capture; the field layout of public client models (sender_uinfo, guard_info, pay_info). A guard purchase
+      // the room also announces as GUARD_BUY is dropped as a repeat (gift-dedupe.ts): whichever comes first is kept.
+      const d = data(raw);
+      const sender = isObj(d.sender_uinfo) ? d.sender_uinfo : {};
+      const base = isObj(sender.base) ? sender.base : {};
+      const guard = isObj(d.guard_info) ? d.guard_info : {};
+      const pay = isObj(d.pay_info) ? d.pay_info : {};
+      if (n(guard.guard_level) < 1 || n(guard.guard_level) > 3) return null;
+      return { type: 'GUARD_BUY', uid: n(sender.uid), username: s(base.name), guardLevel: n(guard.guard_level), num: n(pay.num, 1), price: n(pay.price), giftName: s(guard.role_name), raw };
     }
     case 'GUARD_BUY': {
       const d = data(raw);
@@ -114,6 +131,8 @@ export function parseCommand(raw: unknown): DanmakuEvent | null {
 export function parseCommandEvents(raw: unknown): DanmakuEvent[] {
   if (isObj(raw) && raw.cmd === 'SEND_GIFT_V2') {
     const v = decodePb(raw, decodeSendGiftV2);
+    // switch (field 11) false: the web client and brec show nothing, so no gift is written.
+    if (!v.switch) return [];
     return v.gifts.map((g) => ({
       type: 'SEND_GIFT', giftName: g.giftName, num: g.num, uid: v.uid, uname: v.uname, coinType: g.coinType, price: g.price,
       tid: g.tid, giftId: g.giftId, timestamp: g.timestamp,

@@ -13,7 +13,7 @@ message GiftItem {
   int64 total_coin = 7; string coin_type = 8; string tid = 9; int64 timestamp = 10; string batch_combo_id = 12;
   string action = 18; GiftUser receiver = 29;
 }
-message SendGiftV2 { int64 uid = 1; string uname = 2; string face = 3; repeated GiftItem gift_list = 10; }
+message SendGiftV2 { int64 uid = 1; string uname = 2; string face = 3; repeated GiftItem gift_list = 10; bool switch = 11; }
 message InteractWordV2 { int64 uid = 1; string uname = 2; int64 msg_type = 5; int64 room_id = 6; int64 timestamp = 7; int64 timestamp_ms = 8; }
 `;
 
@@ -43,6 +43,11 @@ export interface SendGiftV2 {
   uname: string;
   face: string;
   gifts: GiftV2Item[];
+  /**
+   * Field 11 (`switch`, bool; 1 in both captures): false means the web client and brec do not show the gift
+   * (issue 47; the field's name from a SendGiftBroadcastProtobuf definition in public code). Absent reads as false.
+   */
+  switch: boolean;
 }
 
 export interface InteractWordV2 {
@@ -70,7 +75,7 @@ export function decodeSendGiftV2(pb: string): SendGiftV2 {
       action: str(g.action), receiverUid: num(r.uid), receiverName: str(r.uname),
     };
   });
-  return { uid: num(o.uid), uname: str(o.uname), face: str(o.face), gifts };
+  return { uid: num(o.uid), uname: str(o.uname), face: str(o.face), gifts, switch: o.switch === true };
 }
 
 /** Base64 `data.pb` of INTERACT_WORD_V2; throws on bytes that are not such a message. */
@@ -80,9 +85,9 @@ export function decodeInteractWordV2(pb: string): InteractWordV2 {
 }
 
 /** Encoders for the simulator (the same schema, so what it sends is what the service sends). */
-export function encodeSendGiftV2(v: SendGiftV2): string {
+export function encodeSendGiftV2(v: Omit<SendGiftV2, 'switch'> & { switch?: boolean }): string {
   const msg = sendGiftType.fromObject({
-    uid: v.uid, uname: v.uname, face: v.face,
+    uid: v.uid, uname: v.uname, face: v.face, switch: v.switch ?? true,
     gift_list: v.gifts.map((g) => ({
       gift_id: g.giftId, gift_name: g.giftName, num: g.num, price: g.price, total_coin: g.totalCoin, coin_type: g.coinType, tid: g.tid,
       timestamp: g.timestamp, batch_combo_id: g.batchComboId, action: g.action, receiver: { uid: g.receiverUid, uname: g.receiverName },

@@ -168,9 +168,9 @@ export class UpdateTimestampJumpRule implements ProcessingRule {
       ctx.addComment('TimestampJump', true, `时间戳间隔过大, curr: ${current}, diff: ${diff}`);
       const skipped = (current - ts.currentOffset - ts.nextTimestampTarget) | 0;
       const jumps = ctx.session.get<ClosedJump[]>(JUMPS_KEY, () => []);
-      // A file's (or a new header's) first group is only rebased to start near 0: no media was skipped there (a stream
-      // joined mid-way starts at its own clock, as live-stream rooms and the service do), so it is no gap.
-      if (!first && skipped > 0 && jumps.length < 1000) jumps.push({ atMs: ts.nextTimestampTarget, durationMs: skipped }); // a tool run never drains
+      // A file's first data starts its timeline (a split, a reconnect into a new file, the session's first file):
+      // rebasing it to 0 loses nothing, so it is no gap. A tool run never drains the list: it is bounded.
+      if (!first && skipped > 0 && jumps.length < 1000) jumps.push({ atMs: ts.nextTimestampTarget, durationMs: skipped });
       ts.currentOffset = (current - ts.nextTimestampTarget) | 0;
     }
     ts.lastOriginal = tags[tags.length - 1]!.timestamp;

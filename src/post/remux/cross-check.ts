@@ -93,7 +93,7 @@ function kids(buf: Buffer, start: number, end: number): { type: string; body: nu
   return out;
 }
 
-const TOP = new Set(['ftyp', 'styp', 'moov', 'moof', 'mdat', 'free', 'skip', 'sidx', 'prft', 'mfra']);
+const TOP = new Set(['ftyp', 'styp', 'moov', 'moof', 'mdat', 'free', 'skip', 'sidx', 'prft', 'mfra', 'uuid']);
 
 /** fMP4: top-level boxes end to end to the file's last byte; each moof's truns counted with their sample sizes. */
 function countFmp4(b: Blocks): SourceCount | string {

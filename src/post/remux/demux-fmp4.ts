@@ -30,10 +30,17 @@ function boxHeader(r: FileReader): Head | null {
   return { type, size, header: 8 };
 }
 
-/** A box the walk can take at the reader's position: a known type that fits in the file (and in memory when read). */
+/** liverec's provenance box (hls/mp4-source-box.ts): understood, as FLV's onMetaData is. */
+const SOURCE_UUID = Buffer.from('liverec-source-1', 'latin1');
+const printable = (t: string): boolean => /^[\x20-\x7e]{4}$/.test(t);
+
+/**
+ * A box the walk can take at the reader's position: it fits in the file (and in memory when read), and its type is
+ * one of TOP or at least four printable characters (an unknown box, skipped whole, not junk to resynchronise past).
+ */
 function validBox(r: FileReader): Head | null {
   const h = boxHeader(r);
-  if (!h || !TOP.has(h.type) || h.size < h.header || r.position + h.size > r.size) return null;
+  if (!h || !printable(h.type) || h.size < h.header || r.position + h.size > r.size) return null;
   if ((h.type === 'moov' && h.size > MAX_MOOV) || (h.type === 'moof' && h.size > MAX_MOOF)) return null;
   return h;
 }
@@ -154,7 +161,9 @@ export function demuxFmp4(r: FileReader, sink: SampleSink, ledger: ByteLedger): 
       continue;
     }
     if (h.type === 'mdat') skip(at, h.size, 'mp4-mdat-without-moof');
-    else ledger.structure(h.size);
+    else if (TOP.has(h.type)) ledger.structure(h.size);
+    else if (h.type === 'uuid' && h.size >= 24 && r.readAt(at + 8, 16).equals(SOURCE_UUID)) ledger.structure(h.size);
+    else skip(at, h.size, `mp4-unread-box: ${h.type}`);
     r.seek(at + h.size);
   }
   if (!init) throw new Error('no MP4 init (moov) in the file');

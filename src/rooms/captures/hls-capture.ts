@@ -13,6 +13,7 @@ import { sourceBox } from '../../hls/mp4-source-box.js';
 import { hlsLimits } from '../../hls/hls-limits.js';
 import { LiverecError } from '../../errors.js';
 import { HlsErrorCode } from '../../hls/segment-fetch.js';
+import { previewTap } from '../../preview/tap.js';
 
 const MIB = 1024 * 1024;
 const IO_TICK_MS = 2000;
@@ -42,11 +43,20 @@ export class HlsCapture {
 
   constructor(private readonly deps: HlsCaptureDeps) {
     const { files, stats, outbox } = deps;
+    const tap = previewTap(outbox.room, () => outbox.room);
     const extension = deps.stream.format === 'ts' ? '.ts' : '.mp4';
     const hooks = {
       nextPath: () => files.nextPath(extension),
-      opened: (path: string) => files.opened(path),
-      closed: (info: { path: string; size: number; duration: number }) => files.closed(info),
+      opened: (path: string) => {
+        files.opened(path);
+        if (deps.stream.format === 'ts') tap.tsOpened(path);
+      },
+      closed: (info: { path: string; size: number; duration: number }) => {
+        files.closed(info);
+        tap.tsClosed(info.path);
+      },
+      // The live preview of TS rooms: whole segments, read back only while someone watches (src/preview/).
+      committed: (path: string, start: number, end: number) => tap.tsCommitted(path, start, end),
       segment: (delta: RecordingStatsDelta) => {
         this.progressAt = Date.now();
         this.onStats(delta);

@@ -6,6 +6,15 @@ import type { SessionGap } from '../protocol.js';
 /** Gaps shorter than this are rounding, not missing media (one audio frame is ~21 ms). */
 const MIN_GAP_MS = 1;
 
+/**
+ * Which report names a hole best when two describe it: the reconnect (or the HLS segment) is the cause, the
+ * timestamp jump only what it left in the timeline.
+ */
+const RANK: Record<GapReason, number> = { reconnect: 2, 'hls-segment': 1, 'timestamp-jump': 0 };
+
+const overlaps = (a: FileGap, start: number, duration: number): boolean =>
+  start < a.StartMs + a.DurationMs && a.StartMs < start + duration;
+
 export class FileGaps {
   /** The open file's gaps, in file order. */
   private current: FileGap[] = [];
@@ -19,11 +28,28 @@ export class FileGaps {
     this.currentPath = relativePath;
   }
 
-  /** Records a gap on the open file; returns false (nothing recorded) for a zero-length one. */
+  /**
+   * Records a gap on the open file; returns false (nothing recorded) for a zero-length one. One hole is one gap: a
+   * report overlapping a gap already recorded (a reconnect and the timestamp jump it leaves) is merged into it, never
+   * added, and the merged gap is no longer than the longer of the two reports.
+   */
   add(startMs: number, durationMs: number, reason: GapReason): boolean {
     const d = Math.round(durationMs);
     if (d < MIN_GAP_MS) return false;
-    const gap: FileGap = { StartMs: Math.max(0, Math.round(startMs)), DurationMs: d, Reason: reason };
+    const start = Math.max(0, Math.round(startMs));
+    const i = this.current.findIndex((g) => overlaps(g, start, d));
+    if (i >= 0) {
+      const old = this.current[i]!;
+      const merged: FileGap = {
+        StartMs: Math.min(old.StartMs, start), DurationMs: Math.max(old.DurationMs, d),
+        Reason: RANK[reason] > RANK[old.Reason] ? reason : old.Reason,
+      };
+      this.current[i] = merged;
+      const j = this.session.findIndex((g) => g.RelativePath === this.currentPath && g.StartMs === old.StartMs && g.DurationMs === old.DurationMs && g.Reason === old.Reason);
+      if (j >= 0) this.session[j] = { ...merged, RelativePath: this.currentPath };
+      return true;
+    }
+    const gap: FileGap = { StartMs: start, DurationMs: d, Reason: reason };
     this.current.push(gap);
     this.session.push({ ...gap, RelativePath: this.currentPath });
     return true;

@@ -123,7 +123,9 @@ export class FillingCapture extends StandardCapture {
       this.end = null;
     }
     if (this.resumable(end) && this.hold()) return end;
-    if (end.reason === 'eof') this.flushOpenGroup(download, ownParser);
+    // The file does not wait: its open group is written whatever ended the connection (as StandardCapture writes up
+    // to the last whole tag on an error or a stop), never dropped; only a hand-off leaves it to the connection taking over.
+    if (end.reason !== 'handoff') this.flushOpenGroup(download, ownParser);
     return end;
   }
 
@@ -236,7 +238,7 @@ export class FillingCapture extends StandardCapture {
     this.source.start();
   }
 
-  /** The connection ended cleanly and the file does not wait: the last group is written (as StandardCapture does). */
+  /** The connection ended and the file does not wait: the last group is written (as StandardCapture does). */
   private flushOpenGroup(download: CaptureInput, ownParser: boolean): void {
     const t0 = performance.now();
     const step = ownParser ? this.stream.pushTags([], true) : this.stream.end();

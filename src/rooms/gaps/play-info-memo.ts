@@ -25,6 +25,11 @@ export class PlayInfoMemo {
     });
   }
 
+  /** The stream's start (unix s) as the last answer gave it (`live_time`); 0 when unknown. */
+  liveTime(): number {
+    return this.last && this.last.play.liveTime > 0 ? this.last.play.liveTime : 0;
+  }
+
   /**
    * The fMP4 HLS of the stream being recorded (same codec, same quality served) on every offered host, from an answer
    * of the last minute; null when there is none or it does not offer that stream.

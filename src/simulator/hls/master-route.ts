@@ -17,7 +17,7 @@ const DISPLAY: Record<number, string> = { 30000: '杜比', 25000: '原画真彩'
 export function masterPlaylist(room: SimRoom, addr: SimAddress): string {
   const hosts = room.streamHost ? [room.streamHost] : addr.streamHosts;
   const codecs = [...(room.hevcOnly || room.av1Only ? [] : ['avc' as const]), ...(room.hevc && !room.av1Only ? ['hevc' as const] : []), ...(room.av1 ? ['av1' as const] : [])];
-  const expires = Math.floor(Date.now() / 1000) + 3600;
+  const expires = Math.floor(Date.now() / 1000) + room.streamTtlSec;
   const lines = [
     '#EXTM3U',
     `#EXT-X-CONTENT-STEERING:SERVER-URI="reserved",PATHWAY-ID="${hosts[0]}",BILI-PATHWAY-PRIORITY="${hosts.join(',')}",BILI-CTR-MODE=1,BILI-TTL=150`,

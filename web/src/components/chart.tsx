@@ -118,10 +118,23 @@ export function HistoryChart({ history, version, height, withBytes = false }: Ch
   }, [history, version]);
 
   const points = history?.t.length ?? 0;
+  // The legend: which line is which, drawn as the plot draws it (colour, dashes), and on which axis it is read.
+  const legend: [string, string, string, boolean][] = [
+    ['bitrate', cssVar('--accent', '#2f6fed'), 'Mbit/s', false],
+    ['pace', cssVar('--ok', '#1f9d55'), '×', true],
+    ...(withBytes ? [['written', cssVar('--warn', '#c77800'), 'B', false] as [string, string, string, boolean]] : []),
+  ];
   return (
     <div class="chart" data-points={points} data-first={history?.t[0] ?? ''} aria-label={t('chart.title')}>
       <div ref={box} class="chart-plot" />
       {points < 2 && <span class="chart-empty">{t('chart.noData')}</span>}
+      {legend.length > 2 && (
+        <ul class="chart-legend">
+          {legend.map(([key, colour, unit, dashed]) => (
+            <li key={key} data-series={key}><span class="swatch" style={`border-top: 2px ${dashed ? 'dashed' : 'solid'} ${colour}`} />{t(`chart.${key}`)} <small>({unit})</small></li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { api, serverRoot } from '../api';
 import { dateTime } from '../format';
 import { has, t } from '../i18n';
 import { clock } from './heat-bar';
+import { CLIP_QUEUED } from './clip-tools';
 
 interface Clip {
   id: string; path: string; startMs: number; endMs: number; format: string; state: string; error: string | null;
@@ -32,6 +33,11 @@ export function ClipList({ folder, refresh }: { folder: string; refresh: unknown
   const [clips, setClips] = useState<Clip[]>([]);
   const load = () => api<Clip[]>('GET', 'api/clips').then(setClips, () => setClips([]));
   useEffect(() => void load(), [refresh]);
+  useEffect(() => {
+    const reload = (): void => void load();
+    window.addEventListener(CLIP_QUEUED, reload);
+    return () => window.removeEventListener(CLIP_QUEUED, reload);
+  }, []);
   const active = clips.some((c) => ACTIVE.has(c.state));
   useEffect(() => {
     if (!active) return undefined;

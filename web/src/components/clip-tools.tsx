@@ -14,11 +14,16 @@ export interface ClipToolsProps {
   onSeek(seconds: number): void;
   /** Live preview: the XML grows, so the heat reloads; clips wait for the file to close. */
   live?: boolean;
+  /** Marks another way than at `now` on `path` (live: at the file's live position); resolves with the marker. */
+  markAt?(): Promise<Marker>;
 }
 
 const fmt = clock;
 
-export function ClipTools({ path, now, spanS, onSeek, live = false }: ClipToolsProps) {
+/** Dispatched on window when a clip was queued from a player. */
+export const CLIP_QUEUED = 'liverec:clip-queued';
+
+export function ClipTools({ path, now, spanS, onSeek, live = false, markAt }: ClipToolsProps) {
   const [notice, say] = useNotice();
   const [markers, setMarkers] = useState<Marker[]>([]);
   const [start, setStart] = useState<number | null>(null);
@@ -43,7 +48,7 @@ export function ClipTools({ path, now, spanS, onSeek, live = false }: ClipToolsP
   }, [path, windowS, live]);
 
   const mark = (): void => {
-    api<Marker>('POST', 'api/file/markers', { path, atMs: Math.round(now * 1000) }).then((m) => {
+    (markAt ? markAt() : api<Marker>('POST', 'api/file/markers', { path, atMs: Math.round(now * 1000) })).then((m) => {
       setMarkers((list) => [...list, m].sort((a, b) => a.atMs - b.atMs));
       say(t('clips.marked', { time: fmt(m.atMs) }));
     }, (e: Error) => say(e.message, true));
@@ -63,7 +68,11 @@ export function ClipTools({ path, now, spanS, onSeek, live = false }: ClipToolsP
     api<{ markers: Marker[] }>('DELETE', `api/file/markers/${encodeURIComponent(m.id)}?${q}`).then((r) => setMarkers(r.markers), (e: Error) => say(e.message, true));
   };
   const clip = (startMs: number, endMs: number): void => {
-    api<{ id: string }>('POST', 'api/clips', { path, startMs, endMs }).then(() => say(t('clips.queued', { from: fmt(startMs), to: fmt(endMs) })), (e: Error) => say(e.message, true));
+    api<{ id: string }>('POST', 'api/clips', { path, startMs, endMs }).then(() => {
+      say(t('clips.queued', { from: fmt(startMs), to: fmt(endMs) }));
+      // The Files page's clip list reloads (and follows the job while it runs).
+      window.dispatchEvent(new Event(CLIP_QUEUED));
+    }, (e: Error) => say(e.message, true));
   };
 
   return (

@@ -30,7 +30,8 @@ interface InputProps { id: string; name: string; kind: string; value: unknown; d
 function Input({ id, name, kind, value, disabled, onChange }: InputProps) {
   const options = ENUMS[name];
   if (options) {
-    return <select id={id} disabled={disabled} value={String(value)} onChange={(e) => onChange(Number(e.currentTarget.value))}>{options.map((v) => <option value={String(v)}>{t(`enum.${name}.${v}`)}</option>)}</select>;
+    const numeric = typeof options[0] === 'number';
+    return <select id={id} disabled={disabled} value={String(value)} onChange={(e) => onChange(numeric ? Number(e.currentTarget.value) : e.currentTarget.value)}>{options.map((v) => <option value={String(v)}>{t(`enum.${name}.${v}`)}</option>)}</select>;
   }
   if (kind === 'boolean') {
     return <label class="toggle"><input id={id} type="checkbox" disabled={disabled} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} /> {t(value === true ? 'common.on' : 'common.off')}</label>;

@@ -13,7 +13,7 @@ export const en = {
   'rooms.showLabel': 'show', 'rooms.sortLabel': 'sort',
   'rooms.show.all': 'all', 'rooms.show.recording': 'recording', 'rooms.show.live': 'live', 'rooms.show.offline': 'offline', 'rooms.show.problem': 'problems',
   'rooms.sort.id': 'by id', 'rooms.sort.name': 'by name', 'rooms.sort.state': 'by state', 'rooms.sort.mbps': 'by bitrate',
-  'rooms.summary': '{n} rooms · {live} live · {recording} recording', 'rooms.limiter': 'live API paused (rate-limited)', 'rooms.apiBudget': 'live API {used}/{budget} calls a minute, {pauses} pauses',
+  'rooms.summary': '{n} rooms · {live} live · {recording} recording', 'rooms.limiter': 'live API paused (rate-limited)', 'rooms.apiBudget': 'live API {used}/{budget} calls a minute, {pauses} pauses', 'rooms.apiRateLearned': 'slowed after risk control (ceiling {ceiling})', 'rooms.apiQueued': '{n} calls queued',
   'rooms.more': 'Show {n} more of {rest}', 'rooms.empty': 'No rooms yet: add one above.',
   'rooms.confirmRemove': 'Remove room {id}? Its recording stops.', 'rooms.badInput': 'enter a room id, a short id or a live.bilibili.com URL',
   'rooms.added': 'added room {id}', 'rooms.addFailed': 'add failed: {error}',
@@ -46,7 +46,7 @@ export const en = {
   'chart.title': 'Last hour', 'chart.bitrate': 'Bitrate', 'chart.pace': 'Pace', 'chart.written': 'Written', 'chart.noData': 'no data yet',
 
   // Room detail
-  'detail.notFound': 'Room {id} is not found (or loading).', 'detail.allRooms': 'All rooms', 'detail.done': '{action}: done',
+  'detail.area': 'Area:', 'detail.notFound': 'Room {id} is not found (or loading).', 'detail.allRooms': 'All rooms', 'detail.done': '{action}: done',
   'detail.recordingStats': 'Recording', 'detail.ioStats': 'Network and disk', 'detail.files': 'Files', 'detail.events': 'Recent events',
   'detail.log': 'Log', 'detail.settings': 'Settings of this room', 'detail.open': '(open)', 'detail.noFiles': 'No file in this run yet.',
   'col.file': 'file', 'col.size': 'size', 'col.duration': 'duration', 'col.opened': 'opened', 'col.name': 'name', 'col.modified': 'modified',
@@ -90,6 +90,7 @@ export const en = {
   'group.network': 'Network', 'group.timing': 'Time intervals', 'group.userScript': 'User script', 'group.liverec': 'liverec limits',
   'group.desktop': 'Desktop app', 'group.cookie.help': 'The cookie is sent with every request to the live service (room info, stream URLs, danmaku). Those requests can be told apart from a browser\'s, and the service may flag the account; use a secondary account.',
 
+  'enum.postRemuxToMp4.none': 'No (keep the recording only)', 'enum.postRemuxToMp4.mp4': 'MP4 beside the recording', 'enum.postRemuxToMp4.mp4-delete-source': 'MP4, then delete the recording once the MP4 is verified',
   'enum.recordMode.0': 'Standard (parse and repair)', 'enum.recordMode.1': 'Raw data (bytes as received)',
   'enum.cuttingMode.0': 'Do not split', 'enum.cuttingMode.1': 'By time', 'enum.cuttingMode.2': 'By file size',
   'enum.danmakuTransport.0': 'Random', 'enum.danmakuTransport.1': 'TCP', 'enum.danmakuTransport.2': 'WS', 'enum.danmakuTransport.3': 'WSS',
@@ -189,6 +190,9 @@ export const en = {
   'notifyTest.send': 'Send test notification', 'notifyTest.sending': 'Sending…', 'notifyTest.none': 'No notification URL is saved.', 'notifyTest.sent': 'sent',
 
   // Clips, danmaku heat, markers and the live preview (docs/clips.md)
+  'set.previewMaxViewers': 'Live preview viewers per room', 'set.previewMaxViewers.help': 'How many may watch a recording room\'s live preview at once (served from the recording, no second CDN connection); 0 turns the preview off.',
+  'live.title': 'Live preview', 'live.watch': 'Watch live', 'live.stop': 'Stop watching', 'live.ended': 'the file was split or the recording stopped; reconnecting…',
+  'live.danmaku': '{n} danmaku while watching', 'live.unavailable': 'No live preview: {reason}',
   'jobkind.clip': 'clip', 'clips.title': 'Clips', 'clips.span': 'span',
   'clips.heat': 'Danmaku heat: comments, super chats, gifts and guard purchases per 10 s; click to seek',
   'clips.noHeat': 'No danmaku XML beside this recording: no heat to show.', 'clips.count': '{n} danmaku',

@@ -14,7 +14,7 @@ export const zh: Record<Key, string> = {
   'rooms.showLabel': '显示', 'rooms.sortLabel': '排序',
   'rooms.show.all': '全部', 'rooms.show.recording': '录制中', 'rooms.show.live': '直播中', 'rooms.show.offline': '未开播', 'rooms.show.problem': '有问题',
   'rooms.sort.id': '按房间号', 'rooms.sort.name': '按主播名', 'rooms.sort.state': '按状态', 'rooms.sort.mbps': '按码率',
-  'rooms.summary': '{n} 个直播间 · {live} 个直播中 · {recording} 个录制中', 'rooms.limiter': '直播 API 已暂停（请求过于频繁）', 'rooms.apiBudget': '直播 API 每分钟 {used}/{budget} 次请求，已暂停 {pauses} 次',
+  'rooms.summary': '{n} 个直播间 · {live} 个直播中 · {recording} 个录制中', 'rooms.limiter': '直播 API 已暂停（请求过于频繁）', 'rooms.apiBudget': '直播 API 每分钟 {used}/{budget} 次请求，已暂停 {pauses} 次', 'rooms.apiRateLearned': '风控后降速（上限 {ceiling}）', 'rooms.apiQueued': '{n} 个请求排队中',
   'rooms.more': '再显示 {n} 个（还有 {rest} 个）', 'rooms.empty': '还没有直播间：在上方添加一个。',
   'rooms.confirmRemove': '删除直播间 {id}？它的录制会停止。', 'rooms.badInput': '请输入房间号、短号或 live.bilibili.com 网址',
   'rooms.added': '已添加直播间 {id}', 'rooms.addFailed': '添加失败：{error}',
@@ -42,7 +42,7 @@ export const zh: Record<Key, string> = {
 
   'chart.title': '最近一小时', 'chart.bitrate': '码率', 'chart.pace': '速度比', 'chart.written': '已写入', 'chart.noData': '暂无数据',
 
-  'detail.notFound': '找不到直播间 {id}（或正在加载）。', 'detail.allRooms': '全部直播间', 'detail.done': '{action}：完成',
+  'detail.area': '分区：', 'detail.notFound': '找不到直播间 {id}（或正在加载）。', 'detail.allRooms': '全部直播间', 'detail.done': '{action}：完成',
   'detail.recordingStats': '录制', 'detail.ioStats': '网络与磁盘', 'detail.files': '文件', 'detail.events': '最近事件',
   'detail.log': '日志', 'detail.settings': '本直播间的设置', 'detail.open': '（写入中）', 'detail.noFiles': '本次运行还没有文件。',
   'col.file': '文件', 'col.size': '大小', 'col.duration': '时长', 'col.opened': '创建时间', 'col.name': '名称', 'col.modified': '修改时间',
@@ -84,6 +84,7 @@ export const zh: Record<Key, string> = {
   'group.network': '网络设置', 'group.timing': '时间间隔', 'group.userScript': '用户脚本', 'group.liverec': 'liverec 限额',
   'group.desktop': '桌面版', 'group.cookie.help': 'Cookie 会用于获取直播间信息、获取直播流地址、连接弹幕服务器等所有请求。这些请求与浏览器发出的请求不完全相同，可能被识别，账号可能被标记。建议使用小号。',
 
+  'enum.postRemuxToMp4.none': '不转封装（只保留录制文件）', 'enum.postRemuxToMp4.mp4': '生成 MP4（保留录制文件）', 'enum.postRemuxToMp4.mp4-delete-source': '生成 MP4，校验通过后删除录制文件',
   'enum.recordMode.0': '标准模式（解析并修复）', 'enum.recordMode.1': '原始数据模式（按收到的字节写入）',
   'enum.cuttingMode.0': '不分段', 'enum.cuttingMode.1': '根据时间切割', 'enum.cuttingMode.2': '根据文件大小切割',
   'enum.danmakuTransport.0': '随机', 'enum.danmakuTransport.1': 'TCP', 'enum.danmakuTransport.2': 'WS', 'enum.danmakuTransport.3': 'WSS',
@@ -182,6 +183,9 @@ export const zh: Record<Key, string> = {
   'notifyTest.send': '发送测试通知', 'notifyTest.sending': '发送中…', 'notifyTest.none': '还没有保存通知地址。', 'notifyTest.sent': '已发送',
 
   // 片段、弹幕热度、标记与直播预览（docs/clips.md）
+  'set.previewMaxViewers': '每个直播间的直播预览人数', 'set.previewMaxViewers.help': '同时观看录制中直播间预览的最多人数（直接取自录制数据，不另连 CDN）；0 关闭预览。',
+  'live.title': '直播预览', 'live.watch': '观看直播', 'live.stop': '停止观看', 'live.ended': '文件已分段或录制已停止，正在重新连接…',
+  'live.danmaku': '观看期间 {n} 条弹幕', 'live.unavailable': '无法预览：{reason}',
   'jobkind.clip': '剪辑片段', 'clips.title': '片段', 'clips.span': '时间段',
   'clips.heat': '弹幕热度：每 10 秒的弹幕、醒目留言、礼物和上舰数；点击跳转',
   'clips.noHeat': '此录像旁没有弹幕 XML，无法显示热度。', 'clips.count': '{n} 条弹幕',

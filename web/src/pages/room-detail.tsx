@@ -6,6 +6,7 @@ import { NoticeLine, useNotice } from '../components/notice';
 import { GapBadge, type Gap } from '../components/file-gaps';
 import { roomAction, setAutoRecord } from '../components/room-actions';
 import { HistoryChart } from '../components/chart';
+import { LivePreview } from '../components/live-preview';
 import { bytes, dateTime, DASH, duration } from '../format';
 import { has, t } from '../i18n';
 import { formatStat } from '../stat-fields';
@@ -97,7 +98,8 @@ export function RoomDetailPage({ roomId }: { roomId: number }) {
   return (
     <section class="detail" data-room-id={roomId}>
       <h2>{room.name || t('room.unnamed', { id: roomId })} <small>{roomId}{room.shortId ? ` · ${room.shortId}` : ''}</small></h2>
-      <p class="title">{room.title || DASH} <span class="area">{[room.areaNameParent, room.areaNameChild].filter(Boolean).join(' · ')}</span></p>
+      <p class="title" data-field="title">{room.title || DASH}</p>
+      {(room.areaNameParent || room.areaNameChild) && <p class="area" data-field="area">{t('detail.area')} {[room.areaNameParent, room.areaNameChild].filter(Boolean).join(' · ')}</p>}
       <div class="badges">
         <span class={`badge ${room.streaming ? 'on' : ''}`}>{t(room.streaming ? 'room.live' : 'room.offline')}</span>
         <span class={`badge ${room.recording ? 'rec' : ''}`}>{t(room.recording ? 'room.recording' : 'room.idle')}</span>
@@ -106,10 +108,14 @@ export function RoomDetailPage({ roomId }: { roomId: number }) {
         {room.recordingSource && <SourceBadge source={room.recordingSource} />}
       </div>
       <div class="actions">
-        {(['start', 'stop', 'split', 'refresh'] as const).map((a) => <button data-action={a} onClick={act(a)}>{t(`action.${a}`)}</button>)}
+        {/* As on the room cards: no start while recording, no split while not, no stop with nothing to stop. */}
+        {(['start', 'stop', 'split', 'refresh'] as const).map((a) => (
+          <button data-action={a} onClick={act(a)} disabled={a === 'start' ? room.recording : a === 'split' ? !room.recording : a === 'stop' ? !room.recording && !room.autoRecordForThisSession : false}>{t(`action.${a}`)}</button>
+        ))}
         <label class="toggle"><input type="checkbox" checked={room.autoRecord} onChange={(e) => setAutoRecord(room, e.currentTarget.checked).catch((err: Error) => say(err.message, true))} /> {t('rooms.autoRecord')}</label>
       </div>
       <NoticeLine notice={notice} />
+      {room.recording && <LivePreview roomId={roomId} path={files.find((f) => f.size === null)?.path ?? null} fileSeconds={(Number(room.recordingStats.fileMaxTimestamp) || 0) / 1000} />}
       <h3>{t('chart.title')}</h3>
       <HistoryChart history={store.history.get(room.objectId)} version={store.historyVersion} height={200} withBytes />
       <div class="two">

@@ -97,7 +97,7 @@ export function RoomsPage() {
           </select>
         </div>
       </div>
-      <p class="summary">{t('rooms.summary', { n: rooms.length, live, recording })}{store.limiterPausedUntil > Date.now() ? ` · ${t('rooms.limiter')}` : ''}{store.api ? ` · ${t('rooms.apiBudget', { used: store.api.callsLastMinute, budget: store.api.budgetPerMinute, pauses: store.api.pauses })}` : ''}</p>
+      <p class="summary">{t('rooms.summary', { n: rooms.length, live, recording })}{store.limiterPausedUntil > Date.now() ? ` · ${t('rooms.limiter')}` : ''}{store.api ? ` · ${apiSummary(store.api)}` : ''}</p>
       <NoticeLine notice={notice} />
       <div class="grid" id="room-grid">
         {shown.slice(0, limit).map((r) => (
@@ -108,4 +108,13 @@ export function RoomsPage() {
       {store.loaded && rooms.length === 0 && <p class="empty">{t('rooms.empty')}</p>}
     </section>
   );
+}
+
+/** The live-API budget on the summary line: calls in the last minute of the learned rate (and its ceiling when below it), the queue, pauses. */
+function apiSummary(api: { budgetPerMinute: number; ratePerMinute?: number; queued?: Record<string, number>; callsLastMinute: number; pauses: number }): string {
+  const rate = api.ratePerMinute ?? api.budgetPerMinute;
+  const queued = Object.values(api.queued ?? {}).reduce((a: number, b: number) => a + b, 0);
+  const base = t('rooms.apiBudget', { used: api.callsLastMinute, budget: rate, pauses: api.pauses });
+  const learned = rate < api.budgetPerMinute ? ` · ${t('rooms.apiRateLearned', { ceiling: api.budgetPerMinute })}` : '';
+  return base + learned + (queued > 0 ? ` · ${t('rooms.apiQueued', { n: queued })}` : '');
 }

@@ -1,4 +1,5 @@
 // How the settings editor presents each config field: brec WebUI's groups and order, units, input kinds, and inert fields.
+import { CHOICES, camelName } from '../../../src/config/fields';
 import { INERT_FIELDS } from '../../../src/config/inert-fields';
 
 export type Unit = 's' | 'ms' | 'min' | 'MiB' | 'count';
@@ -18,7 +19,7 @@ export const GROUPS: Group[] = [
   { id: 'cutting', advanced: false, fields: ['cuttingMode', 'cuttingNumber', 'cuttingByTitle'] },
   { id: 'storage', advanced: false, fields: ['fileNameRecordTemplate', 'saveStreamCover', 'flvWriteMetadata', 'minFreeSpaceMB'] },
   { id: 'quality', advanced: false, fields: ['recordingQuality', 'recordingProtocol', 'recordingPreferOrigin'] },
-  { id: 'post', advanced: false, fields: ['postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency'] },
+  { id: 'post', advanced: false, fields: ['postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency', 'previewMaxViewers'] },
   { id: 'notify', advanced: false, fields: ['notifyUrls', 'notifyEnabled', 'notifyTemplate'] },
   { id: 'objectStorage', advanced: false, fields: ['storageS3Url', 'storageDeleteLocal'] },
   { id: 'retention', advanced: false, fields: ['retentionMaxAgeDays', 'retentionMaxTotalGB', 'retentionMinFreeGB'] },
@@ -35,7 +36,7 @@ export const GROUPS: Group[] = [
 const UNITS: Record<string, Unit> = {
   timingCheckInterval: 's', timingStreamRetryNoQn: 's', timingOriginCheckInterval: 's', recordGapFillMaxSeconds: 's', accountCheckInterval: 's',
   timingApiTimeout: 'ms', timingStreamRetry: 'ms', timingStreamConnect: 'ms', timingDanmakuRetry: 'ms', timingWatchdogTimeout: 'ms',
-  timingApiBlockedPause: 'ms', timingWebhookTimeout: 'ms', postCommandTimeout: 's', postJobConcurrency: 'count',
+  timingApiBlockedPause: 'ms', timingWebhookTimeout: 'ms', postCommandTimeout: 's', postJobConcurrency: 'count', previewMaxViewers: 'count',
   recordMemoryBudgetMB: 'MiB', minFreeSpaceMB: 'MiB', recordDanmakuFlushInterval: 'count', apiBudgetPerMinute: 'count',
 };
 
@@ -46,18 +47,16 @@ export const unitOf = (field: string, cuttingMode: unknown): Unit | null =>
 /** A unit's value in milliseconds, for showing "600 s" as 10m too. */
 export const UNIT_MS: Partial<Record<Unit, number>> = { s: 1000, ms: 1, min: 60_000 };
 
-export const ENUMS: Record<string, number[]> = {
-  recordMode: [0, 1],
-  cuttingMode: [0, 1, 2],
-  danmakuTransport: [0, 1, 2, 3],
-  networkTransportAllowedAddressFamily: [-1, 0, 1, 2],
-};
+/** Every choice setting is a select, its options the values the config schema (and so the OpenAPI document) allows. */
+export const ENUMS: Record<string, readonly (number | string)[]> = Object.fromEntries(
+  Object.entries(CHOICES).map(([field, values]) => [camelName(field), values!]),
+);
 export const MULTILINE = new Set(['webHookUrls', 'webHookUrlsV2', 'titleFilterPatterns', 'userScript', 'fileNameRecordTemplate', 'postCommand', 'notifyUrls', 'notifyTemplate']);
 export const SECRET = new Set(['cookie', 'notifyUrls', 'storageS3Url']);
 /** Fields liverec adds to brec's set. */
 export const LIVEREC_ONLY = new Set(['flvKeepHevcCodec12', 'recordMemoryBudgetMB', 'minFreeSpaceMB', 'recordingProtocol', 'timingWebhookTimeout', 'timingApiBlockedPause', 'maxRooms', 'danmakuInstantDetect', 'apiBudgetPerMinute',
   'recordingPreferOrigin', 'timingOriginCheckInterval', 'recordFillGapsFromHls', 'recordGapFillMaxSeconds',
-  'postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency',
+  'postRemuxToMp4', 'postDanmakuToAss', 'postCommand', 'postCommandTimeout', 'postJobConcurrency', 'previewMaxViewers',
   'retentionMaxAgeDays', 'retentionMaxTotalGB', 'retentionMinFreeGB', 'notifyUrls', 'notifyEnabled', 'notifyTemplate',
   'storageS3Url', 'storageDeleteLocal', 'recordingAccount', 'accountCheckInterval']);
 
