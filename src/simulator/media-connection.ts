@@ -38,6 +38,11 @@ export class MediaConnection {
   private hevc: boolean;
   /** Media position (ms from this response's first tag, jumps excluded) of the last tag sent, and when it was sent. */
   private sentPosition: number | null = null;
+  /**
+   * Clip position of the first tag this response sent: a live-stream or variant room's response starts mid-clock (at
+   * the live GOP), and a recorder's timeline starts at the first media timestamp of its file.
+   */
+  private firstPosition: number | null = null;
   private sentAt = 0;
   /** Pace of the last pump: 1 normally, below 1 while slow, 0 while stalled. */
   private pace = 1;
@@ -192,7 +197,8 @@ export class MediaConnection {
       if (this.lastSentTs !== null && ts > this.lastSentTs) this.room.counters.mediaMsServed += ts - this.lastSentTs;
       if (t.video) this.room.liveStream?.sentVideo(this.serial, ts);
       this.lastSentTs = ts;
-      this.sentPosition = this.loopBase + t.ts;
+      this.firstPosition ??= this.loopBase + t.ts;
+      this.sentPosition = this.loopBase + t.ts - this.firstPosition;
       if (++this.idx === tags.length) {
         this.idx = 0;
         this.loopBase += this.clip.periodMs;

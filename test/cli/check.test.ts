@@ -21,6 +21,9 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
+/** A login cookie (SESSDATA, no buvid3: the guest identity still fills that in); guests get qn 250 from play info. */
+const LOGIN = ['--cookie', 'SESSDATA=secret'];
+
 async function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   const p = startCli(['check', ...args]);
   const { code } = await p.exit;
@@ -29,7 +32,7 @@ async function run(args: string[]): Promise<{ code: number | null; out: string; 
 
 describe('liverec check', () => {
   it('--json: ids, live state, reason, every stream offered and the one the recorder would choose', async () => {
-    const r = await run(['346', '34602', '34603', '34699', '--live-api-host', sim.url, '--json']);
+    const r = await run(['346', '34602', '34603', '34699', '--live-api-host', sim.url, '--json', ...LOGIN]);
     expect(r.code, r.err).toBe(3); // 34602 is paid, 34699 does not exist
     const { rooms } = JSON.parse(r.out) as { rooms: any[] };
     expect(rooms.map((x) => [x.query, x.roomId, x.shortId, x.liveStatus, x.unavailableReason])).toEqual([
@@ -70,12 +73,15 @@ describe('liverec check', () => {
 
   it('gives every offered stream its kind and evidence, by the recorder\'s classifier: _bluray is a re-encode, no suffix the origin', async () => {
     // The simulator's own streams: a _bluray variant at qn 10000 (suffix=bluray) against a plain one.
-    const json = await run(['34606', '34601', '--live-api-host', sim.url, '--json']);
+    const json = await run(['34606', '34601', '--live-api-host', sim.url, '--json', ...LOGIN]);
     expect(json.code, json.err).toBe(0);
     const [bluray, plain] = (JSON.parse(json.out) as { rooms: any[] }).rooms.map((room) => room.streams[0]);
     expect(bluray).toMatchObject({ format: 'flv', codec: 'avc', kind: 'reencode', evidence: expect.arrayContaining(['name suffix _bluray', 'suffix=bluray', 'qn 10000']) });
     expect(plain).toMatchObject({ format: 'flv', codec: 'avc', kind: 'origin', evidence: expect.arrayContaining(['name without suffix', 'qn 10000']) });
-    const text = await run(['34606', '34601', '--live-api-host', sim.url]);
+    // A guest is served the plain room at qn 250 (docs/bilibili-2026.md, 2025-07 capture): a transcode, by its qn.
+    const guest = JSON.parse((await run(['34601', '--live-api-host', sim.url, '--json'])).out).rooms[0].streams[0];
+    expect(guest).toMatchObject({ format: 'flv', codec: 'avc', qn: 250, kind: 'transcode', evidence: expect.arrayContaining(['qn 250']) });
+    const text = await run(['34606', '34601', '--live-api-host', sim.url, ...LOGIN]);
     const [first, second] = text.out.split(/\n\n/);
     expect(first).toMatch(/http_stream +flv +avc .*\n +reencode +name suffix _bluray, .*suffix=bluray/);
     expect(second).toMatch(/http_stream +flv +avc .*\n +origin +name without suffix/);

@@ -28,7 +28,9 @@ describe('liverec demo with its port taken', () => {
   it('falls back to a free port when 2356 is taken, prints that address once it listens, and records', async () => {
     await hold(2356); // taken by this test, or already by another program: either way the demo cannot have it
     const out = join(tmp, 'fallback');
-    const p = startCli(['demo', '--seconds', '6', '--out', out]);
+    // Stopped by Ctrl+C once every room records, not after a fixed time: on a busy machine the rooms may take longer
+    // than a short demo to start (the time limit itself is the demo's, not what this test checks).
+    const p = startCli(['demo', '--seconds', '3000', '--out', out]);
     const [line, port] = await p.waitFor('stdout', /the web UI is at http:\/\/127\.0\.0\.1:(\d+)\/ui\/.*\n/, 300_000);
     expect(Number(port)).not.toBe(2356);
     expect(p.stdout()).toMatch(/port 2356 is in use/);
@@ -36,6 +38,8 @@ describe('liverec demo with its port taken', () => {
     const version = await fetch(`http://127.0.0.1:${port}/api/version`);
     expect(version.status, line).toBe(200);
     expect((await fetch(`http://127.0.0.1:${port}/ui/`)).status).toBe(200);
+    for (const room of [10001, 10002, 10003]) await p.waitFor('stdout', new RegExp(`FileOpening +room ${room} `), 300_000);
+    p.child.kill('SIGINT');
     const { code } = await p.exit;
     expect(code, `${p.stdout()}\n${p.stderr()}`).toBe(0);
     expect(p.stdout()).toContain(`--bind ${port}`);

@@ -169,7 +169,7 @@ describe('the web UI', () => {
     expect(t).toBeGreaterThan(0.5);
     // The sibling danmaku XML is overlaid on the video.
     await page.waitForSelector('.player .danmaku span', { timeout: 30_000 });
-    expect(await page.$eval('.player .hint', (el) => el.textContent)).toMatch(/^\d+ danmaku from the sibling XML$/);
+    expect(await page.$eval('.player > p.hint', (el) => el.textContent)).toMatch(/^\d+ danmaku from the sibling XML$/);
     await shot('files');
   });
 

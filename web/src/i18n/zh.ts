@@ -112,6 +112,7 @@ export const zh: Record<Key, string> = {
   'set.minFreeSpaceMB': '最小剩余磁盘空间', 'set.minFreeSpaceMB.help': '工作目录所在磁盘剩余空间低于此值时不新建文件。',
   'set.recordingPreferOrigin': '优先录制原始流', 'set.recordingPreferOrigin.help': '先请求主播推的原始流（qn 25000，原画真彩）；录到二压或转码时定期查找原始流，出现后在同一场直播中切换到新文件继续录制。',
   'set.timingOriginCheckInterval': '原始流检查间隔', 'set.timingOriginCheckInterval.help': '录到二压时，每隔这么久询问一次原始流是否恢复（每次一次 play-info 请求）。',
+  'set.recordAvoidHosts': '避开的推流主机', 'set.recordAvoidHosts.help': '正则表达式（不区分大小写），每行一个或以空格分隔：与之匹配的推流主机在有其他主机可选时被跳过，最后才尝试。默认：常卡顿的 PCDN 主机。留空：不避开任何主机。',
   'set.recordFillGapsFromHls': '用 HLS 补齐重连缺口', 'set.recordFillGapsFromHls.help': '直播中 FLV 连接断开时，从 HLS 窗口取回缺失的画面并写入同一文件，使文件没有空洞；补不上的部分记为缺口。',
   'set.recordGapFillMaxSeconds': '补齐/迟到开录最多回溯', 'set.recordGapFillMaxSeconds.help': '补缺口或迟到开始录制时，最多回溯到已离开播放列表多久的 HLS 分片。',
   'set.recordingQuality': '画质优先级', 'set.recordingQuality.help': '按优先顺序列出画质代码，如 avc10000,hevc10000（10000 = 原画）；录制第一个可用的。',
