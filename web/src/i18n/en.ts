@@ -231,7 +231,6 @@ export const en = {
   'accounts.lastRefreshed': 'last refreshed {date}',
   'accounts.never': 'never',
   'accounts.rooms': '{n} room(s)',
-  'set.recordAvoidHosts': 'Stream hosts to avoid', 'set.recordAvoidHosts.help': 'Regular expressions (one per line): a stream host matching one is used only when play info offers no other. The default avoids the PCDN hosts that stall often (mcdn, szbdyd.com); empty avoids none.',
 } as const;
 
 export type Key = keyof typeof en;

@@ -224,5 +224,4 @@ export const zh: Record<Key, string> = {
   'accounts.lastRefreshed': '上次刷新 {date}',
   'accounts.never': '从未',
   'accounts.rooms': '{n} 个房间',
-  'set.recordAvoidHosts': '避开的直播流主机', 'set.recordAvoidHosts.help': '正则表达式（每行一个）：匹配的直播流主机只在播放信息没有其他主机时使用。默认避开经常卡顿的 PCDN 主机（mcdn、szbdyd.com）；留空则不避开。',
 };
