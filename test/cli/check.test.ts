@@ -7,10 +7,10 @@ import { startCli } from './helpers.js';
 
 let sim: Awaited<ReturnType<typeof startSim>>;
 beforeAll(async () => {
-  // The rooms whose choice is asserted at qn 10000 serve guests as a logged-in user (no guest cap): the cap and the
-  // master-playlist answer to it are test/streams2026/guest-original.test.ts.
+  // The simulator caps guests at qn 250 (its default, as the service does): checks of qn 10000 and the origin ask with a
+  // login cookie (LOGIN); the guest's answer is asserted where it is the subject.
   sim = await startSim([
-    { roomId: 34601, shortId: 346, live: true, hevc: true, name: 'normal', guestQnCap: false },
+    { roomId: 34601, shortId: 346, live: true, hevc: true, name: 'normal' },
     { roomId: 34602, live: true, special: 'paid' },
     { roomId: 34603, live: false },
     { roomId: 34604, live: true },
