@@ -6,7 +6,8 @@ import { FIELDS, type FieldName } from '../../src/config/fields.js';
 import type { FileOpeningData } from '../../src/events/types.js';
 import type { SimRoomInit } from '../../src/simulator/index.js';
 import { control } from '../simulator/helpers.js';
-import { FAST, roomOf, sleep, startHarness, type Harness } from '../rooms/harness.js';
+import { FAST, roomOf, startHarness, type Harness } from '../rooms/harness.js';
+import { eventually } from '../web/setup.js';
 
 /** The simulator's risk control at 60 calls a minute per IP (docs/bilibili-2026.md): never reached. */
 const RISK = 60;
@@ -15,13 +16,8 @@ const DEFAULTS = Object.fromEntries(Object.keys(FAST).map((k) => [k, FIELDS[k as
 
 const roomsFrom = (first: number, n: number, live: boolean): SimRoomInit[] => Array.from({ length: n }, (_, i) => ({ roomId: first + i, live }));
 
-async function until(what: string, cond: () => boolean, timeoutMs = 90_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+/** Waits (polling, generous bound) for `cond`: the shared poller of the web tests. */
+const until = (what: string, cond: () => boolean, timeoutMs = 90_000): Promise<unknown> => eventually(what, cond, timeoutMs);
 
 let h: Harness | null = null;
 afterEach(async () => {
