@@ -106,11 +106,11 @@ const seen = new Map<string, number>();
 
 /**
  * A value fetched once per process: a usable stored value (fresh, not stale, younger than `maxAgeMs`) is taken as it
- * is; otherwise one thread claims the fetch and the others wait for its result (or fetch themselves after CLAIM_MS).
+ * is; otherwise one thread claims the fetch and the others wait for its result (or fetch themselves once the claimant
+ * has not renewed its claim for `claimMs`: its thread is gone).
  */
-export async function fetchShared<T>(key: string, maxAgeMs: number, fetch: () => Promise<T>, s: CredentialStore = getCredentialStore()): Promise<T> {
+export async function fetchShared<T>(key: string, maxAgeMs: number, fetch: () => Promise<T>, s: CredentialStore = getCredentialStore(), claimMs = CLAIM_MS): Promise<T> {
   const usable = (e: SharedEntry, now: number): boolean => e.at !== undefined && e.value !== undefined && e.at > (e.staleAt ?? 0) && now - e.at < maxAgeMs;
-  const deadline = Date.now() + CLAIM_MS;
   for (;;) {
     const now = Date.now();
     const e = s.get(key);
@@ -119,11 +119,15 @@ export async function fetchShared<T>(key: string, maxAgeMs: number, fetch: () =>
       return e.value as T;
     }
     const claimed = s.update(key, (entry) => {
-      if ((entry.claimedUntil ?? 0) > now && now < deadline) return false;
-      entry.claimedUntil = now + CLAIM_MS;
+      if ((entry.claimedUntil ?? 0) > now) return false;
+      entry.claimedUntil = now + claimMs;
       return true;
     });
     if (claimed) {
+      // The claim is renewed while the fetch is under way (it may wait its turn in the API budget for long): others
+      // keep waiting for it, and fetch themselves only once a claimant has stopped renewing (its thread is gone).
+      const renew = setInterval(() => s.update(key, (entry) => void (entry.claimedUntil = Date.now() + claimMs)), claimMs / 3);
+      renew.unref();
       try {
         const value = await fetch();
         const at = Date.now();
@@ -133,6 +137,8 @@ export async function fetchShared<T>(key: string, maxAgeMs: number, fetch: () =>
       } catch (err) {
         s.update(key, (entry) => void (entry.claimedUntil = 0));
         throw err;
+      } finally {
+        clearInterval(renew);
       }
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
