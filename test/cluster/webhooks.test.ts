@@ -87,7 +87,10 @@ describe('webhooks of a 2-node cluster', () => {
     // Mid-recording, a split on n1 makes file events there; their first attempt is the moment n1 dies.
     killOnN1FileEvent = true;
     const onN1 = rooms.find((r) => r.ownerNode === 'n1')!.roomId;
-    expect((await api(nodes.get('n2')!.url, `/api/room/${onN1}/split`, 'POST')).status).toBe(200);
+    // The split's own events kill n1, which may happen before its answer reaches n2: the relay then answers 502
+    // ("the owner node did not answer"), which is true. Either way the split reached n1.
+    const split = (await api(nodes.get('n2')!.url, `/api/room/${onN1}/split`, 'POST')).status;
+    expect(split === 200 || (split === 502 && killedAt < Infinity), `split answered ${split}`).toBe(true);
     await until(async () => killedAt < Infinity, 30_000, 'n1 killed during a delivery');
     await nodes.get('n1')!.exited;
     nodes.delete('n1');
