@@ -2,17 +2,19 @@
 // the tail that keeps the whole suite running after the other workers are done.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** Files that take 40 s or more (CI run of 2026-11-27), longest first; CPU-heavy ones alternate with waiting ones. */
+/** Files that take 40 s or more (clean-clone run of 2026-11-28 at load ~10), longest first. */
 const SLOW_FIRST = [
+  'test/model/room-lifecycle.model.test.ts',
   'test/cluster/cluster-detector.test.ts',
-  'test/rooms/cutting.test.ts',
-  'test/cluster/cluster.test.ts',
-  'test/rooms/origin-budget.test.ts',
+  'test/flv/fast-path.test.ts',
+  'test/detect/fast-start.test.ts',
+  'test/build/release-package.test.ts',
   'test/hardening/hostile-memory.test.ts',
-  'test/gaps/gap-reports.test.ts',
-  'test/hardening/kill-storm.test.ts',
+  'test/rooms/cutting.test.ts',
+  'test/webhook/burst.test.ts',
+  'test/cluster/cluster.test.ts',
+  'test/cli/misconfiguration.test.ts',
   'test/rooms/special-rooms.test.ts',
-  'test/hardening-hostile/hls-cdn.test.ts',
 ];
 
 const rank = (f: TestSpecification): number => {
