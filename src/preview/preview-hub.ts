@@ -4,6 +4,7 @@ import { LiverecError } from '../errors.js';
 import type { Logger } from '../log/logger.js';
 import type { PreviewChunk, PreviewFormat } from '../rooms/protocol.js';
 import { FlvTagSplitter } from './flv-tags.js';
+import { fragmentsOf, keyInfoOf, type Mp4KeyInfo } from './mp4-fragments.js';
 import { PreviewViewer } from './viewer.js';
 
 export { VIEWER_QUEUE_BYTES } from './viewer.js';
@@ -12,6 +13,9 @@ export { VIEWER_QUEUE_BYTES } from './viewer.js';
 const GOP_CACHE_BYTES = 6 * 1024 * 1024;
 /** The room's thread keeps sending this long after the last viewer left: a reload starts at once. */
 const LINGER_MS = 15_000;
+
+/** The URL that serves a format, for the refusal naming it. */
+const OTHER: Record<PreviewFormat, string> = { flv: 'FLV: read live.flv', ts: 'HLS MPEG-TS: read live.ts', mp4: 'HLS fMP4: read live.mp4' };
 
 export interface PreviewDanmaku { roomId: number; text: string; color: number; user: string }
 
@@ -39,6 +43,8 @@ interface RoomPreview {
   gop: Uint8Array[];
   gopBytes: number;
   splitter: FlvTagSplitter;
+  /** fMP4: the video tracks of the head (which fragments begin with a keyframe). */
+  mp4: Mp4KeyInfo | null;
   linger: NodeJS.Timeout | null;
 }
 
@@ -50,7 +56,7 @@ export class PreviewHub {
   private room(roomId: number): RoomPreview {
     let r = this.rooms.get(roomId);
     if (!r) {
-      r = { viewers: new Set(), on: null, starting: null, head: null, path: null, lastTs: 0, gop: [], gopBytes: 0, splitter: new FlvTagSplitter(), linger: null };
+      r = { viewers: new Set(), on: null, starting: null, head: null, path: null, lastTs: 0, gop: [], gopBytes: 0, splitter: new FlvTagSplitter(), mp4: null, linger: null };
       this.rooms.set(roomId, r);
     }
     return r;
@@ -69,7 +75,8 @@ export class PreviewHub {
 
   /**
    * A new reader: the FLV head and the GOP so far at once (or at the next keyframe), then live tags; for a TS room,
-   * the last whole segment, then each segment as it is written. Refused with PREVIEW_OFF (PreviewMaxViewers 0),
+   * the last whole segment, then each segment as it is written; for an fMP4 room, its init section (ftyp+moov as
+   * written), the fragments from the last one that begins with a keyframe, then each fragment as its segment is written. Refused with PREVIEW_OFF (PreviewMaxViewers 0),
    * PREVIEW_FULL, PREVIEW_NOT_RECORDING (no file the preview reads), or PREVIEW_OTHER_FORMAT (the room writes the
    * other format: its message names the URL).
    */
@@ -86,7 +93,7 @@ export class PreviewHub {
       r.on = r.on ?? writing;
       if (!r.on) {
         this.release(roomId, r);
-        throw new LiverecError('PREVIEW_NOT_RECORDING', `room ${roomId} is not writing an FLV or MPEG-TS recording now`);
+        throw new LiverecError('PREVIEW_NOT_RECORDING', `room ${roomId} is not writing an FLV, MPEG-TS or fMP4 recording now`);
       }
     }
     if (r.on !== format) {
@@ -95,7 +102,7 @@ export class PreviewHub {
         r.linger = setTimeout(() => this.release(roomId, r), LINGER_MS);
         r.linger.unref();
       }
-      throw new LiverecError('PREVIEW_OTHER_FORMAT', `room ${roomId} records ${other === 'ts' ? 'HLS MPEG-TS: read live.ts' : 'FLV: read live.flv'}`);
+      throw new LiverecError('PREVIEW_OTHER_FORMAT', `room ${roomId} records ${OTHER[other]}`);
     }
     if (r.viewers.size >= max) throw new LiverecError('PREVIEW_FULL', `room ${roomId} has ${r.viewers.size} preview viewers, PreviewMaxViewers is ${max}`);
     const viewer = new PreviewViewer((v) => this.left(roomId, v), this.options.viewerQueueBytes);
@@ -146,6 +153,7 @@ export class PreviewHub {
         r.gop = [];
         r.gopBytes = 0;
         r.splitter.reset();
+        r.mp4 = chunk.format === 'mp4' ? keyInfoOf(chunk.bytes) : null;
         return;
       case 'end':
         // The file closed (a split, the stream's end): readers reconnect and start on the next file's head.
@@ -160,6 +168,7 @@ export class PreviewHub {
         return;
       case 'data':
         if (r.on === 'ts') this.segment(r, chunk.bytes);
+        else if (r.on === 'mp4') this.fragments(r, chunk.bytes);
         else this.data(r, chunk.bytes);
     }
   }
@@ -205,6 +214,34 @@ export class PreviewHub {
     for (const v of r.viewers) {
       if (v.started) v.send(bytes);
       else v.start([bytes]);
+    }
+  }
+
+  /**
+   * Whole fMP4 segments: kept from the last fragment that begins with a keyframe (a joining viewer gets the head and
+   * those), passed on to started viewers; a waiting viewer starts with the head at the next such fragment.
+   */
+  private fragments(r: RoomPreview, bytes: Uint8Array): void {
+    if (!r.head || !r.mp4) return; // no init section yet: nothing can be played
+    for (const f of fragmentsOf(bytes, r.mp4)) {
+      if (f.key) {
+        r.gop = [];
+        r.gopBytes = 0;
+      }
+      if ((f.key || r.gop.length > 0) && r.gopBytes + f.bytes.length <= GOP_CACHE_BYTES) {
+        r.gop.push(f.bytes);
+        r.gopBytes += f.bytes.length;
+      } else if (!f.key) {
+        r.gop = [];
+        r.gopBytes = 0;
+      }
+      for (const v of r.viewers) {
+        if (v.started) v.send(f.bytes);
+        else if (f.key) {
+          v.start([r.head]);
+          v.send(f.bytes);
+        }
+      }
     }
   }
 
