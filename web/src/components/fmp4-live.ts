@@ -1,5 +1,6 @@
 // Plays an endless fragmented MP4 (GET /api/room/{id}/live.mp4) through Media Source Extensions: the codecs come
 // from the stream's own moov; the picture follows the live edge and old media is let go, so a long watch stays small.
+import { t } from '../i18n';
 import { codecsOf, initEnd } from './mp4-codecs';
 
 export interface LiveHandlers {
@@ -62,7 +63,7 @@ export function playFmp4Live(el: HTMLVideoElement, url: string, on: LiveHandlers
           follow();
           pump();
         });
-        sb.addEventListener('error', () => on.error('the browser could not decode the stream'));
+        sb.addEventListener('error', () => on.error(t('live.decodeError')));
         resolve(sb);
       } catch (err) {
         reject(err as Error);
@@ -86,12 +87,12 @@ export function playFmp4Live(el: HTMLVideoElement, url: string, on: LiveHandlers
         head = concat(head, value);
         const end = initEnd(head);
         if (end < 0) {
-          if (head.length > MAX_INIT) return on.error('the stream does not start with an MP4 init section');
+          if (head.length > MAX_INIT) return on.error(t('live.badInit'));
           continue;
         }
         const codecs = codecsOf(head.subarray(0, end));
         const type = `video/mp4; codecs="${codecs}"`;
-        if (!codecs || !MediaSource.isTypeSupported(type)) return on.error(`${type} cannot be played in this browser`);
+        if (!codecs || !MediaSource.isTypeSupported(type)) return on.error(t('live.unsupported', { type }));
         buffer = await open(type);
         queue.push(head);
         head = null;
