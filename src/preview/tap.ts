@@ -39,6 +39,9 @@ export function headOf(first: Uint8Array): Uint8Array | null {
   return own(keep, keep.reduce((n, k) => n + k.length, 0));
 }
 
+/** An fMP4 file's init section above this is not kept (a moov of a live stream is a few KB). */
+const MAX_MP4_HEAD = 4 * 1024 * 1024;
+
 export class PreviewTap {
   private active = false;
   /** The open file's head (small: FLV header and sequence headers), kept so a preview can start mid-file. */
@@ -78,7 +81,8 @@ export class PreviewTap {
    */
   hlsCommitted(path: string, start: number, end: number): void {
     if (path !== this.path || end <= start || this.format === 'flv') return;
-    if (this.format === 'mp4' && !this.head && start > 0) {
+    // The file's first segment follows its init section: the bytes before it (a few KB; never a later run of fragments).
+    if (this.format === 'mp4' && !this.head && !this.lastSegment && start > 0 && start <= MAX_MP4_HEAD) {
       this.head = this.read(0, start);
       if (this.active && this.head) this.send({ kind: 'head', bytes: this.head.slice(), path, format: 'mp4' });
     }
@@ -101,21 +105,24 @@ export class PreviewTap {
     if (bytes) this.send({ kind: 'data', bytes });
   }
 
-  /** Bytes [start, end) of the open file; null when it cannot be read whole. */
+  /** Bytes [start, end) of the open file; null when it cannot be read whole (never an error: the recording goes on). */
   private read(start: number, end: number): Uint8Array | null {
     const bytes = new Uint8Array(end - start);
-    const fd = nodeFs.openSync(this.path, 'r');
+    let fd: number | null = null;
     try {
+      fd = nodeFs.openSync(this.path, 'r');
       let done = 0;
       while (done < bytes.length) {
         const n = nodeFs.readSync(fd, bytes, done, bytes.length - done, start + done);
         if (n <= 0) return null;
         done += n;
       }
+      return bytes;
+    } catch {
+      return null;
     } finally {
-      nodeFs.closeSync(fd);
+      if (fd !== null) nodeFs.closeSync(fd);
     }
-    return bytes;
   }
 
   get watched(): boolean {
