@@ -1,7 +1,7 @@
 // A big danmaku XML (about 50 MB) is read on the danmaku thread: while its heat is computed, the API keeps answering
 // (/api/version answers come back throughout, none waiting anywhere near as long as the parse), the counts are whole,
-// and asking again (heat, then suggestions) takes the cached reading.
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+// and asking again (heat, then suggestions) takes the cached reading; a malformed XML is a 400 from the thread.
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,4 +68,19 @@ describe('a big danmaku XML', () => {
     expect(((await s.json()) as { suggestions: unknown[] }).suggestions).toHaveLength(3);
     expect(performance.now() - t1).toBeLessThan(d.ms);
   }, 240_000);
+
+  it('a malformed XML read on the thread is a 400 naming it inside the work directory; fixed, it is read again', async () => {
+    const bad = join(workDir, 'big', 'bad.xml');
+    writeFileSync(bad, '<?xml version="1.0"?>\n<i>\n  <d p="1,1,25,1,0,0,1,0">x</d>\n  <d p="2,1');
+    const r = await fetch(`${url}/api/file/danmaku-density?path=big/bad.xml`);
+    expect(r.status).toBe(400);
+    const body = (await r.json()) as { code: number; message: string };
+    expect(body.code).toBe(-10);
+    expect(body.message).toContain('big/bad.xml');
+    expect(body.message).not.toContain(workDir);
+    writeXml(bad, [{ kind: 'd', t: 1 }, { kind: 'sc', t: 2 }]);
+    const fixed = await fetch(`${url}/api/file/danmaku-density?path=big/bad.xml`);
+    expect(fixed.status).toBe(200);
+    expect(((await fixed.json()) as { totals: Record<string, number> }).totals).toEqual({ danmaku: 1, superChats: 1, gifts: 0, guards: 0 });
+  });
 });
