@@ -4,13 +4,12 @@ import { LiverecError } from '../errors.js';
 import type { Logger } from '../log/logger.js';
 import type { PreviewChunk, PreviewFormat } from '../rooms/protocol.js';
 import { FlvTagSplitter } from './flv-tags.js';
-import { fragmentsOf, keyInfoOf, type Mp4KeyInfo } from './mp4-fragments.js';
+import { feedFlv, feedMp4, feedTs, type RoomPreview } from './feed.js';
+import { keyInfoOf } from './mp4-fragments.js';
 import { PreviewViewer } from './viewer.js';
 
 export { VIEWER_QUEUE_BYTES } from './viewer.js';
 
-/** The GOP kept for a joining viewer is dropped past this (it starts at the next keyframe instead). */
-const GOP_CACHE_BYTES = 6 * 1024 * 1024;
 /** The room's thread keeps sending this long after the last viewer left: a reload starts at once. */
 const LINGER_MS = 15_000;
 
@@ -28,24 +27,6 @@ export interface PreviewHubOptions {
   log?: Logger;
   /** Bytes a viewer may fall behind before it is dropped (default VIEWER_QUEUE_BYTES). */
   viewerQueueBytes?: number;
-}
-
-interface RoomPreview {
-  viewers: Set<PreviewViewer>;
-  /** The format the room's thread sends; null while off. */
-  on: PreviewFormat | null;
-  /** Turning on in flight (joins wait for it). */
-  starting: Promise<PreviewFormat | null> | null;
-  head: Uint8Array | null;
-  /** The open file (full path) and its latest tag time (ms): where a live marker lands. */
-  path: string | null;
-  lastTs: number;
-  gop: Uint8Array[];
-  gopBytes: number;
-  splitter: FlvTagSplitter;
-  /** fMP4: the video tracks of the head (which fragments begin with a keyframe). */
-  mp4: Mp4KeyInfo | null;
-  linger: NodeJS.Timeout | null;
 }
 
 export class PreviewHub {
@@ -167,81 +148,9 @@ export class PreviewHub {
         this.options.onDanmaku?.({ roomId, text: chunk.text, color: chunk.color, user: chunk.user });
         return;
       case 'data':
-        if (r.on === 'ts') this.segment(r, chunk.bytes);
-        else if (r.on === 'mp4') this.fragments(r, chunk.bytes);
-        else this.data(r, chunk.bytes);
-    }
-  }
-
-  private data(r: RoomPreview, bytes: Uint8Array): void {
-    const tags = r.splitter.push(bytes);
-    if (r.splitter.broken) {
-      for (const v of [...r.viewers]) v.close('end');
-      return;
-    }
-    // Viewers already started take every tag; waiting ones start at the first keyframe.
-    for (const tag of tags) {
-      if (tag.type !== 18) r.lastTs = tag.ts;
-      if (tag.key) {
-        r.gop = [];
-        r.gopBytes = 0;
-      }
-      if (tag.key || (r.gop.length > 0 && r.gopBytes < GOP_CACHE_BYTES)) {
-        r.gop.push(tag.bytes);
-        r.gopBytes += tag.bytes.length;
-      } else if (!tag.key && r.gopBytes >= GOP_CACHE_BYTES) {
-        r.gop = [];
-        r.gopBytes = 0;
-      }
-    }
-    if (tags.length === 0) return;
-    for (const v of r.viewers) {
-      if (!v.started) {
-        const k = r.head ? tags.findIndex((t) => t.key) : -1;
-        if (k < 0) continue;
-        v.start([r.head!]);
-        for (const t of tags.slice(k)) v.send(t.bytes);
-      } else {
-        for (const t of tags) v.send(t.bytes);
-      }
-    }
-  }
-
-  /** A whole TS segment (it starts with PAT/PMT and, from the service, a keyframe): every viewer may start on it. */
-  private segment(r: RoomPreview, bytes: Uint8Array): void {
-    r.gop = bytes.length <= GOP_CACHE_BYTES ? [bytes] : [];
-    r.gopBytes = bytes.length;
-    for (const v of r.viewers) {
-      if (v.started) v.send(bytes);
-      else v.start([bytes]);
-    }
-  }
-
-  /**
-   * Whole fMP4 segments: kept from the last fragment that begins with a keyframe (a joining viewer gets the head and
-   * those), passed on to started viewers; a waiting viewer starts with the head at the next such fragment.
-   */
-  private fragments(r: RoomPreview, bytes: Uint8Array): void {
-    if (!r.head || !r.mp4) return; // no init section yet: nothing can be played
-    for (const f of fragmentsOf(bytes, r.mp4)) {
-      if (f.key) {
-        r.gop = [];
-        r.gopBytes = 0;
-      }
-      if ((f.key || r.gop.length > 0) && r.gopBytes + f.bytes.length <= GOP_CACHE_BYTES) {
-        r.gop.push(f.bytes);
-        r.gopBytes += f.bytes.length;
-      } else if (!f.key) {
-        r.gop = [];
-        r.gopBytes = 0;
-      }
-      for (const v of r.viewers) {
-        if (v.started) v.send(f.bytes);
-        else if (f.key) {
-          v.start([r.head]);
-          v.send(f.bytes);
-        }
-      }
+        if (r.on === 'ts') feedTs(r, chunk.bytes);
+        else if (r.on === 'mp4') feedMp4(r, chunk.bytes);
+        else feedFlv(r, chunk.bytes);
     }
   }
 
