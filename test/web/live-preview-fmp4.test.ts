@@ -12,7 +12,7 @@ import { buildWeb } from '../../web/build.mjs';
 import type { RecorderEvent } from '../../src/events/types.js';
 import { boxes } from '../../src/hls/mp4-boxes.js';
 import { probe } from '../support/media-tools.js';
-import { eventually, startWebSetup, type WebSetup } from './setup.js';
+import { eventually, simRooms, startWebSetup, type WebSetup } from './setup.js';
 
 const ROOM = 47_301;
 type Ev<T extends RecorderEvent['EventType']> = RecorderEvent & { EventType: T };
@@ -47,10 +47,8 @@ describe('live preview of an HLS fMP4 room in the browser', () => {
 
   beforeAll(async () => {
     await buildWeb();
-    s = await startWebSetup({
-      rooms: [{ roomId: ROOM, name: 'fmp4', title: 'fmp4', live: true, bitrateKbps: 600, formats: ['fmp4'] }],
-      record: [ROOM], roomConfig: { [ROOM]: { RecordDanmaku: true, RecordDanmakuFlushInterval: 1, RecordingProtocol: 'hls-fmp4' } },
-    });
+    // The default simulator and the default RecordingProtocol: a guest is capped, and its original quality is HLS fMP4.
+    s = await startWebSetup({ rooms: simRooms([ROOM], 600), record: [ROOM], roomConfig: { [ROOM]: { RecordDanmaku: true, RecordDanmakuFlushInterval: 1 } } });
     s.sim.danmakuRate(ROOM, { rate: 8 });
     await eventually('recording 4 s', () => (s.service.recorder.findRoom(ROOM)?.recordingStats.fileMaxTimestamp ?? 0) > 4000, 90_000, 200);
     browser = await puppeteer.launch({ args: chromium.args, executablePath: await chromium.executablePath(), headless: true });
