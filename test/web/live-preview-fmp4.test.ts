@@ -1,6 +1,6 @@
 // The live preview of a room recording HLS fMP4 (as guests of the default simulator do) in a real browser: the room
 // page plays live.mp4 through Media Source Extensions (the video's time advances, frames are decoded, danmaku
-// appear) while a second reader reads and a third stops reading; a fourth is refused; the recording's pace holds,
+// appear, M marks the live position) while a second reader reads and a third stops reading; a fourth is refused; the recording's pace holds,
 // the bytes served are the file's from its init section onwards, and the file closes playable.
 import { readFileSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
@@ -101,6 +101,14 @@ describe('live preview of an HLS fMP4 room in the browser', () => {
     expect(during).toBeGreaterThan(0.7);
     expect(Math.abs(during - before)).toBeLessThan(0.3);
     expect(stats().durationRatio).toBeGreaterThan(0.75);
+
+    // M marks the live position of the file being written (its written duration less the player's lag).
+    await page.keyboard.press('m');
+    await page.waitForSelector('[data-live-preview] .markers li', { timeout: 20_000 });
+    const marks = (await (await fetch(`${s.url}/api/file/markers?path=${encodeURIComponent(openPath)}`)).json()) as { markers: { atMs: number }[] };
+    expect(marks.markers).toHaveLength(1);
+    expect(marks.markers[0]!.atMs).toBeGreaterThan(0);
+    expect(marks.markers[0]!.atMs).toBeLessThanOrEqual(stats().fileMaxTimestamp);
 
     // The continuous reader got the file's own bytes: its init section as written, then a run of the file.
     const got = a.bytes();
