@@ -1,7 +1,7 @@
 // The live preview of a room recording HLS fMP4 (as guests of the default simulator do) in a real browser: the room
-// page plays live.mp4 through Media Source Extensions (the video's time advances, frames are decoded, danmaku
-// appear, M marks the live position) while a second reader reads and a third stops reading; a fourth is refused; the recording's pace holds,
-// the bytes served are the file's from its init section onwards, and the file closes playable.
+// page plays live.mp4 through Media Source Extensions (the video's time advances, frames are decoded, danmaku appear,
+// M marks the live position) while a second reader reads and a third stops reading; a fourth is refused; the
+// recording's pace holds, the bytes served are the file's from its init section onwards, and the file closes playable.
 import { readFileSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
