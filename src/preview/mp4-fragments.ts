@@ -30,7 +30,7 @@ export function keyInfoOf(head: Uint8Array): Mp4KeyInfo {
     const tkhd = child(head, trak, 'tkhd');
     const mdia = child(head, trak, 'mdia');
     const hdlr = mdia && child(head, mdia, 'hdlr');
-    if (!tkhd || !hdlr || hdlr.end - hdlr.body < 12) continue;
+    if (!tkhd || tkhd.end - tkhd.body < 24 || !hdlr || hdlr.end - hdlr.body < 12) continue;
     if (String.fromCharCode(...head.subarray(hdlr.body + 8, hdlr.body + 12)) !== 'vide') continue;
     const id = view.getUint32(tkhd.body + (head[tkhd.body] === 1 ? 20 : 12));
     video.set(id, trex.get(id) ?? 0);
