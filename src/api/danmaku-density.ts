@@ -51,7 +51,7 @@ export function registerDanmakuDensityRoutes(app: ApiApp, deps: ApiDeps): void {
     if (!existsSync(xml)) return noSuchFile(c, `${path} (its danmaku XML)`);
     let items;
     try {
-      items = danmakuTimes(xml);
+      items = await danmakuTimes(xml);
     } catch (err) {
       return invalid(c, (err as Error).message.replace(xml, relativeToWork(deps, xml)));
     }

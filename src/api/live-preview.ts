@@ -1,4 +1,4 @@
-// GET /api/room/{id}/live.flv and POST /api/room/{id}/live-marker (liverec): the recording's own bytes as a live
+// GET /api/room/{id}/live.flv (.ts, .mp4 for HLS rooms) and POST /api/room/{id}/live-marker (liverec): the recording's own bytes as a live
 // FLV for a few viewers per room (src/preview/), and a marker at the live position of the file being written.
 import { createRoute, z } from '@hono/zod-openapi';
 import { addMarker, MAX_LABEL } from '../clips/markers.js';
@@ -28,7 +28,7 @@ const live = createRoute({
   description: 'liverec extension: the bytes the recorder is writing, as an endless FLV (header, sequence headers, the GOP so far, then '
     + 'live tags), without a second connection to the CDN. At most PreviewMaxViewers readers per room; a reader that falls 8 MiB behind '
     + 'is dropped (the recording never waits). The stream ends when the file is split or closed: reconnect. FLV recordings; HLS TS '
-    + 'recordings at live.ts. See docs/clips.md.',
+    + 'recordings at live.ts, HLS fMP4 ones at live.mp4. See docs/clips.md.',
   request: { params: RoomIdParams },
   responses: responses('video/x-flv', 'An FLV stream'),
 });
@@ -39,6 +39,16 @@ const liveTs = createRoute({
     + 'it is written to the file (each starts with its PAT/PMT). See docs/clips.md.',
   request: { params: RoomIdParams },
   responses: responses('video/mp2t', 'An MPEG-TS stream'),
+});
+
+const liveMp4 = createRoute({
+  method: 'get', path: '/api/room/{id}/live.mp4', summary: 'Live preview of a room recording HLS fMP4 (liverec)', tags: ['Room'],
+  description: 'liverec extension: as live.flv, for a room whose recording is HLS fMP4: the file\'s init section (ftyp and moov as '
+    + 'written, then liverec\'s source box), the fragments from the last one that begins with a keyframe, then each fragment as its '
+    + 'segment is written to the file, byte for byte the file\'s. Decode times are the file\'s (a player seeks to the first buffered '
+    + 'time). Plays through Media Source Extensions with the codecs of the moov. See docs/clips.md.',
+  request: { params: RoomIdParams },
+  responses: responses('video/mp4', 'A fragmented MP4 stream'),
 });
 
 const marker = createRoute({
@@ -60,6 +70,8 @@ const marker = createRoute({
   },
 });
 
+const TYPES: Record<PreviewFormat, string> = { flv: 'video/x-flv', ts: 'video/mp2t', mp4: 'video/mp4' };
+
 export function registerLivePreviewRoutes(app: ApiApp, deps: ApiDeps, hub: PreviewHub): void {
   const serve = (format: PreviewFormat) => async (c: Context<ApiEnv>): Promise<Response> => {
     // A page of another site may embed the stream in a <video> (no Origin, no CORS needed to play it) and take the
@@ -72,7 +84,7 @@ export function registerLivePreviewRoutes(app: ApiApp, deps: ApiDeps, hub: Previ
     if ('error' in found) return found.error as Response;
     try {
       const stream = await hub.join(found.room.roomId, format);
-      const type = format === 'ts' ? 'video/mp2t' : 'video/x-flv';
+      const type = TYPES[format];
       return new Response(stream, { status: 200, headers: { 'content-type': type, 'cache-control': 'no-store', 'x-accel-buffering': 'no' } });
     } catch (err) {
       const code = errorCode(err);
@@ -84,13 +96,14 @@ export function registerLivePreviewRoutes(app: ApiApp, deps: ApiDeps, hub: Previ
   };
   app.openapi(live, serve('flv') as never);
   app.openapi(liveTs, serve('ts') as never);
+  app.openapi(liveMp4, serve('mp4') as never);
   app.openapi(marker, (c) => {
     const found = lookupRoom(deps, c, c.req.valid('param').id);
     if ('error' in found) return found.error as never;
     const { behindMs = 0, label = '' } = c.req.valid('json');
     const at = hub.position(found.room.roomId);
-    // TS segments are passed on whole, their times unread: the file's written duration is the live position there.
-    if (at && hub.format(found.room.roomId) === 'ts') at.atMs = Number(found.room.recordingStats.fileMaxTimestamp) || 0;
+    // HLS segments are passed on whole, their times unread: the file's written duration is the live position there.
+    if (at && hub.format(found.room.roomId) !== 'flv') at.atMs = Number(found.room.recordingStats.fileMaxTimestamp) || 0;
     if (!at) return sendJson(c, { code: ApiErrorCode.InvalidRequest, message: 'nobody watches this room\'s live preview: no live position' }, 409);
     const m = addMarker(at.path, Math.max(0, at.atMs - behindMs), label);
     return sendJson(c, { path: relativeToWork(deps, at.path), marker: m }, 200);

@@ -16,6 +16,7 @@ import { parseBind, type BindSpec } from './bind.js';
 import type { ApiApp, ApiDeps } from './context.js';
 import { normalizeOrigin } from './cors.js';
 import { closePreviewPool } from '../template/preview-pool.js';
+import { closeDanmakuPool } from '../clips/danmaku-times.js';
 import type { OpenApiDocument } from './openapi.js';
 
 export interface ApiServerOptions {
@@ -196,6 +197,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       dispose();
       await Promise.all(listening.map(closeServer));
       await closePreviewPool();
+      await closeDanmakuPool();
     },
   };
 }

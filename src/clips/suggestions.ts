@@ -12,9 +12,10 @@ export interface Suggestion {
  * and returns the `n` windows with the highest counts that do not overlap each other (a tie goes to the earlier
  * window). Windows with no element are never suggested.
  */
-export function suggestWindows(times: readonly number[], windowS: number, n: number, stepS = 1): Suggestion[] {
+export function suggestWindows(times: ArrayLike<number>, windowS: number, n: number, stepS = 1): Suggestion[] {
   if (times.length === 0 || n <= 0) return [];
-  const ts = [...times].map((t) => Math.max(0, t)).sort((a, b) => a - b);
+  // A typed array sorts numerically (and fast): a big XML's times are sorted in a few ms.
+  const ts = Float64Array.from(times, (t) => Math.max(0, t)).sort();
   const last = ts[ts.length - 1]!;
   const windows: { k: number; count: number }[] = [];
   let lo = 0;

@@ -4,14 +4,17 @@ import { LiverecError } from '../errors.js';
 import type { Logger } from '../log/logger.js';
 import type { PreviewChunk, PreviewFormat } from '../rooms/protocol.js';
 import { FlvTagSplitter } from './flv-tags.js';
+import { feedFlv, feedMp4, feedTs, type RoomPreview } from './feed.js';
+import { keyInfoOf } from './mp4-fragments.js';
 import { PreviewViewer } from './viewer.js';
 
 export { VIEWER_QUEUE_BYTES } from './viewer.js';
 
-/** The GOP kept for a joining viewer is dropped past this (it starts at the next keyframe instead). */
-const GOP_CACHE_BYTES = 6 * 1024 * 1024;
 /** The room's thread keeps sending this long after the last viewer left: a reload starts at once. */
 const LINGER_MS = 15_000;
+
+/** The URL that serves a format, for the refusal naming it. */
+const OTHER: Record<PreviewFormat, string> = { flv: 'FLV: read live.flv', ts: 'HLS MPEG-TS: read live.ts', mp4: 'HLS fMP4: read live.mp4' };
 
 export interface PreviewDanmaku { roomId: number; text: string; color: number; user: string }
 
@@ -26,22 +29,6 @@ export interface PreviewHubOptions {
   viewerQueueBytes?: number;
 }
 
-interface RoomPreview {
-  viewers: Set<PreviewViewer>;
-  /** The format the room's thread sends; null while off. */
-  on: PreviewFormat | null;
-  /** Turning on in flight (joins wait for it). */
-  starting: Promise<PreviewFormat | null> | null;
-  head: Uint8Array | null;
-  /** The open file (full path) and its latest tag time (ms): where a live marker lands. */
-  path: string | null;
-  lastTs: number;
-  gop: Uint8Array[];
-  gopBytes: number;
-  splitter: FlvTagSplitter;
-  linger: NodeJS.Timeout | null;
-}
-
 export class PreviewHub {
   private readonly rooms = new Map<number, RoomPreview>();
 
@@ -50,7 +37,7 @@ export class PreviewHub {
   private room(roomId: number): RoomPreview {
     let r = this.rooms.get(roomId);
     if (!r) {
-      r = { viewers: new Set(), on: null, starting: null, head: null, path: null, lastTs: 0, gop: [], gopBytes: 0, splitter: new FlvTagSplitter(), linger: null };
+      r = { viewers: new Set(), on: null, starting: null, head: null, path: null, lastTs: 0, gop: [], gopBytes: 0, splitter: new FlvTagSplitter(), mp4: null, linger: null };
       this.rooms.set(roomId, r);
     }
     return r;
@@ -69,7 +56,8 @@ export class PreviewHub {
 
   /**
    * A new reader: the FLV head and the GOP so far at once (or at the next keyframe), then live tags; for a TS room,
-   * the last whole segment, then each segment as it is written. Refused with PREVIEW_OFF (PreviewMaxViewers 0),
+   * the last whole segment, then each segment as it is written; for an fMP4 room, its init section (ftyp+moov as
+   * written), the fragments from the last one that begins with a keyframe, then each fragment as its segment is written. Refused with PREVIEW_OFF (PreviewMaxViewers 0),
    * PREVIEW_FULL, PREVIEW_NOT_RECORDING (no file the preview reads), or PREVIEW_OTHER_FORMAT (the room writes the
    * other format: its message names the URL).
    */
@@ -86,7 +74,7 @@ export class PreviewHub {
       r.on = r.on ?? writing;
       if (!r.on) {
         this.release(roomId, r);
-        throw new LiverecError('PREVIEW_NOT_RECORDING', `room ${roomId} is not writing an FLV or MPEG-TS recording now`);
+        throw new LiverecError('PREVIEW_NOT_RECORDING', `room ${roomId} is not writing an FLV, MPEG-TS or fMP4 recording now`);
       }
     }
     if (r.on !== format) {
@@ -95,7 +83,7 @@ export class PreviewHub {
         r.linger = setTimeout(() => this.release(roomId, r), LINGER_MS);
         r.linger.unref();
       }
-      throw new LiverecError('PREVIEW_OTHER_FORMAT', `room ${roomId} records ${other === 'ts' ? 'HLS MPEG-TS: read live.ts' : 'FLV: read live.flv'}`);
+      throw new LiverecError('PREVIEW_OTHER_FORMAT', `room ${roomId} records ${OTHER[other]}`);
     }
     if (r.viewers.size >= max) throw new LiverecError('PREVIEW_FULL', `room ${roomId} has ${r.viewers.size} preview viewers, PreviewMaxViewers is ${max}`);
     const viewer = new PreviewViewer((v) => this.left(roomId, v), this.options.viewerQueueBytes);
@@ -146,6 +134,7 @@ export class PreviewHub {
         r.gop = [];
         r.gopBytes = 0;
         r.splitter.reset();
+        r.mp4 = chunk.format === 'mp4' ? keyInfoOf(chunk.bytes) : null;
         return;
       case 'end':
         // The file closed (a split, the stream's end): readers reconnect and start on the next file's head.
@@ -159,52 +148,9 @@ export class PreviewHub {
         this.options.onDanmaku?.({ roomId, text: chunk.text, color: chunk.color, user: chunk.user });
         return;
       case 'data':
-        if (r.on === 'ts') this.segment(r, chunk.bytes);
-        else this.data(r, chunk.bytes);
-    }
-  }
-
-  private data(r: RoomPreview, bytes: Uint8Array): void {
-    const tags = r.splitter.push(bytes);
-    if (r.splitter.broken) {
-      for (const v of [...r.viewers]) v.close('end');
-      return;
-    }
-    // Viewers already started take every tag; waiting ones start at the first keyframe.
-    for (const tag of tags) {
-      if (tag.type !== 18) r.lastTs = tag.ts;
-      if (tag.key) {
-        r.gop = [];
-        r.gopBytes = 0;
-      }
-      if (tag.key || (r.gop.length > 0 && r.gopBytes < GOP_CACHE_BYTES)) {
-        r.gop.push(tag.bytes);
-        r.gopBytes += tag.bytes.length;
-      } else if (!tag.key && r.gopBytes >= GOP_CACHE_BYTES) {
-        r.gop = [];
-        r.gopBytes = 0;
-      }
-    }
-    if (tags.length === 0) return;
-    for (const v of r.viewers) {
-      if (!v.started) {
-        const k = r.head ? tags.findIndex((t) => t.key) : -1;
-        if (k < 0) continue;
-        v.start([r.head!]);
-        for (const t of tags.slice(k)) v.send(t.bytes);
-      } else {
-        for (const t of tags) v.send(t.bytes);
-      }
-    }
-  }
-
-  /** A whole TS segment (it starts with PAT/PMT and, from the service, a keyframe): every viewer may start on it. */
-  private segment(r: RoomPreview, bytes: Uint8Array): void {
-    r.gop = bytes.length <= GOP_CACHE_BYTES ? [bytes] : [];
-    r.gopBytes = bytes.length;
-    for (const v of r.viewers) {
-      if (v.started) v.send(bytes);
-      else v.start([bytes]);
+        if (r.on === 'ts') feedTs(r, chunk.bytes);
+        else if (r.on === 'mp4') feedMp4(r, chunk.bytes);
+        else feedFlv(r, chunk.bytes);
     }
   }
 

@@ -39,14 +39,19 @@ export function headOf(first: Uint8Array): Uint8Array | null {
   return own(keep, keep.reduce((n, k) => n + k.length, 0));
 }
 
+/** An fMP4 file's init section above this is not kept (a moov of a live stream is a few KB). */
+const MAX_MP4_HEAD = 4 * 1024 * 1024;
+
 export class PreviewTap {
   private active = false;
   /** The open file's head (small: FLV header and sequence headers), kept so a preview can start mid-file. */
   private head: Uint8Array | null = null;
   private fd: number | null = null;
   private path = '';
-  /** What the open file is: its FLV output writes through fs(); an HLS TS writer reports whole segments. */
+  /** What the open file is: its FLV output writes through fs(); an HLS writer reports whole segments. */
   private format: PreviewFormat = 'flv';
+  /** The open HLS file's last whole segment [start, end). */
+  private lastSegment: [number, number] | null = null;
   private end = 0;
 
   constructor(private readonly roomId: () => number, private readonly post: Post) {}
@@ -55,41 +60,69 @@ export class PreviewTap {
   setActive(on: boolean): PreviewFormat | null {
     this.active = on;
     if (on && this.head) this.send({ kind: 'head', bytes: this.head.slice(), path: this.path, format: this.format });
+    // An HLS file: its last whole segment at once (read back now), so the first viewer need not wait for the next.
+    if (on && this.head && this.format !== 'flv' && this.lastSegment) this.sendRange(this.lastSegment[0], this.lastSegment[1]);
+    if (this.format === 'mp4' && this.path) return 'mp4'; // its head comes with its first whole segment
     return this.head ? this.format : null;
   }
 
-  /** An HLS TS file opened (its segments carry their own PAT/PMT: an empty head). */
-  tsOpened(path: string): void {
-    this.format = 'ts';
+  /** An HLS file opened: TS segments carry their own PAT/PMT (an empty head); an fMP4 file's head is its init section. */
+  hlsOpened(path: string, format: 'ts' | 'mp4'): void {
+    this.format = format;
     this.path = path;
-    this.head = new Uint8Array(0);
-    if (this.active) this.send({ kind: 'head', bytes: new Uint8Array(0), path, format: 'ts' });
+    this.lastSegment = null;
+    this.head = format === 'ts' ? new Uint8Array(0) : null;
+    if (this.active && this.head) this.send({ kind: 'head', bytes: new Uint8Array(0), path, format: 'ts' });
   }
 
-  /** A TS segment is on disk for good: read back and sent while watched (nothing is read otherwise). */
-  tsCommitted(path: string, start: number, end: number): void {
-    if (!this.active || path !== this.path || end <= start || this.format !== 'ts') return;
+  /**
+   * An HLS segment is on disk for good at [start, end): read back and sent while watched (nothing is read otherwise,
+   * except an fMP4 file's init section, ftyp+moov as written before its first segment, kept as its head: a few KB).
+   */
+  hlsCommitted(path: string, start: number, end: number): void {
+    if (path !== this.path || end <= start || this.format === 'flv') return;
+    // The file's first segment follows its init section: the bytes before it (a few KB; never a later run of fragments).
+    if (this.format === 'mp4' && !this.head && !this.lastSegment && start > 0 && start <= MAX_MP4_HEAD) {
+      this.head = this.read(0, start);
+      if (this.active && this.head) this.send({ kind: 'head', bytes: this.head.slice(), path, format: 'mp4' });
+    }
+    this.lastSegment = [start, end];
+    if (this.active) this.sendRange(start, end);
+  }
+
+  /** The HLS file closed. */
+  hlsClosed(path: string): void {
+    if (path !== this.path || this.format === 'flv') return;
+    this.head = null;
+    this.path = '';
+    this.lastSegment = null;
+    this.format = 'flv';
+    if (this.active) this.send({ kind: 'end' });
+  }
+
+  private sendRange(start: number, end: number): void {
+    const bytes = this.read(start, end);
+    if (bytes) this.send({ kind: 'data', bytes });
+  }
+
+  /** Bytes [start, end) of the open file; null when it cannot be read whole (never an error: the recording goes on). */
+  private read(start: number, end: number): Uint8Array | null {
     const bytes = new Uint8Array(end - start);
-    const fd = nodeFs.openSync(path, 'r');
+    let fd: number | null = null;
     try {
+      fd = nodeFs.openSync(this.path, 'r');
       let done = 0;
       while (done < bytes.length) {
         const n = nodeFs.readSync(fd, bytes, done, bytes.length - done, start + done);
-        if (n <= 0) return;
+        if (n <= 0) return null;
         done += n;
       }
+      return bytes;
+    } catch {
+      return null;
     } finally {
-      nodeFs.closeSync(fd);
+      if (fd !== null) nodeFs.closeSync(fd);
     }
-    this.send({ kind: 'data', bytes });
-  }
-
-  /** The HLS TS file closed. */
-  tsClosed(path: string): void {
-    if (path !== this.path || this.format !== 'ts') return;
-    this.head = null;
-    this.format = 'flv';
-    if (this.active) this.send({ kind: 'end' });
   }
 
   get watched(): boolean {

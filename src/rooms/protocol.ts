@@ -137,8 +137,8 @@ export type PreviewChunk =
   | { kind: 'end' }
   | { kind: 'danmaku'; text: string; color: number; user: string };
 
-/** What a room's preview carries: FLV tags, or whole MPEG-TS segments (HLS TS rooms). */
-export type PreviewFormat = 'flv' | 'ts';
+/** What a room's preview carries: FLV tags, or whole MPEG-TS or fMP4 segments (HLS rooms; fMP4's head is its init section). */
+export type PreviewFormat = 'flv' | 'ts' | 'mp4';
 
 /** Messages from a room host worker to the main thread (one-way, over a dedicated MessagePort). */
 export type RoomMessage =

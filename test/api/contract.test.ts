@@ -69,7 +69,7 @@ describe('the OpenAPI document', () => {
         `DELETE /api/room/{${p}}`, `GET /api/room/{${p}}`, `GET /api/room/{${p}}/config`, `GET /api/room/{${p}}/iostats`, `GET /api/room/{${p}}/stats`,
         `POST /api/room/{${p}}/config`, `POST /api/room/{${p}}/refresh`, `POST /api/room/{${p}}/split`, `POST /api/room/{${p}}/start`, `POST /api/room/{${p}}/stop`,
         // liverec addition: the live preview and its markers (docs/clips.md).
-        `GET /api/room/{${p}}/live.flv`, `GET /api/room/{${p}}/live.ts`, `POST /api/room/{${p}}/live-marker`,
+        `GET /api/room/{${p}}/live.flv`, `GET /api/room/{${p}}/live.mp4`, `GET /api/room/{${p}}/live.ts`, `POST /api/room/{${p}}/live-marker`,
       ]),
       // liverec additions: the event stream and the web UI's webhook buttons.
       'GET /api/events', 'POST /api/webhook/replay', 'POST /api/webhook/test',
@@ -247,6 +247,17 @@ describe('every route answers as documented', () => {
     expect(embeddedTs.status).toBe(403);
     covered.add('GET /api/room/{id}/live.ts 403');
     covered.add('GET /api/room/{id}/live.ts 200');
+    // live.mp4: the same answers; its 200 against an HLS fMP4 room in test/preview/live-mp4.test.ts.
+    expect((await hit('GET', '/api/room/{id}/live.mp4', '/api/room/1001/live.mp4', undefined, 409)).code).toBe(-10);
+    expect((await hit('GET', '/api/room/{id}/live.mp4', '/api/room/4242/live.mp4', undefined, 404)).code).toBe(-4);
+    expect((await hit('GET', '/api/room/{id}/live.mp4', '/api/room/0/live.mp4', undefined, 400)).code).toBe(-2);
+    await hit('POST', '/api/config/global', '/api/config/global', { optionalPreviewMaxViewers: { hasValue: true, value: 0 } }, 200);
+    expect((await hit('GET', '/api/room/{id}/live.mp4', '/api/room/1001/live.mp4', undefined, 429)).code).toBe(-17);
+    await hit('POST', '/api/config/global', '/api/config/global', { optionalPreviewMaxViewers: { hasValue: false } }, 200);
+    const embeddedMp4 = await fx.call('GET', '/api/room/1001/live.mp4', undefined, { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'video' });
+    expect(embeddedMp4.status).toBe(403);
+    covered.add('GET /api/room/{id}/live.mp4 403');
+    covered.add('GET /api/room/{id}/live.mp4 200');
   });
 
   it('accounts (liverec)', async () => {

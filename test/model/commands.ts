@@ -403,19 +403,32 @@ export class Clip extends RoomCommand {
   }
 }
 
-/** Someone watches a recording room's live preview for a moment: an FLV from its head, and the recording goes on as it was. */
+/**
+ * Someone watches a recording room's live preview for a moment, at the URL of the format it writes (live.flv; a 409
+ * naming live.ts or live.mp4 is followed): an FLV header, a TS packet or an MP4 ftyp first, and the recording goes on.
+ */
 export class WatchLive extends PickCommand {
   protected candidates = recordingRooms;
   protected async act(_m: Model, r: RealSystem): Promise<void> {
-    const ac = new AbortController();
-    const res = await fetch(`${r.url}/api/room/${this.room}/live.flv`, { signal: ac.signal });
-    // 409: between two files, or recording over HLS (the preview reads FLV recordings only).
-    if (res.status === 409) return void (await res.body?.cancel());
-    if (res.status !== 200) throw new InvariantError(`GET /api/room/${this.room}/live.flv answered ${res.status}: ${await res.text()}`);
+    let url = `${r.url}/api/room/${this.room}/live.flv`;
+    let res = await fetch(url);
+    if (res.status === 409) {
+      const other = /live\.(ts|mp4)/.exec(((await res.json()) as { message: string }).message)?.[1];
+      // Otherwise between two files (or raw mode): nothing to watch now.
+      if (!other) return;
+      url = `${r.url}/api/room/${this.room}/live.${other}`;
+      res = await fetch(url);
+      if (res.status === 409) return void (await res.body?.cancel());
+    }
+    if (res.status !== 200) throw new InvariantError(`GET ${url} answered ${res.status}: ${await res.text()}`);
     const reader = res.body!.getReader();
     const first = await Promise.race([reader.read(), sleep(15_000).then(() => null)]);
-    ac.abort();
-    if (first && !first.done && Buffer.from(first.value).toString('latin1', 0, 3) !== 'FLV') throw new InvariantError(`room ${this.room}'s live preview does not start with an FLV header`);
+    await reader.cancel().catch(() => undefined);
+    if (!first || first.done) return;
+    const head = Buffer.from(first.value);
+    const kind = url.slice(url.lastIndexOf('.') + 1);
+    const ok = kind === 'flv' ? head.toString('latin1', 0, 3) === 'FLV' : kind === 'ts' ? head.length === 0 || head[0] === 0x47 : head.toString('latin1', 4, 8) === 'ftyp';
+    if (!ok) throw new InvariantError(`room ${this.room}'s live preview (${kind}) does not start with its format's head`);
   }
   toString(): string {
     return `watchLive(${this.name})`;

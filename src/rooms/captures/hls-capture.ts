@@ -49,14 +49,14 @@ export class HlsCapture {
       nextPath: () => files.nextPath(extension),
       opened: (path: string) => {
         files.opened(path);
-        if (deps.stream.format === 'ts') tap.tsOpened(path);
+        tap.hlsOpened(path, deps.stream.format === 'ts' ? 'ts' : 'mp4');
       },
       closed: (info: { path: string; size: number; duration: number }) => {
         files.closed(info);
-        tap.tsClosed(info.path);
+        tap.hlsClosed(info.path);
       },
-      // The live preview of TS rooms: whole segments, read back only while someone watches (src/preview/).
-      committed: (path: string, start: number, end: number) => tap.tsCommitted(path, start, end),
+      // The live preview of HLS rooms: whole segments, read back only while someone watches (src/preview/).
+      committed: (path: string, start: number, end: number) => tap.hlsCommitted(path, start, end),
       segment: (delta: RecordingStatsDelta) => {
         this.progressAt = Date.now();
         this.onStats(delta);

@@ -1,9 +1,11 @@
-// The room page's live preview: the recording's own bytes (GET /api/room/{id}/live.flv) through mpegts.js, the room's
-// comments arriving over the event stream drawn over it, and the heat and markers of the file being written.
+// The room page's live preview: the recording's own bytes (GET /api/room/{id}/live.flv or .ts through mpegts.js, .mp4
+// through Media Source Extensions), the room's comments arriving over the event stream drawn over it, and the heat
+// and markers of the file being written.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, apiUrl } from '../api';
 import { t } from '../i18n';
 import { ClipTools } from './clip-tools';
+import { playFmp4Live } from './fmp4-live';
 import { visibleAt, type Comment } from './danmaku';
 import type { Marker } from './heat-bar';
 
@@ -47,13 +49,28 @@ function LiveScreen({ roomId, path, fileSeconds }: LivePreviewProps) {
     const again = (): void => {
       if (!cancelled && !retry) retry = setTimeout(() => setGeneration((g) => g + 1), 1000);
     };
-    import('mpegts.js').then(({ default: mpegts }) => {
+    // An HLS fMP4 recording is previewed as fMP4 (live.mp4) through Media Source Extensions.
+    if (/\.mp4$/i.test(path ?? '')) {
+      if (typeof MediaSource === 'undefined') setError(t('player.noMse'));
+      else {
+        destroy = playFmp4Live(el, apiUrl(`api/room/${roomId}/live.mp4`), {
+          error: (reason) => {
+            setError(t('live.unavailable', { reason }));
+            again();
+          },
+          ended: () => {
+            setError(t('live.ended'));
+            again();
+          },
+        });
+      }
+    } else import('mpegts.js').then(({ default: mpegts }) => {
       if (cancelled) return;
       if (!mpegts.getFeatureList().mseLivePlayback) return setError(t('player.noMse'));
       mpegts.LoggingControl.enableVerbose = false;
       mpegts.LoggingControl.enableDebug = false;
       mpegts.LoggingControl.enableInfo = false;
-      // An HLS MPEG-TS recording is previewed as TS (live.ts); everything else as FLV.
+      // An HLS MPEG-TS recording is previewed as TS (live.ts); FLV as FLV.
       const ts = /\.ts$/i.test(path ?? '');
       const player = mpegts.createPlayer({ type: ts ? 'mpegts' : 'flv', url: apiUrl(`api/room/${roomId}/live.${ts ? 'ts' : 'flv'}`), isLive: true },
         { enableWorker: false, lazyLoad: false, liveBufferLatencyChasing: true });

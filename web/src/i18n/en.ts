@@ -193,6 +193,8 @@ export const en = {
   // Clips, danmaku heat, markers and the live preview (docs/clips.md)
   'set.previewMaxViewers': 'Live preview viewers per room', 'set.previewMaxViewers.help': 'How many may watch a recording room\'s live preview at once (served from the recording, no second CDN connection); 0 turns the preview off.',
   'live.title': 'Live preview', 'live.watch': 'Watch live', 'live.stop': 'Stop watching', 'live.ended': 'the file was split or the recording stopped; reconnecting…',
+  'live.decodeError': 'the browser could not decode the stream', 'live.badInit': 'the stream does not start with an MP4 init section',
+  'live.unsupported': 'this browser cannot play {type}',
   'live.danmaku': '{n} danmaku while watching', 'live.unavailable': 'No live preview: {reason}',
   'jobkind.clip': 'clip', 'clips.title': 'Clips', 'clips.span': 'span',
   'clips.heat': 'Danmaku heat: comments, super chats, gifts and guard purchases per 10 s; click to seek',

@@ -186,6 +186,8 @@ export const zh: Record<Key, string> = {
   // 片段、弹幕热度、标记与直播预览（docs/clips.md）
   'set.previewMaxViewers': '每个直播间的直播预览人数', 'set.previewMaxViewers.help': '同时观看录制中直播间预览的最多人数（直接取自录制数据，不另连 CDN）；0 关闭预览。',
   'live.title': '直播预览', 'live.watch': '观看直播', 'live.stop': '停止观看', 'live.ended': '文件已分段或录制已停止，正在重新连接…',
+  'live.decodeError': '浏览器无法解码该流', 'live.badInit': '该流不是以 MP4 初始化段开头',
+  'live.unsupported': '此浏览器无法播放 {type}',
   'live.danmaku': '观看期间 {n} 条弹幕', 'live.unavailable': '无法预览：{reason}',
   'jobkind.clip': '剪辑片段', 'clips.title': '片段', 'clips.span': '时间段',
   'clips.heat': '弹幕热度：每 10 秒的弹幕、醒目留言、礼物和上舰数；点击跳转',

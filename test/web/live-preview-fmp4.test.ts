@@ -1,0 +1,136 @@
+// The live preview of a room recording HLS fMP4 (as guests of the default simulator do) in a real browser: the room
+// page plays live.mp4 through Media Source Extensions (the video's time advances, frames are decoded, danmaku appear,
+// M marks the live position) while a second reader reads and a third stops reading; a fourth is refused; the
+// recording's pace holds, the bytes served are the file's from its init section onwards, and the file closes playable.
+import { readFileSync } from 'node:fs';
+import { get, type IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import chromium from '@sparticuz/chromium';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWeb } from '../../web/build.mjs';
+import type { RecorderEvent } from '../../src/events/types.js';
+import { boxes } from '../../src/hls/mp4-boxes.js';
+import { probe } from '../support/media-tools.js';
+import { eventually, simRooms, startWebSetup, type WebSetup } from './setup.js';
+
+const ROOM = 47_301;
+type Ev<T extends RecorderEvent['EventType']> = RecorderEvent & { EventType: T };
+
+/** A reader of the live preview over plain HTTP: keeps reading, or stops after its first chunk. */
+function reader(url: string, stopReading: boolean): Promise<{ res: IncomingMessage; bytes: () => Buffer; close(): void }> {
+  return new Promise((resolve, reject) => {
+    const req = get(url, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => {
+        chunks.push(c);
+        if (stopReading) res.pause();
+      });
+      resolve({ res, bytes: () => Buffer.concat(chunks), close: () => req.destroy() });
+    });
+    req.on('error', reject);
+  });
+}
+
+describe('live preview of an HLS fMP4 room in the browser', () => {
+  let s: WebSetup;
+  let browser: Browser;
+  let page: Page;
+  const stats = () => s.service.recorder.findRoom(ROOM)!.recordingStats;
+  /** Media ms the open file gained per wall ms over `ms`. */
+  async function pace(ms: number): Promise<number> {
+    const t0 = performance.now();
+    const m0 = stats().fileMaxTimestamp;
+    await new Promise((r) => setTimeout(r, ms));
+    return (stats().fileMaxTimestamp - m0) / (performance.now() - t0);
+  }
+
+  beforeAll(async () => {
+    await buildWeb();
+    // The default simulator and the default RecordingProtocol: a guest is capped, and its original quality is HLS fMP4.
+    s = await startWebSetup({ rooms: simRooms([ROOM], 600), record: [ROOM], roomConfig: { [ROOM]: { RecordDanmaku: true, RecordDanmakuFlushInterval: 1 } } });
+    s.sim.danmakuRate(ROOM, { rate: 8 });
+    await eventually('recording 4 s', () => (s.service.recorder.findRoom(ROOM)?.recordingStats.fileMaxTimestamp ?? 0) > 4000, 90_000, 200);
+    browser = await puppeteer.launch({ args: chromium.args, executablePath: await chromium.executablePath(), headless: true });
+    page = await browser.newPage();
+    await page.setExtraHTTPHeaders({ 'accept-language': 'en' });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  it('plays live.mp4 with danmaku beside a reading and a stalled reader; the recording and its bytes are unchanged', async () => {
+    const opening = s.events.filter((e): e is Ev<'FileOpening'> => e.EventType === 'FileOpening' && e.EventData.RoomId === ROOM).at(-1)!;
+    const openPath = opening.EventData.RelativePath;
+    expect(openPath).toMatch(/\.mp4$/);
+    const before = await pace(6000);
+    const w0 = { t: performance.now(), m: stats().fileMaxTimestamp };
+    const live = `${s.url}/api/room/${ROOM}/live.mp4`;
+    const a = await reader(live, false);
+    const stalled = await reader(live, true);
+    expect(a.res.statusCode).toBe(200);
+    expect(a.res.headers['content-type']).toBe('video/mp4');
+    expect(stalled.res.statusCode).toBe(200);
+
+    await page.goto(`${s.url}/ui/#/room/${ROOM}`, { waitUntil: 'domcontentloaded' });
+    await page.evaluate(`localStorage.setItem('liverec.lang', 'en')`);
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.waitForSelector('[data-action="watch-live"]', { timeout: 30_000 });
+    await page.click('[data-action="watch-live"]');
+    // The picture plays: its time moves on from where the first fragment put it, and frames are decoded.
+    const video = `document.querySelector('[data-live-video]')`;
+    await page.waitForFunction(`(${video}?.currentTime ?? 0) > 0 && !${video}.paused`, { timeout: 60_000, polling: 250 });
+    const t0 = (await page.evaluate(`${video}.currentTime`)) as number;
+    await page.waitForFunction(`${video}.currentTime > ${t0 + 2}`, { timeout: 60_000, polling: 250 });
+    const f0 = (await page.evaluate(`${video}.getVideoPlaybackQuality().totalVideoFrames`)) as number;
+    await page.waitForFunction(`${video}.getVideoPlaybackQuality().totalVideoFrames > ${f0 + 10}`, { timeout: 30_000, polling: 250 });
+    expect(await page.evaluate(`${video}.error`)).toBeNull();
+    // Comments arrive over the event stream and are drawn over the picture; the heat of the file is drawn under it.
+    await page.waitForFunction(`Number(document.querySelector('[data-live-danmaku]')?.getAttribute('data-live-danmaku')) > 0`, { timeout: 30_000, polling: 250 });
+    await page.waitForSelector('[data-live-preview] .danmaku span', { timeout: 30_000 });
+    await page.waitForSelector('[data-live-preview] .heat[data-heat]', { timeout: 30_000 });
+    // Three readers: a fourth is refused.
+    const fourth = await fetch(live);
+    expect(fourth.status).toBe(429);
+    expect(((await fourth.json()) as { code: number }).code).toBe(-17);
+
+    await new Promise((r) => setTimeout(r, 3000));
+    const during = (stats().fileMaxTimestamp - w0.m) / (performance.now() - w0.t);
+    expect(during).toBeGreaterThan(0.7);
+    expect(Math.abs(during - before)).toBeLessThan(0.3);
+    expect(stats().durationRatio).toBeGreaterThan(0.75);
+
+    // M marks the live position of the file being written (its written duration less the player's lag).
+    await page.keyboard.press('m');
+    await page.waitForSelector('[data-live-preview] .markers li', { timeout: 20_000 });
+    const marks = (await (await fetch(`${s.url}/api/file/markers?path=${encodeURIComponent(openPath)}`)).json()) as { markers: { atMs: number }[] };
+    expect(marks.markers).toHaveLength(1);
+    expect(marks.markers[0]!.atMs).toBeGreaterThan(0);
+    expect(marks.markers[0]!.atMs).toBeLessThanOrEqual(stats().fileMaxTimestamp);
+
+    // The continuous reader got the file's own bytes: its init section as written, then a run of the file.
+    const got = a.bytes();
+    a.close();
+    stalled.close();
+    expect((await page.$('[data-live-video]')) !== null).toBe(true);
+    await page.click('[data-action="watch-live"]'); // the page lets go of its stream
+    expect((await fetch(`${s.url}/api/room/${ROOM}/split`, { method: 'POST' })).status).toBe(200);
+    await eventually('FileClosed', () => s.events.find((e) => e.EventType === 'FileClosed' && e.EventData.RelativePath === openPath), 60_000);
+    const file = readFileSync(join(s.workDir, openPath));
+    const headEnd = boxes(file).find((b) => b.type === 'moof')!.start;
+    expect(got.subarray(0, headEnd).equals(file.subarray(0, headEnd))).toBe(true);
+    const served = boxes(got, headEnd);
+    expect(served[0]!.type).toBe('moof');
+    expect(served.filter((b) => b.type === 'moof').length).toBeGreaterThan(2);
+    const rest = got.subarray(headEnd, served.at(-1)!.end);
+    const at = file.indexOf(rest.subarray(0, 4096));
+    expect(at).toBeGreaterThanOrEqual(headEnd);
+    expect(file.subarray(at, at + rest.length).equals(rest)).toBe(true);
+    // The recording itself, watched by three, is whole and plays.
+    const p = await probe(join(s.workDir, openPath));
+    expect(p.errors).toBe('');
+    expect(p.codecs).toContain('h264');
+  }, 240_000);
+});
