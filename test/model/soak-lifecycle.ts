@@ -14,6 +14,12 @@ export interface SoakOptions {
   onlyRun?: number;
   /** No new run starts after this many minutes (the soak's summary still prints). */
   minutes?: number;
+  /**
+   * Runs played at once, each with its own simulator, process and work directory (default 1). A run mostly waits for
+   * the system to settle, so a few at a time multiply the commands a soak plays in its minutes; the runs and their
+   * commands stay the same (replay one with --only-run).
+   */
+  parallel?: number;
   log: (line: string) => void;
 }
 
@@ -27,23 +33,32 @@ export function soakScenarios(o: Pick<SoakOptions, 'seed' | 'steps' | 'runLength
 export async function soakLifecycle(o: SoakOptions): Promise<{ ok: boolean; steps: number }> {
   const scenarios = soakScenarios(o);
   let failures = 0;
+  let stopped = false;
   const stopAt = o.minutes ? Date.now() + o.minutes * 60_000 : Infinity;
-  for (const [n, s] of scenarios.entries()) {
-    if (o.onlyRun !== undefined && n + 1 !== o.onlyRun) continue;
-    if (Date.now() > stopAt) {
-      o.log(`time is up after ${n} of ${scenarios.length} run(s)`);
-      break;
+  const queue = [...scenarios.entries()].filter(([n]) => o.onlyRun === undefined || n + 1 === o.onlyRun);
+  const lanes = Math.max(1, Math.min(o.parallel ?? 1, queue.length));
+  const lane = async (): Promise<void> => {
+    for (let next = queue.shift(); next && !stopped; next = queue.shift()) {
+      const [n, s] = next;
+      if (Date.now() > stopAt) {
+        o.log(`time is up: run ${n + 1} of ${scenarios.length} and later ones not started`);
+        stopped = true;
+        break;
+      }
+      // With several runs at once, every line names its run.
+      const log = lanes > 1 ? (line: string): void => o.log(`[run ${n + 1}] ${line}`) : o.log;
+      o.log(`run ${n + 1}/${scenarios.length}: initially live ${s.initialLive.map(Number).join('')}, ${s.commands.length} commands`);
+      try {
+        await playScenario(s, log);
+      } catch (err) {
+        o.log(`FAILED in run ${n + 1} of seed ${o.seed} (steps ${o.steps}${o.runLength ? `, run length ${o.runLength}` : ''}):\n${(err as Error).message}`);
+        o.log(`replay: npm run soak -- --seed ${o.seed} --steps ${o.steps}${o.runLength ? ` --run-length ${o.runLength}` : ''} --only-run ${n + 1}`);
+        failures++;
+        if (!o.keepGoing) stopped = true;
+      }
     }
-    o.log(`run ${n + 1}/${scenarios.length}: initially live ${s.initialLive.map(Number).join('')}, ${s.commands.length} commands`);
-    try {
-      await playScenario(s, o.log);
-    } catch (err) {
-      o.log(`FAILED in run ${n + 1} of seed ${o.seed} (steps ${o.steps}${o.runLength ? `, run length ${o.runLength}` : ''}):\n${(err as Error).message}`);
-      o.log(`replay: npm run soak -- --seed ${o.seed} --steps ${o.steps}${o.runLength ? ` --run-length ${o.runLength}` : ''} --only-run ${n + 1}`);
-      failures++;
-      if (!o.keepGoing) break;
-    }
-  }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
   if (failures) o.log(`${failures} of ${scenarios.length} run(s) failed`);
   return { ok: failures === 0, steps: tally.steps };
 }

@@ -1,4 +1,4 @@
-// `npm run soak -- [--part NAME] --seed S --steps N [--run-length L] [--keep-going] [--minutes M] [--only-run K]`: long model runs; a part is one soak (more can be added).
+// `npm run soak -- [--part NAME] --seed S --steps N [--run-length L] [--keep-going] [--minutes M] [--only-run K] [--parallel P]`: long model runs; a part is one soak (more can be added).
 import { parseArgs } from 'node:util';
 import { soakLifecycle, type SoakOptions } from './soak-lifecycle.js';
 import { tally } from './scenario.js';
@@ -19,19 +19,21 @@ async function main(): Promise<void> {
       'keep-going': { type: 'boolean', default: false },
       minutes: { type: 'string' },
       'only-run': { type: 'string' },
+      parallel: { type: 'string', default: '1' },
     },
   });
   const part = SOAK_PARTS[values.part!];
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
   const steps = Number(values.steps);
   const runLength = values['run-length'] === undefined ? undefined : Number(values['run-length']);
-  if (!part || !Number.isInteger(seed) || !Number.isInteger(steps) || steps < 1 || (runLength !== undefined && !(runLength >= 1))) {
-    console.error(`usage: npm run soak -- [--part ${Object.keys(SOAK_PARTS).join('|')}] [--seed S] [--steps N] [--run-length L] [--keep-going] [--minutes M] [--only-run K]`);
+  const parallel = Number(values.parallel);
+  if (!part || !Number.isInteger(seed) || !Number.isInteger(steps) || steps < 1 || (runLength !== undefined && !(runLength >= 1)) || !(Number.isInteger(parallel) && parallel >= 1)) {
+    console.error(`usage: npm run soak -- [--part ${Object.keys(SOAK_PARTS).join('|')}] [--seed S] [--steps N] [--run-length L] [--keep-going] [--minutes M] [--only-run K] [--parallel P]`);
     process.exit(2);
   }
   const t0 = Date.now();
-  console.log(`soak ${values.part}: seed ${seed}, steps ${steps}${runLength ? `, run length ${runLength}` : ''}`);
-  const result = await part({ seed, steps, runLength, keepGoing: values['keep-going'], minutes: values.minutes === undefined ? undefined : Number(values.minutes), onlyRun: values['only-run'] === undefined ? undefined : Number(values['only-run']), log: (l) => console.log(l) });
+  console.log(`soak ${values.part}: seed ${seed}, steps ${steps}${runLength ? `, run length ${runLength}` : ''}${parallel > 1 ? `, ${parallel} runs at a time` : ''}`);
+  const result = await part({ seed, steps, runLength, keepGoing: values['keep-going'], minutes: values.minutes === undefined ? undefined : Number(values.minutes), onlyRun: values['only-run'] === undefined ? undefined : Number(values['only-run']), parallel, log: (l) => console.log(l) });
   const kinds = [...tally.byKind].map(([k, n]) => `${k} ${n}`).join(', ');
   console.log(`soak ${values.part} seed ${seed}: ${result.ok ? 'every invariant held' : 'FAILED'}; ${result.steps} commands run in ${tally.runs} run(s), ${Math.round((Date.now() - t0) / 1000)} s (${kinds})`);
   const pending = toleratedSummary();
