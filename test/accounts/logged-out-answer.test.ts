@@ -104,4 +104,12 @@ describe("a room's logged-out answer", () => {
     expect((await checksOf(777)) + (await checksOf(888))).toBe(all);
     expect(await logLines('checking the login now')).toBe(2);
   });
+
+  it('shows no cookie or token value in the log, events, notifications or metrics of these checks', async () => {
+    const secrets = h.service.accounts.secrets();
+    expect(secrets.length).toBeGreaterThan(4);
+    const surfaces = await Promise.all(['/api/accounts', `/api/room/${ROOM}`, '/metrics', '/api/log/fetch'].map(async (p) => (await fetch(api + p)).text()));
+    surfaces.push(JSON.stringify(h.events), notices.join('\n'));
+    for (const text of surfaces) for (const secret of secrets) expect(text.includes(secret)).toBe(false);
+  });
 });
