@@ -38,6 +38,13 @@ export interface AccountServiceOptions {
 
 const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString());
 
+/**
+ * A room's answer that shows a logged-out state checks its account at once, then not again for this long: a room
+ * whose login the service keeps answering as a guest (while cookie/info says it is fine) costs one check in ten
+ * minutes, not one per answer.
+ */
+const ANSWER_CHECK_GAP_MS = 10 * 60_000;
+
 export class AccountService {
   private accounts: StoredAccount[] = [];
   private imported: StoredAccount | null = null;
@@ -47,6 +54,10 @@ export class AccountService {
   private readonly lastChoice = new Map<number, number | null>();
   private timer: NodeJS.Timeout | null = null;
   private checking = false;
+  /** Checks under way, by uid: a second asker waits for the same check (never two refreshes of one login). */
+  private readonly inFlight = new Map<number, Promise<void>>();
+  /** When a room's answer last made an account's check, by uid. */
+  private readonly answerChecks = new Map<number, number>();
   private readonly log = logger().child({ component: 'accounts' });
 
   constructor(private readonly options: AccountServiceOptions) {
@@ -119,6 +130,22 @@ export class AccountService {
     return choice.uid === null ? '' : all.find((a) => a.uid === choice.uid)!.cookie;
   }
 
+  /**
+   * A room's answer to a call made with its login treated it as a guest (play info's guest cap despite a SESSDATA):
+   * the room's account is checked now instead of at its daily turn; a logged-out result moves its rooms on (the
+   * usual fallback: the next account, then guest with a notification).
+   */
+  loginIgnored(roomId: number, why: string): void {
+    const uid = this.lastChoice.get(roomId);
+    const a = uid == null ? undefined : this.all().find((x) => x.uid === uid);
+    if (!a || a.state === 'logged-out' || this.inFlight.has(a.uid)) return;
+    const last = this.answerChecks.get(a.uid);
+    if (last !== undefined && Date.now() - last < ANSWER_CHECK_GAP_MS) return;
+    this.answerChecks.set(a.uid, Date.now());
+    roomLogger(roomId).info({ account: a.uid, code: 'ACCOUNT_ANSWERED_AS_GUEST' }, `the service answered account ${a.uid} as a guest (${why}); checking the login now`);
+    this.check(a, true).catch((err: unknown) => this.log.error({ uid: a.uid, code: errorCode(err) }, `account ${a.uid} could not be checked: ${(err as Error).message}`));
+  }
+
   forgetRoom(roomId: number): void {
     this.pool.forget(roomId);
     this.lastChoice.delete(roomId);
@@ -167,7 +194,15 @@ export class AccountService {
     }
   }
 
-  private async check(a: StoredAccount, forced: boolean): Promise<void> {
+  private check(a: StoredAccount, forced: boolean): Promise<void> {
+    const running = this.inFlight.get(a.uid);
+    if (running) return running;
+    const done = this.checkNow(a, forced).finally(() => this.inFlight.delete(a.uid));
+    this.inFlight.set(a.uid, done);
+    return done;
+  }
+
+  private async checkNow(a: StoredAccount, forced: boolean): Promise<void> {
     const wasState = a.state;
     const before = a.cookie;
     try {

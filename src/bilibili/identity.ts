@@ -22,6 +22,11 @@ export function cookieHasBuvid3(cookie: string): boolean {
   return (parseCookie(cookie).get('buvid3') ?? '') !== '';
 }
 
+/** Whether the cookie carries a login (a non-empty SESSDATA): what the service tells a logged-in user from a guest by. */
+export function cookieHasLogin(cookie: string | undefined): boolean {
+  return (parseCookie(cookie ?? '').get('SESSDATA') ?? '') !== '';
+}
+
 /** The Cookie header: the user's cookie, with the guest buvid3/buvid4 added only where the user's lacks them. */
 export function mergeCookie(userCookie: string, guest: GuestIdentity | null): string {
   const user = userCookie.trim().replace(/;\s*$/, '');

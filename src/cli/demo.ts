@@ -84,9 +84,10 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     out(`no 1080p clips (${err.message.split('\n')[0]}): using the small committed clips`);
     return undefined;
   });
-  // The demo shows what a logged-in user records (FLV at qn 10000); the service's guest cap, and the HLS answer a
-  // guest gets to it, are `liverec simulate`'s default (docs/accounts.md, docs/recording.md).
-  const sim = new Simulator({ content, guestQnCap: false });
+  // The demo shows what a logged-in user records (FLV at qn 10000, danmaku senders by name); the service's guest cap,
+  // the HLS answer a guest gets to it and masked senders are `liverec simulate`'s default (docs/accounts.md,
+  // docs/recording.md).
+  const sim = new Simulator({ content, guestQnCap: false, guestDanmakuMask: false });
   const running = await sim.start();
   for (const r of ROOMS) sim.createRoom({ ...r, live: true });
   // Made here, and removed again if the start fails: a failed demo leaves no empty folder behind.

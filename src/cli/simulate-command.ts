@@ -20,6 +20,7 @@ interface SimulateOptions {
   strictAll?: boolean;
   danmakuTcpPort?: number;
   guestCap?: boolean;
+  guestMask?: boolean;
   specialRooms?: boolean;
   riskPerMinute?: number;
   danmakuRate: number;
@@ -84,12 +85,13 @@ export function registerSimulateCommand(program: Command): void {
     .option('--strict-all', 'experiments: refuse every live API call without a buvid3 cookie and unsigned getInfoByRoom/getDanmuInfo (stricter than the service is shown to be)')
     .option('--danmaku-tcp-port <n>', 'port of the raw-TCP danmaku listener named as host_list port (the service uses 2243; 0 = any free port)', int('danmaku-tcp-port', 0, 65535), 0)
     .option('--no-guest-cap', 'serve guests (no SESSDATA cookie) the quality they ask for (default: current_qn 250 while accept_qn lists more, as the service answers guests)')
+    .option('--no-guest-mask', 'show guests (no SESSDATA cookie) danmaku senders as to a logged-in user (default: uid 0 and masked names, and LOG_IN_NOTICE, as the service shows guests)')
     .option('--special-rooms', 'also create live rooms a guest cannot record: 20001 paid, 20002 password, 20003 guard-only, 20004 DRM-only')
     .option('--danmaku-rate <n>', 'danmaku messages a second in each pre-created room (comments, super chats, gifts, guards); 0 = none', rate, DEFAULT_SIM_DANMAKU_RATE)
     .option('--risk-per-minute <n>', 'risk control: answer 412 to an IP making more than N live-API calls a minute (0 = off)', int('risk-per-minute', 0, 1_000_000), 0)
     .action(async (opts: SimulateOptions) => {
       if (opts.lenient && opts.strictAll) program.error('error: --lenient and --strict-all exclude each other', { exitCode: 2, code: 'liverec.conflictingOptions' });
-      const sim = new Simulator({ content: await content(opts), lenient: opts.lenient ?? false, strictAll: opts.strictAll ?? false, guestQnCap: opts.guestCap ?? true, riskPerMinute: opts.riskPerMinute ?? 0 });
+      const sim = new Simulator({ content: await content(opts), lenient: opts.lenient ?? false, strictAll: opts.strictAll ?? false, guestQnCap: opts.guestCap ?? true, guestDanmakuMask: opts.guestMask ?? true, riskPerMinute: opts.riskPerMinute ?? 0 });
       const running = await sim.start({ port: opts.port, host: opts.host, danmakuTcpPort: opts.danmakuTcpPort });
       for (let i = 1; i <= opts.rooms; i++) {
         sim.createRoom({ roomId: 10000 + i, shortId: i, name: `sim-${i}`, title: `Simulated room ${i}`, live: true, bitrateKbps: opts.bitrateKbps, padWithFiller: opts.padWithFiller ?? false, formats: opts.formats });

@@ -153,7 +153,12 @@ export type RoomMessage =
   | { type: 'roomId'; roomId: number; realRoomId: number }
   | { type: 'log'; roomId: number; level: 'debug' | 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> }
   | { type: 'error'; roomId: number; error: PlainError }
-  | { type: 'preview'; roomId: number; chunk: PreviewChunk };
+  | { type: 'preview'; roomId: number; chunk: PreviewChunk }
+  /**
+   * An answer to a call made with the room's login cookie treated it as a guest (play info's guest cap): the main
+   * thread checks that login now (src/accounts/). `why` is one English sentence; it never carries the cookie.
+   */
+  | { type: 'loginIgnored'; roomId: number; why: string };
 
 /** Commands to one room (the worker exposes them per room through the host API). */
 export type RoomCommand = 'start' | 'stop' | 'split' | 'refresh' | 'dispose' | 'testCrash' | 'testThrow' | 'testOom'

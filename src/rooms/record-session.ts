@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApiPriority } from '../bilibili/api-priority.js';
 import type { BilibiliApiClient } from '../bilibili/api-client.js';
 import { BiliErrorCode } from '../bilibili/errors.js';
+import { cookieHasLogin } from '../bilibili/identity.js';
 import { openStream } from '../bilibili/stream-download.js';
 import type { StreamUrl } from '../bilibili/stream-url.js';
 import type { StreamProvenance } from '../bilibili/provenance.js';
@@ -50,6 +51,8 @@ export interface SessionHost {
   unavailable?(reason: string): void;
   /** A file is about to open (before FileOpening): throws when the room's lifecycle forbids it (a stop began). */
   fileOpening?(cause: 'first-file' | 'new-file'): void;
+  /** The service answered a call made with a login cookie as it answers a guest (`why`, without the cookie). */
+  loginIgnored?(why: string): void;
 }
 
 /** How often a session waiting for disk space looks again. */
@@ -164,6 +167,7 @@ export class RecordSession {
             )));
           }
           if (url.currentQn !== url.qn) outbox.log('warn', 'service serves another quality than requested', { qn: url.qn, currentQn: url.currentQn });
+          if (url.decision?.guestCap && cookieHasLogin(this.room.api().options.cookie)) this.room.loginIgnored?.('play info applied the guest cap although a login cookie was sent');
           // A file holds one kind of stream: an origin file is not continued with a re-encode (or the reverse).
           if (this.held && (handedOver || this.heldKind !== (provenance?.kind ?? null))) this.releaseHeld();
           this.qn = url.qn;

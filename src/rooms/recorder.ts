@@ -46,6 +46,8 @@ export interface RoomAccounts {
   /** The Cookie header the room records with ('' = guest). */
   cookieFor(roomId: number, settings: RoomSettings): string;
   forgetRoom(roomId: number): void;
+  /** The service answered the room's login as a guest (`why`): its account is checked now. */
+  loginIgnored(roomId: number, why: string): void;
 }
 
 interface OpenFile {
@@ -402,6 +404,9 @@ export class Recorder {
         roomLogger(m.roomId)[m.level](m.fields ?? {}, m.msg);
         if ((m.fields as { code?: unknown } | undefined)?.code === 'LIFECYCLE_ANOMALY') this.lifecycleAnomalies++;
         if ((m.fields as { code?: unknown } | undefined)?.code === 'DISK_SPACE_LOW') this.notice({ roomId: m.roomId, kind: 'low-disk', detail: m.msg });
+        break;
+      case 'loginIgnored':
+        this.options.accounts?.loginIgnored(m.roomId, m.why);
         break;
       case 'error':
         roomLogger(m.roomId).error({ err: m.error }, m.error.message);

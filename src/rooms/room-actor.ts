@@ -185,6 +185,8 @@ export class RoomActor {
     const before = this.settings;
     this.settings = settings;
     this.client = new BilibiliApiClient(clientOptionsFrom(settings, this.init.clientTestSwitches));
+    // Another login (account moved, cookie refreshed): the danmaku socket's next token is asked with it.
+    if (before.Cookie !== settings.Cookie) this.danmaku?.useLogin(this.client.withPriority('danmaku'), clientOptionsFrom(settings, this.init.clientTestSwitches));
     if (before.TimingCheckInterval !== settings.TimingCheckInterval && (!this.init.batchDetect || this.pollTimer)) this.restartPoll();
     if (settings.DanmakuInstantDetect !== before.DanmakuInstantDetect) {
       if (settings.DanmakuInstantDetect) {
@@ -402,6 +404,7 @@ export class RoomActor {
         this.availability.set(reason as UnavailableReason);
         this.syncPoll();
       },
+      loginIgnored: (why) => this.outbox.post({ type: 'loginIgnored', roomId: this.outbox.room, why }),
     });
     const done = session.run().then(() => false, (err: unknown) => {
       this.outbox.error(err);
@@ -458,6 +461,7 @@ export class RoomActor {
       this.onDanmaku(ev);
     });
     client.on('warning', (err) => this.outbox.log('debug', `danmaku: ${err.message}`, { code: err.code }));
+    client.on('loginIgnored', (why) => this.outbox.post({ type: 'loginIgnored', roomId: this.outbox.room, why }));
     this.danmaku = client;
     client.start();
   }

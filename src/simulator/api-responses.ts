@@ -1,6 +1,7 @@
 // The `data` objects of the live API endpoints, in the real layout (a realistic superset of what clients read).
-import { coverPath } from './cover.js';
 import { randomBytes } from 'node:crypto';
+import { coverPath } from './cover.js';
+import { issueToken } from './danmaku-guest-view.js';
 import type { SimRoom } from './room.js';
 import { opaqueStem } from './stream-names.js';
 import { type Variant, variantQuery } from './origin-variants.js';
@@ -158,10 +159,10 @@ export function playInfoData(room: SimRoom, addr: SimAddress, q: URLSearchParams
 }
 
 /** getDanmuInfo `data`: a fresh token (remembered by the room) and one host pointing back at the simulator. */
-export function danmuInfoData(room: SimRoom, addr: SimAddress): Record<string, unknown> {
+/** `loggedIn`: the call carried a logged-in SESSDATA; the token remembers it (a guest's connection sees masked senders). */
+export function danmuInfoData(room: SimRoom, addr: SimAddress, loggedIn = false): Record<string, unknown> {
   const token = `sim-${room.roomId}-${randomBytes(12).toString('base64url')}`;
-  room.tokens.push(token);
-  if (room.tokens.length > 50) room.tokens.shift();
+  issueToken(room, token, loggedIn);
   return {
     group: 'live', business_id: 0, refresh_row_factor: 0.125, refresh_rate: 100, max_delay: 5000, token,
     // port: the raw-TCP listener, ws_port: the simulator's own HTTP port (/sub); no TLS listener, so wss_port is 0

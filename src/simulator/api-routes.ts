@@ -32,7 +32,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
   '/room/v1/Room/mobileRoomInit': { param: 'id', counter: 'roomInit', acceptsShortId: true, legacy: true, notFound: [60004, '直播间不存在'], data: (r) => specialRoomInit(r, roomInitData(r)), captured: 'roomInit' },
   '/xlive/web-room/v1/index/getInfoByRoom': { param: 'room_id', counter: 'getInfoByRoom', acceptsShortId: true, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: (r, _q, a) => roomInfoData(r, a), captured: 'getInfoByRoom' },
   '/xlive/web-room/v2/index/getRoomPlayInfo': { param: 'room_id', counter: 'getRoomPlayInfo', acceptsShortId: false, legacy: false, notFound: [19002000, '获取初始化数据失败'], data: (r, q, a, req) => specialPlayInfo(r, playInfoData(r, a, q, req !== undefined && loggedIn(req))), captured: 'getRoomPlayInfo' },
-  '/xlive/web-room/v1/index/getDanmuInfo': { param: 'id', counter: 'getDanmuInfo', acceptsShortId: false, legacy: false, notFound: [1, '房间不存在'], data: (r, _q, a) => danmuInfoData(r, a), captured: 'getDanmuInfo' },
+  '/xlive/web-room/v1/index/getDanmuInfo': { param: 'id', counter: 'getDanmuInfo', acceptsShortId: false, legacy: false, notFound: [1, '房间不存在'], data: (r, _q, a, req) => danmuInfoData(r, a, req !== undefined && loggedIn(req)), captured: 'getDanmuInfo' },
 };
 
 export interface ApiContext {
@@ -121,7 +121,7 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
   } else if (fault) {
     return sendFault(res, fault, ep, ep.data(room, url.searchParams, ctx.address()));
   }
-  const replay = capturedAnswer(room, ep.captured, ctx.address());
+  const replay = capturedAnswer(room, ep.captured, ctx.address(), loggedIn(req));
   if (replay !== undefined) return sendJson(res, 200, replay);
   sendJson(res, 200, envelope(0, ep.legacy ? 'ok' : '0', ep.data(room, url.searchParams, ctx.address(), req), ep.legacy));
 }

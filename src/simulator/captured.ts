@@ -2,6 +2,7 @@
 import type { SimAddress } from './api-responses.js';
 import { streamPath } from './api-responses.js';
 import type { SimRoom } from './room.js';
+import { issueToken } from './danmaku-guest-view.js';
 
 export const CAPTURED_ENDPOINTS = ['getInfoByRoom', 'getRoomPlayInfo', 'roomInit', 'getDanmuInfo', 'masterPlaylist'] as const;
 export type CapturedEndpoint = (typeof CAPTURED_ENDPOINTS)[number];
@@ -32,7 +33,8 @@ export function armCaptured(room: SimRoom, endpoint: CapturedEndpoint, body: unk
 }
 
 /** The answer for `endpoint` built from the room's capture, or undefined when none is armed. */
-export function capturedAnswer(room: SimRoom, endpoint: CapturedEndpoint, addr: SimAddress): unknown {
+/** `loggedIn`: the call carried a logged-in SESSDATA (a replayed danmaku token remembers it). */
+export function capturedAnswer(room: SimRoom, endpoint: CapturedEndpoint, addr: SimAddress, loggedIn = false): unknown {
   const captured = room.captured.get(endpoint);
   if (captured === undefined) return undefined;
   const hosts = new HostMap(addr);
@@ -41,7 +43,7 @@ export function capturedAnswer(room: SimRoom, endpoint: CapturedEndpoint, addr: 
   replaceRoomIds(room, body);
   const data = body.data as Record<string, unknown> | null | undefined;
   if (data && endpoint === 'getRoomPlayInfo') rewritePlayInfo(room, data, hosts);
-  if (data && endpoint === 'getDanmuInfo') rewriteDanmuInfo(room, data, addr);
+  if (data && endpoint === 'getDanmuInfo') rewriteDanmuInfo(room, data, addr, loggedIn);
   return body;
 }
 
@@ -91,11 +93,11 @@ function rewritePlayInfo(room: SimRoom, data: Record<string, unknown>, hosts: Ho
   }
 }
 
-function rewriteDanmuInfo(room: SimRoom, data: Record<string, unknown>, addr: SimAddress): void {
+function rewriteDanmuInfo(room: SimRoom, data: Record<string, unknown>, addr: SimAddress, loggedIn: boolean): void {
   const list = Array.isArray(data.host_list) ? data.host_list : [];
   data.host_list = list.map(() => ({ host: addr.danmakuHost, port: 0, wss_port: 0, ws_port: addr.port }));
   // The captured token must open the simulator's danmaku socket like one it handed out.
-  if (typeof data.token === 'string') room.tokens.push(data.token);
+  if (typeof data.token === 'string') issueToken(room, data.token, loggedIn);
 }
 
 const CODEC_OF: [RegExp, string][] = [[/(^|[",])\s*(hvc1|hev1)/, 'hevc'], [/(^|[",])\s*av01/, 'av1']];

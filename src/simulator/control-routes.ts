@@ -21,7 +21,7 @@ const CreateRoom = z.object({
   hlsOnlyInMaster: z.boolean().optional(),
   opaqueNames: z.boolean().optional(),
   variants: z.object({ bluray: z.boolean().optional(), originReturnDelayMs: z.number().int().min(0).optional(), originBitrate: z.number().int().positive().optional(), originAvailable: z.boolean().optional() }).optional(),
-  guestQnCap: z.boolean().optional(), streamTtlSec: z.number().int().min(1).max(86_400).optional(),
+  guestQnCap: z.boolean().optional(), guestDanmakuMask: z.boolean().optional(), streamTtlSec: z.number().int().min(1).max(86_400).optional(),
   liveStream: z.object({ hlsRetentionSec: z.number().min(0).max(86_400).optional(), streamAgeSec: z.number().min(0).max(86_400).optional() }).or(z.literal(false)).optional(),
 });
 const Captured = z.object({ endpoint: z.enum(CAPTURED_ENDPOINTS), body: z.unknown().refine((b) => b !== undefined, 'body is required') });

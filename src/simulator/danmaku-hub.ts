@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { brotliCompressSync, constants, deflateSync } from 'node:zlib';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { guestView, LOG_IN_NOTICE } from './danmaku-guest-view.js';
 import { pushLog, type SimRoom } from './room.js';
 
 // The simulator frames packets itself instead of reusing the client's codec, so tests that run the client
@@ -16,6 +17,15 @@ function packet(op: number, version: number, body: Buffer): Buffer {
   out.writeUInt32BE(version === 1 ? 1 : 0, 12);
   body.copy(out, 16);
   return out;
+}
+
+/** The packets of one push: one compressed batch (protover 2 zlib, 3 brotli), or one plain packet per command. */
+function encode(commands: object[], version: 0 | 2 | 3): Buffer[] {
+  const plain = commands.map((c) => packet(5, 0, Buffer.from(JSON.stringify(c))));
+  if (version === 0) return plain;
+  const joined = Buffer.concat(plain);
+  if (version === 3) return [packet(5, 3, brotliCompressSync(joined, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }))];
+  return [packet(5, 2, deflateSync(joined))];
 }
 
 /** What the hub needs of a connection: a WebSocket, or a raw-TCP socket framed by danmaku-tcp.ts. */
@@ -35,6 +45,8 @@ export interface DanmakuPeer {
   connectedAt: number;
   /** The WebSocket upgrade's headers (null over raw TCP), logged with the room once the auth names it. */
   upgradeHeaders: IncomingMessage['headers'] | null;
+  /** Authenticated with a token issued to a guest: senders arrive masked (danmaku-guest-view.ts). */
+  guest: boolean;
 }
 
 /** Clients silent for this long are dropped, as the real server does after 60–70 s. */
@@ -68,7 +80,7 @@ export class DanmakuHub {
   /** A new connection of either transport; the transport calls onMessage with whole packets and removePeer at its end. */
   addPeer(socket: PeerSocket, transport: DanmakuPeer['transport']): DanmakuPeer {
     const now = Date.now();
-    const peer: DanmakuPeer = { ws: socket, transport, room: null, protover: 0, lastSeen: now, connectedAt: now, upgradeHeaders: null };
+    const peer: DanmakuPeer = { ws: socket, transport, room: null, protover: 0, lastSeen: now, connectedAt: now, upgradeHeaders: null, guest: true };
     this.peers.add(peer);
     return peer;
   }
@@ -113,8 +125,14 @@ export class DanmakuHub {
     }
     peer.room = room;
     peer.protover = typeof auth.protover === 'number' ? auth.protover : 0;
+    // Who the token was issued to decides what the connection sees, not the auth's own uid field.
+    peer.guest = room.guestDanmakuMask && room.guestTokens.has(auth.key as string);
     room.danmaku.add(peer);
     room.counters.danmakuConnections++;
+    if (peer.guest) {
+      room.counters.loginNotices++;
+      peer.ws.send(packet(5, 0, Buffer.from(JSON.stringify(LOG_IN_NOTICE))));
+    }
   }
 
   private onHeartbeat(peer: DanmakuPeer): void {
@@ -126,23 +144,19 @@ export class DanmakuHub {
     peer.ws.send(packet(3, 1, body));
   }
 
-  /** Sends commands to every authenticated socket of the room, batched as each socket's protover asks. */
+  /**
+   * Sends commands to every authenticated socket of the room, batched as each socket's protover asks; a guest's
+   * socket gets the guest view of each command (masked senders).
+   */
   push(room: SimRoom, commands: object[]): number {
     if (room.danmaku.size === 0 || commands.length === 0) return 0;
-    const plain = commands.map((c) => packet(5, 0, Buffer.from(JSON.stringify(c))));
-    const joined = Buffer.concat(plain);
-    let brotli: Buffer | null = null;
-    let zlib: Buffer | null = null;
+    const encoded = new Map<string, Buffer[]>();
     for (const peer of room.danmaku) {
-      if (peer.protover === 3) {
-        brotli ??= packet(5, 3, brotliCompressSync(joined, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }));
-        peer.ws.send(brotli);
-      } else if (peer.protover === 2) {
-        zlib ??= packet(5, 2, deflateSync(joined));
-        peer.ws.send(zlib);
-      } else {
-        for (const p of plain) peer.ws.send(p);
-      }
+      const version = peer.protover === 3 || peer.protover === 2 ? peer.protover : 0;
+      const key = `${peer.guest ? 'guest' : 'user'}/${version}`;
+      let out = encoded.get(key);
+      if (!out) encoded.set(key, (out = encode(peer.guest ? commands.map(guestView) : commands, version)));
+      for (const p of out) peer.ws.send(p);
       room.counters.danmakuMessagesSent++;
     }
     return room.danmaku.size;

@@ -68,6 +68,12 @@ export interface SimRoomInit {
    * simulator's `guestQnCap` (on). Not applied to rooms with `variants`.
    */
   guestQnCap?: boolean;
+  /**
+   * A danmaku connection whose token getDanmuInfo issued to a guest (no logged-in SESSDATA) gets LOG_IN_NOTICE and
+   * senders' uid 0 and masked names (danmaku-guest-view.ts), as the service does. Default: the simulator's
+   * `guestDanmakuMask` (on).
+   */
+  guestDanmakuMask?: boolean;
   /** Seconds a handed-out stream URL is valid (`expires` in its query; the service's are about an hour) [3600]. */
   streamTtlSec?: number;
 }
@@ -87,6 +93,8 @@ export interface RoomCounters {
   danmakuAuths: number;
   heartbeats: number;
   danmakuMessagesSent: number;
+  /** LOG_IN_NOTICE sent: sockets authenticated with a guest's token (their senders arrive masked). */
+  loginNotices: number;
   hlsPlaylistRequests: number;
   hlsSegmentRequests: number;
   /** Segments answered 200 (retries and repeats included). */
@@ -149,6 +157,7 @@ export class SimRoom {
   hlsOnlyInMaster: boolean;
   opaqueNames: boolean;
   guestQnCap: boolean;
+  guestDanmakuMask: boolean;
   streamTtlSec: number;
   /** codec-switch: every URL serves the other codec (an avc URL carries HEVC and the other way round). */
   codecSwapped = false;
@@ -169,7 +178,7 @@ export class SimRoom {
   endedAt: number | null = null;
   readonly counters: RoomCounters = {
     apiHits: { total: 0, roomInit: 0, getInfoByRoom: 0, getRoomPlayInfo: 0, getDanmuInfo: 0, masterPlaylist: 0 },
-    streamRequests: 0, streamConnections: 0, bytesServed: 0, mediaMsServed: 0, danmakuConnections: 0, danmakuAuths: 0, heartbeats: 0, danmakuMessagesSent: 0,
+    streamRequests: 0, streamConnections: 0, bytesServed: 0, mediaMsServed: 0, danmakuConnections: 0, danmakuAuths: 0, heartbeats: 0, danmakuMessagesSent: 0, loginNotices: 0,
     hlsPlaylistRequests: 0, hlsSegmentRequests: 0, hlsSegmentsServed: 0, hlsMediaMsServed: 0, hlsBytesServed: 0, maxOpenStreams: 0, maxStreamOverlapMs: 0,
   };
   readonly apiLog: RequestRecord[] = [];
@@ -180,6 +189,8 @@ export class SimRoom {
   readonly heartbeatTimes: number[] = [];
   /** Tokens handed out by getDanmuInfo; the danmaku auth must present one of them. */
   readonly tokens: string[] = [];
+  /** The tokens of `tokens` issued to guests (no logged-in SESSDATA): their connections see masked senders (danmaku-guest-view.ts). */
+  readonly guestTokens = new Set<string>();
   readonly apiFaults: Armed<ApiFault>[] = [];
   readonly requestFaults: Armed<RequestFault>[] = [];
   readonly connectionFaults: Armed<ConnectionFault>[] = [];
@@ -210,6 +221,7 @@ export class SimRoom {
     this.hlsOnlyInMaster = init.hlsOnlyInMaster ?? false;
     this.opaqueNames = init.opaqueNames ?? false;
     this.guestQnCap = init.guestQnCap ?? true;
+    this.guestDanmakuMask = init.guestDanmakuMask ?? true;
     this.streamTtlSec = init.streamTtlSec ?? 3600;
     this.streamHost = init.streamHost ?? null;
     this.danmakuServer = init.danmakuServer ?? null;
@@ -237,7 +249,7 @@ export class SimRoom {
       padWithFiller: this.padWithFiller, content: this.content ? { name: this.content.name, kbps: Math.round(this.content.kbps) } : null,
       variants: this.variants ? { originAvailable: this.variants.originAvailable, bluray: this.variants.bluray, outages: this.variants.outages, originReturnDelayMs: this.variants.returnDelayMs } : null,
       hevcOnly: this.hevcOnly, special: this.special, captured: [...this.captured.keys()], av1: this.av1, av1Only: this.av1Only, hlsOnlyInMaster: this.hlsOnlyInMaster,
-      opaqueNames: this.opaqueNames, guestQnCap: this.guestQnCap, codecSwapped: this.codecSwapped, clip: this.clipIndex, counters: this.counters,
+      opaqueNames: this.opaqueNames, guestQnCap: this.guestQnCap, guestDanmakuMask: this.guestDanmakuMask, codecSwapped: this.codecSwapped, clip: this.clipIndex, counters: this.counters,
       openStreams: this.media.size, openDanmaku: this.danmaku.size,
       pendingFaults: [...this.apiFaults, ...this.requestFaults, ...this.connectionFaults].map((a) => ({ ...a.fault, remaining: a.remaining, until: a.until })),
       apiLog: this.apiLog, streamLog: this.streamLog, authLog: this.authLog, upgradeLog: this.upgradeLog, heartbeatTimes: this.heartbeatTimes,

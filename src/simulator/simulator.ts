@@ -50,6 +50,11 @@ export interface SimulatorOptions {
    */
   guestQnCap?: boolean;
   /**
+   * Default of every room's `guestDanmakuMask` (default true): a guest's danmaku connection sees senders masked and
+   * gets LOG_IN_NOTICE (`liverec simulate --no-guest-mask` turns it off).
+   */
+  guestDanmakuMask?: boolean;
+  /**
    * Rooms offering FLV and fMP4 run on one stream clock unless created with `liveStream: false` (default true; see
    * room.ts `oneClockByDefault`). False: only rooms created with `liveStream` do.
    */
@@ -88,6 +93,7 @@ export class Simulator extends RoomOps {
   readonly lenient: boolean;
   readonly strictMode: StrictMode;
   readonly guestQnCap: boolean;
+  readonly guestDanmakuMask: boolean;
   readonly oneClockByDefault: boolean;
   port = 0;
   private server: http.Server | null = null;
@@ -109,6 +115,7 @@ export class Simulator extends RoomOps {
     this.content = options.content ?? [];
     this.lenient = options.lenient ?? false;
     this.guestQnCap = options.guestQnCap ?? true;
+    this.guestDanmakuMask = options.guestDanmakuMask ?? true;
     this.oneClockByDefault = options.oneClockByDefault ?? true;
     this.strictMode = this.lenient ? 'lenient' : options.strictAll ? 'all' : 'evidence';
     this.risk = new RiskCounter(options.riskPerMinute ?? 0);
@@ -125,7 +132,7 @@ export class Simulator extends RoomOps {
   }
 
   override createRoom(init: SimRoomInit): SimRoom {
-    const room = super.createRoom({ ...init, guestQnCap: init.guestQnCap ?? this.guestQnCap, liveStream: init.liveStream ?? (this.oneClockByDefault ? undefined : false) });
+    const room = super.createRoom({ ...init, guestQnCap: init.guestQnCap ?? this.guestQnCap, guestDanmakuMask: init.guestDanmakuMask ?? this.guestDanmakuMask, liveStream: init.liveStream ?? (this.oneClockByDefault ? undefined : false) });
     room.content = nearestClip(this.content, room.bitrateKbps);
     return room;
   }

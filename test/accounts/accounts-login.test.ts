@@ -1,6 +1,8 @@
 // Accounts end to end: a QR login through the API (the simulator stands in for the phone), recording as that account,
 // a refresh the service asks for (confirmed, no new file), logouts moving rooms to the next account and then to
-// guest with a notification, and no cookie or token in any answer, log line, event or metric.
+// guest with a notification, and no cookie or token in any answer, log line, event or metric. Danmaku: the
+// simulator masks senders for a token issued to a guest, so the account's room records real names and a guest room
+// (RecordingAccount guest) masked ones.
 import { createServer, type Server } from 'node:http';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,8 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../rooms/harness.js';
 import { control } from '../simulator/helpers.js';
 import { eventually } from '../web/setup.js';
+import { filesIn } from '../danmaku/helpers.js';
+import { danmuCommand } from '../../src/simulator/danmaku-messages.js';
 
 const ROOM = 31_001;
+/** Records as a guest throughout (RecordingAccount guest): the counter-test of the danmaku names. */
+const GUEST_ROOM = 31_002;
 let h: Harness;
 let api: string;
 let sim: string;
@@ -53,8 +59,10 @@ beforeAll(async () => {
   await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
   const port = (hook.address() as { port: number }).port;
   h = await startHarness({
-    rooms: [{ roomId: ROOM, live: true, guestQnCap: true }], record: [], api: true, sim: { guestQnCap: true },
-    global: { AccountCheckInterval: 1, NotifyUrls: `json://127.0.0.1:${port}/hook` },
+    rooms: [{ roomId: ROOM, live: true, guestQnCap: true }, { roomId: GUEST_ROOM, live: true }], record: [GUEST_ROOM], api: true,
+    roomConfig: { [GUEST_ROOM]: { RecordingAccount: 'guest' } },
+    sim: { guestQnCap: true, guestDanmakuMask: true },
+    global: { AccountCheckInterval: 1, NotifyUrls: `json://127.0.0.1:${port}/hook`, RecordDanmaku: true, RecordDanmakuFlushInterval: 1 },
   });
   api = h.service.api!.url;
   sim = (h.service.recorder.config.effective('LiveApiHost') ?? '').replace(/\/$/, '');
@@ -82,6 +90,22 @@ describe('accounts', () => {
     });
     expect(room.recordingSource!.qn).toBe(10000);
     expect((await get<Account[]>('/api/accounts'))[0]!.rooms).toEqual([ROOM]);
+  });
+
+  it("records the account's danmaku with user names, and a guest's with the service's masked names", async () => {
+    // Each room's danmaku socket, by who its token was issued to (the simulator masks a guest's senders).
+    const socket = (id: number, guest: boolean): boolean => [...h.sim.findRoom(id, false)!.danmaku].some((p) => p.guest === guest);
+    await eventually('the account room on a logged-in token, the guest room on a guest one', () => socket(ROOM, false) && socket(GUEST_ROOM, true), 60_000);
+    expect(socket(ROOM, true)).toBe(false);
+    for (const id of [ROOM, GUEST_ROOM]) h.sim.push(id, [danmuCommand({ text: `hello ${id}`, uid: 4321, uname: 'viewer-4321' })]);
+    const xmlOf = (id: number): string => filesIn(h.workDir, '.xml').filter((f) => f.includes(String(id))).map((f) => readFileSync(f, 'utf8')).join('');
+    const line = (id: number): string => xmlOf(id).split('\n').find((l) => l.includes(`>hello ${id}<`)) ?? '';
+    await eventually('both comments written', () => line(ROOM) !== '' && line(GUEST_ROOM) !== '', 30_000);
+    expect(line(ROOM)).toContain('user="viewer-4321"');
+    expect(line(GUEST_ROOM)).toContain('user="v***"');
+    expect(xmlOf(GUEST_ROOM)).not.toContain('viewer-4321');
+    expect(h.sim.findRoom(GUEST_ROOM, false)!.counters.loginNotices).toBeGreaterThan(0);
+    expect(h.sim.findRoom(ROOM, false)!.counters.loginNotices).toBe(0);
   });
 
   it('refreshes a login the service asks to refresh, confirms the old token, and keeps the file', async () => {

@@ -7,6 +7,7 @@ export const EXPECTED: Record<string, Record<string, unknown>[]> = {
   "bac_cmd_INTERACT_WORD.json": [{"type": "INTERACT_WORD", "uid": 335979315, "uname": "TIM_Init", "msgType": 1, "roomId": 24143902}],
   "bac_cmd_INTERACT_WORD_V2.json": [{"type": "INTERACT_WORD", "uid": 439367700, "uname": "StarSea246", "msgType": 1, "roomId": 544853}],
   "bac_cmd_LIVE.json": [{"type": "LIVE", "roomId": 23614753, "liveTime": 1651036923}],
+  "bac_cmd_LOG_IN_NOTICE.json": [{"type": "LOG_IN_NOTICE", "message": "为保护用户隐私，未登录无法查看他人昵称"}],
   "bac_cmd_PLAYURL_RELOAD.json": [{"type": "PLAYURL_RELOAD"}],
   "bac_cmd_master_qn_strategy_chg.json": [{"type": "PLAYURL_CHANGE", "cmd": "master_qn_strategy_chg"}],
   "bac_cmd_PREPARING.json": [{"type": "PREPARING", "roomId": 1899237171, "round": true}],

@@ -17,7 +17,9 @@ describe('danmaku after kill -9', () => {
   let running: RunningSimulator;
   const dir = mkdtempSync(join(tmpdir(), 'liverec-dm-kill-'));
   beforeAll(async () => {
-    sim = new Simulator();
+    // Senders as a logged-in user sees them: the generated names carry the sequence readDanmaku matches on (a guest's
+    // are masked, test/accounts/accounts-login.test.ts).
+    sim = new Simulator({ guestDanmakuMask: false });
     running = await sim.start();
     sim.createRoom({ roomId: ROOM, live: true, bitrateKbps: 500 });
   });

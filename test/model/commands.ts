@@ -235,6 +235,7 @@ export class StreamLoss extends PickCommand {
     }
     const loss = { roomId, from, to: Infinity, why: this.toString() };
     m.losses.push(loss);
+    m.filesChanging.set(roomId, Date.now() + this.seconds * 1000 + 30_000);
     // The loss ends when the stream flows again: a new FLV response, or HLS segments after the outage.
     const outageEnd = from + this.seconds * 1000;
     const back = await until(() => room.counters.streamConnections > before || (Date.now() > outageEnd && room.counters.hlsSegmentRequests > hlsBefore + 2) || !m.rooms.get(roomId)?.recording,
@@ -249,9 +250,10 @@ export class StreamLoss extends PickCommand {
 
 export class HeaderChange extends PickCommand {
   protected candidates = recordingRooms;
-  protected async act(_m: Model, r: RealSystem): Promise<void> {
+  protected async act(m: Model, r: RealSystem): Promise<void> {
     // New SPS and resolution on open responses and every later connection: a new file, never a gap.
     await r.control(`/_sim/rooms/${this.room}/faults`, { kind: 'header-change', midStream: true, afterMs: 0 });
+    m.filesChanging.set(this.room, Date.now() + 30_000);
   }
   toString(): string {
     return `headerChange(${this.name})`;

@@ -44,6 +44,11 @@ export class LiverecProcess {
     return this.err;
   }
 
+  /** The tail of what it printed (its terminal log). */
+  get stdout(): string {
+    return this.out;
+  }
+
   /** Sends `signal` and waits for the exit (a SIGTERM that hangs past the bound is a failure, then killed). */
   async stop(signal: 'SIGTERM' | 'SIGKILL', timeoutMs = 60_000): Promise<Exit> {
     if (this.exited) return this.exited;

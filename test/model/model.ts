@@ -49,6 +49,12 @@ export class Model {
   readonly clipOutputs = new Set<string>();
   /** Commands run (all runs of one process share the counter through `steps` of the caller). */
   steps = 0;
+  /** Accounts logged in by QR code (test/model/account-commands.ts): what liverec should say of each. */
+  readonly accounts = new Map<number, 'valid' | 'logged-out'>();
+  /** Rooms whose files the model itself may change (a header change, a loss) until then (ms). */
+  readonly filesChanging = new Map<number, number>();
+  /** Webhooks already searched for secrets. */
+  hooksScanned = 0;
 
   constructor(initialLive: readonly boolean[]) {
     this.live = POOL.map((_, i) => initialLive[i] ?? false);

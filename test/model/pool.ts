@@ -12,6 +12,8 @@ export const POOL: readonly PoolRoom[] = [0, 1, 2, 3, 4].map((i) => ({ roomId: 4
 export const TIMING = {
   /** TimingCheckInterval (s): its floor, so "within 2 check intervals" is 10 s. */
   checkIntervalS: 5,
+  /** AccountCheckInterval (s): each logged-in account is checked this often (a day by default). */
+  accountCheckS: 3,
   /** TimingApiBlockedPause (ms): how long a -352 pauses every live-API call. */
   blockedPauseMs: 4000,
   /** ApiBudgetPerMinute: high enough that a short test never waits long for its turn. */

@@ -25,6 +25,8 @@ export class RealSystem {
   private running: RunningSimulator | null = null;
   /** Lines of the processes that exited (their stderr tails), for a failure's story. */
   readonly story: string[] = [];
+  /** Secrets the event streams of earlier processes carried (each stream checks its frames as they come). */
+  readonly sseLeaks: string[] = [];
 
   async start(initialLive: readonly boolean[]): Promise<void> {
     this.running = await this.sim.start();
@@ -44,6 +46,7 @@ export class RealSystem {
         TimingWatchdogTimeout: g(3000),
         TimingApiBlockedPause: g(TIMING.blockedPauseMs),
         ApiBudgetPerMinute: g(TIMING.budgetPerMinute),
+        AccountCheckInterval: g(TIMING.accountCheckS),
       },
       rooms: [],
     }));
@@ -54,12 +57,13 @@ export class RealSystem {
     const { proc, url } = await LiverecProcess.start(this.dir);
     this.proc = proc;
     this.url = url;
-    this.sse = await SseView.connect(url);
+    this.sse = await SseView.connect(url, () => [...this.sim.passport.sessions.values()].flatMap((x) => [x.sessdata, x.biliJct, x.refreshToken]));
     this.sse.seed(await this.restRooms());
   }
 
   /** Stops the process with `signal`; the event stream goes with it. */
   async halt(signal: 'SIGTERM' | 'SIGKILL'): Promise<Exit> {
+    this.sseLeaks.push(...(this.sse?.leaks ?? []));
     this.sse?.close();
     this.sse = null;
     const proc = this.proc!;

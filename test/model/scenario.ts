@@ -4,6 +4,7 @@ import {
   AddRoom, BatchStatus, GlobalSetting, HeaderChange, RE_ADD_WAIT_MS, RemoveRoom, Restart, Risk352, NestedApiAnswer, RoomCommand, RoomSetting,
   SetAutoRecord, SetLive, Split, StartStop, StreamLoss, type Via, Mark, Clip, WatchLive,
 } from './commands.js';
+import { Login, Logout, NeedsRefresh } from './account-commands.js';
 import { settle } from './invariants.js';
 import { Model } from './model.js';
 import { POOL, TIMING } from './pool.js';
@@ -39,16 +40,41 @@ export const commandArb: fc.Arbitrary<RoomCommand> = fc.oneof(
   { arbitrary: room.map((i) => new WatchLive(i)), weight: 1 },
 );
 
+/** Account commands (docs/accounts.md): a QR login (more often: the others need one), a refresh the service asks for, a logout elsewhere. */
+export const accountCommandArb: fc.Arbitrary<RoomCommand> = fc.oneof(
+  { arbitrary: room.map((i) => new Login(i)), weight: 2 },
+  { arbitrary: room.map((i) => new NeedsRefresh(i)), weight: 1 },
+  { arbitrary: room.map((i) => new Logout(i)), weight: 1 },
+);
+
 export interface Scenario {
   initialLive: boolean[];
   commands: RoomCommand[];
+  /**
+   * Account commands in their order, each `gap` (modulo 12, plus one) room commands after the one before it. Drawn
+   * after the others, so a seed's room journeys stay what they were before accounts joined the model (the fixed seed
+   * judges every landing on them); they take their places in the run's fixed number of steps.
+   */
+  accounts: [number, RoomCommand][];
 }
 
 export const scenarioArb = (minCommands: number, maxCommands: number): fc.Arbitrary<Scenario> =>
   fc.record({
     initialLive: fc.array(fc.boolean(), { minLength: POOL.length, maxLength: POOL.length }),
     commands: fc.array(commandArb, { minLength: minCommands, maxLength: maxCommands }),
+    accounts: fc.array(fc.tuple(fc.nat({ max: 1000 }), accountCommandArb), { minLength: 3, maxLength: 6 }),
   });
+
+/** The commands in the order they are played: the room commands with the account commands inserted. */
+export function played(s: Scenario): RoomCommand[] {
+  const out = [...s.commands];
+  let at = -1;
+  for (const [gap, c] of s.accounts ?? []) {
+    at = Math.min(out.length, at + 2 + (gap % 12));
+    out.splice(at, 0, c);
+  }
+  return out;
+}
 
 /** Totals over the runs of one test or soak: commands run, and by kind. */
 export const tally = { steps: 0, runs: 0, byKind: new Map<string, number>() };
@@ -61,7 +87,7 @@ export async function playScenario(s: Scenario, log: (line: string) => void = ()
   try {
     await real.start(s.initialLive);
     await settle(model, real);
-    const traced = s.commands.map((c) => tracing(c, done, log, maxSteps));
+    const traced = played(s).map((c) => tracing(c, done, log, maxSteps));
     await fc.asyncModelRun(() => ({ model, real }), traced);
     return model.steps;
   } catch (err) {

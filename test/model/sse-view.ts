@@ -17,9 +17,14 @@ export class SseView {
   private buf = '';
   connected = false;
   frames = 0;
+  /** Frames that carried a secret (what `secrets` answered when the frame came). */
+  readonly leaks: string[] = [];
+  private secrets: () => string[] = () => [];
 
-  static connect(base: string): Promise<SseView> {
+  /** `secrets`: cookie and token values no frame may carry (every frame is checked as it comes, then dropped). */
+  static connect(base: string, secrets?: () => string[]): Promise<SseView> {
     const v = new SseView();
+    if (secrets) v.secrets = secrets;
     return new Promise((resolve, reject) => {
       v.req = request(`${base}/api/events`, { headers: { accept: 'text/event-stream' } }, (res) => {
         if (res.statusCode !== 200) return reject(new Error(`/api/events answered ${res.statusCode}`));
@@ -48,6 +53,7 @@ export class SseView {
       this.buf = this.buf.slice(end + 2);
       let event = 'message';
       let data = '';
+      for (const secret of this.secrets()) if (secret.length >= 8 && block.includes(secret)) this.leaks.push(`a secret (${secret.slice(0, 4)}…) in an /api/events frame`);
       for (const line of block.split('\n')) {
         if (line.startsWith('event: ')) event = line.slice(7);
         else if (line.startsWith('data: ')) data += line.slice(6);

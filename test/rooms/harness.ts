@@ -55,7 +55,8 @@ export async function startHarness(options: {
   // playlist's HLS (guest original, issue 47), which test/streams2026/guest-original.test.ts covers with
   // `sim: { guestQnCap: true }`. Rooms stay on the clip timeline unless they ask for `liveStream`: tests such as
   // danmaku/recording.test.ts model media positions from a connection's first tag at 0 (0 % within 100 ms on one clock).
-  const sim = new Simulator({ guestQnCap: false, oneClockByDefault: false, ...options.sim });
+  // Danmaku senders likewise unmasked (they carry the generator's sequence and position); test/accounts covers the mask.
+  const sim = new Simulator({ guestQnCap: false, guestDanmakuMask: false, oneClockByDefault: false, ...options.sim });
   const running = await sim.start();
   for (const r of options.rooms) sim.createRoom(r);
   await options.beforeStart?.(sim, running.url);

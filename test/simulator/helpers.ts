@@ -11,10 +11,12 @@ export const TEST_BUVID3 = 'D9656DA8-9BEF-F464-5B72-C4849AFD336379044infoc';
  * A live API call as the web client makes it in 2026: WBI-signed (the simulator publishes DOCUMENTED_WBI_KEYS)
  * with a buvid3 cookie; `sign: false` or `buvid3: ''` make the call the simulator refuses.
  */
-export function liveFetch(base: string, path: string, params: Record<string, string | number>, o: { sign?: boolean; buvid3?: string } = {}): Promise<Response> {
+/** `cookie`: more cookies after the buvid3 (e.g. a login's `SESSDATA=…`). */
+export function liveFetch(base: string, path: string, params: Record<string, string | number>, o: { sign?: boolean; buvid3?: string; cookie?: string } = {}): Promise<Response> {
   const query = o.sign === false ? Object.entries(params).map(([k, v]) => `${k}=${v}`).join('&') : signQuery(params, DOCUMENTED_WBI_KEYS);
   const buvid3 = o.buvid3 ?? TEST_BUVID3;
-  return fetch(`${base}${path}?${query}`, { headers: buvid3 ? { cookie: `buvid3=${buvid3}` } : {} });
+  const cookie = [buvid3 ? `buvid3=${buvid3}` : '', o.cookie ?? ''].filter(Boolean).join('; ');
+  return fetch(`${base}${path}?${query}`, { headers: cookie ? { cookie } : {} });
 }
 
 export async function startSim(rooms: SimRoomInit[] = []): Promise<{ sim: Simulator; url: string; close: () => Promise<void> }> {

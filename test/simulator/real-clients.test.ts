@@ -40,9 +40,9 @@ async function pushAll(before: number, clients: number): Promise<void> {
   ]);
 }
 
-/** The token and host list as a client gets them in 2026: WBI-signed and with a buvid3 (docs/bilibili-2026.md). */
-async function danmuInfo(): Promise<{ token: string; host_list: { host: string; port: number; ws_port: number; wss_port: number }[] }> {
-  const body = (await (await liveFetch(sim.url, '/xlive/web-room/v1/index/getDanmuInfo', { id: ROOM, type: 0, web_location: '444.8' })).json()) as { code: number; data: any };
+/** The token and host list as a client gets them in 2026: WBI-signed and with a buvid3 (docs/bilibili-2026.md); `cookie` adds a login. */
+async function danmuInfo(cookie?: string): Promise<{ token: string; host_list: { host: string; port: number; ws_port: number; wss_port: number }[] }> {
+  const body = (await (await liveFetch(sim.url, '/xlive/web-room/v1/index/getDanmuInfo', { id: ROOM, type: 0, web_location: '444.8' }, { cookie })).json()) as { code: number; data: any };
   expect(body.code).toBe(0);
   return body.data;
 }
@@ -65,13 +65,16 @@ describe('bilibili-live-ws against the simulator', () => {
       const kept = transport === 'ws' ? new KeepLiveWS(ROOM, { ...opts, address: `ws://${h.host}:${h.ws_port}/sub` }) : new KeepLiveTCP(ROOM, { ...opts, host: h.host, port: h.port });
       const seen = [new Map<string, any>(), new Map<string, any>()];
       [plain, kept].forEach((c, i) => {
-        for (const k of KINDS) c.on(k, (d: any) => seen[i]!.set(k, d));
+        for (const k of [...KINDS, 'LOG_IN_NOTICE']) c.on(k, (d: any) => seen[i]!.set(k, d));
       });
       try {
         await pushAll(before, 2);
-        await waitFor(() => seen.every((m) => m.size === KINDS.length), 20_000, 'every kind on both clients');
+        await waitFor(() => seen.every((m) => KINDS.every((k) => m.has(k)) && m.has('LOG_IN_NOTICE')), 20_000, 'every kind on both clients');
         for (const m of seen) {
           expect(m.get('DANMU_MSG').info[1]).toBe('hello from the simulator');
+          // A guest's token: the sender masked, and the notice that says why (docs/bilibili-2026.md, "Simulator").
+          expect(m.get('DANMU_MSG').info[2].slice(0, 2)).toEqual([0, 'v***']);
+          expect(m.get('LOG_IN_NOTICE').data.notice_msg).toBe('为保护用户隐私，未登录无法查看他人昵称');
           expect(m.get('SEND_GIFT').data).toMatchObject({ giftName: '辣条', num: 3 });
           expect(decodeSendGiftV2(m.get('SEND_GIFT_V2').data.pb).gifts[0]).toMatchObject({ giftName: '小花花', num: 2 });
           expect(m.get('SUPER_CHAT_MESSAGE')).toMatchObject({ data: { message: 'sc text' }, p_is_ack: true, msg_id: expect.any(String) });
@@ -84,6 +87,28 @@ describe('bilibili-live-ws against the simulator', () => {
       }
     });
   }
+});
+
+describe('a logged-in token against the simulator', () => {
+  it('LiveWS with a token getDanmuInfo issued to a logged-in cookie gets full sender names and no LOG_IN_NOTICE', async () => {
+    const session = sim.passport.newSession(4242);
+    const info = await danmuInfo(`SESSDATA=${session.sessdata}; DedeUserID=4242`);
+    const h = info.host_list[0]!;
+    const before = sim.room(ROOM).counters.danmakuConnections;
+    const notices = sim.room(ROOM).counters.loginNotices;
+    const client = new LiveWS(ROOM, { key: info.token, buvid: TEST_BUVID3, uid: 4242, address: `ws://${h.host}:${h.ws_port}/sub` });
+    const seen = new Map<string, any>();
+    for (const k of [...KINDS, 'LOG_IN_NOTICE']) client.on(k, (d: any) => seen.set(k, d));
+    try {
+      await pushAll(before, 1);
+      await waitFor(() => KINDS.every((k) => seen.has(k)), 20_000, 'every kind');
+      expect(seen.get('DANMU_MSG').info[2].slice(0, 2)).toEqual([42, 'viewer']);
+      expect(seen.has('LOG_IN_NOTICE')).toBe(false);
+      expect(sim.room(ROOM).counters.loginNotices).toBe(notices);
+    } finally {
+      client.close();
+    }
+  });
 });
 
 describe('blive-message-listener against the simulator', () => {
@@ -102,6 +127,7 @@ describe('blive-message-listener against the simulator', () => {
       await pushAll(before, 1);
       await waitFor(() => KINDS.every((k) => got[k] !== undefined), 20_000, 'every kind');
       expect(got.DANMU_MSG.body.content).toBe('hello from the simulator');
+      expect(got.DANMU_MSG.body.user).toMatchObject({ uid: 0, uname: 'v***' });
       expect(got.SEND_GIFT.body).toMatchObject({ gift_name: '辣条', amount: 3 });
       expect(decodeSendGiftV2(got.SEND_GIFT_V2.data.pb).gifts[0]).toMatchObject({ giftName: '小花花' });
       expect(got.SUPER_CHAT_MESSAGE.body).toMatchObject({ content: 'sc text', price: 30 });

@@ -4,6 +4,7 @@ import type { DanmuInfo } from '../api-models.js';
 import { type ClientOptions, clientOptions } from '../client-options.js';
 import { BiliErrorCode, BilibiliError } from '../errors.js';
 import { cookieIdentity, danmakuHeaders, withBuvid3 } from '../headers.js';
+import { cookieHasLogin } from '../identity.js';
 import { authBody } from './auth-body.js';
 import type { DanmakuEvent } from './commands.js';
 import { encodePacket, Op } from './packet.js';
@@ -35,18 +36,28 @@ export interface DanmakuClient {
   on(event: 'state', listener: (state: DanmakuState) => void): this;
   /** Recoverable problems (API failure, auth refused, socket error); the client keeps reconnecting. */
   on(event: 'warning', listener: (err: BilibiliError) => void): this;
+  /** The connection's token came from a call with a login cookie, and the service still told it that it is a guest's. */
+  on(event: 'loginIgnored', listener: (why: string) => void): this;
 }
 
 export class DanmakuClient extends EventEmitter {
-  readonly options: ClientOptions;
+  options: ClientOptions;
   readonly stats: DanmakuStats = newDanmakuStats();
   private readonly receiver = new DanmakuReceiver(this.stats, {
-    event: (ev) => this.emit('event', ev),
+    event: (ev) => {
+      if (ev.type === 'LOG_IN_NOTICE' && cookieHasLogin(this.connectionCookie)) {
+        this.emit('loginIgnored', 'the danmaku server sent LOG_IN_NOTICE to a connection whose token came with a login cookie');
+      }
+      this.emit('event', ev);
+    },
     authReply: (code) => this.onAuthReply(code),
   });
+  private api: DanmakuClientConfig['api'];
+  /** The cookie of the getDanmuInfo call whose token the open connection presented. */
+  private connectionCookie = '';
   private state: DanmakuState = 'idle';
   private ws: WsLite | null = null;
-  private info: { value: DanmuInfo; at: number } | null = null;
+  private info: { value: DanmuInfo; at: number; cookie: string } | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private retry: NodeJS.Timeout | null = null;
   private openedAt = 0;
@@ -56,6 +67,17 @@ export class DanmakuClient extends EventEmitter {
   constructor(private readonly config: DanmakuClientConfig) {
     super();
     this.options = clientOptions(config.options);
+    this.api = config.api;
+  }
+
+  /**
+   * The room's login changed (another account, a refreshed cookie): later connections ask tokens with it. The open
+   * connection stays: what it was given at its auth goes on.
+   */
+  useLogin(api: DanmakuClientConfig['api'], options: Partial<ClientOptions>): void {
+    this.api = api;
+    this.options = clientOptions(options);
+    this.info = null;
   }
 
   get currentState(): DanmakuState {
@@ -102,7 +124,7 @@ export class DanmakuClient extends EventEmitter {
     let buvid: string;
     try {
       info = await this.danmuInfo();
-      buvid = (await this.config.api.buvid?.(this.abort.signal)) ?? cookieIdentity(this.options.cookie).buvid ?? '';
+      buvid = (await this.api.buvid?.(this.abort.signal)) ?? cookieIdentity(this.options.cookie).buvid ?? '';
     } catch (err) {
       this.warn(BiliErrorCode.DanmakuConnect, `getDanmuInfo failed: ${(err as Error).message}`, err);
       return this.scheduleReconnect(this.options.danmakuRetryMs);
@@ -123,6 +145,7 @@ export class DanmakuClient extends EventEmitter {
     }
     if (this.stopped()) return void ws.terminate();
     this.ws = ws;
+    this.connectionCookie = this.info?.cookie ?? '';
     this.openedAt = this.lastReceived = Date.now();
     this.stats.connects++;
     ws.on('message', (data: Buffer) => {
@@ -138,8 +161,9 @@ export class DanmakuClient extends EventEmitter {
 
   private async danmuInfo(): Promise<DanmuInfo> {
     if (this.info && Date.now() - this.info.at < INFO_TTL_MS) return this.info.value;
-    const value = await this.config.api.getDanmuInfo(this.config.roomId, this.abort.signal);
-    this.info = { value, at: Date.now() };
+    const cookie = this.options.cookie;
+    const value = await this.api.getDanmuInfo(this.config.roomId, this.abort.signal);
+    this.info = { value, at: Date.now(), cookie };
     return value;
   }
 

@@ -11,6 +11,8 @@ export type DanmakuEvent =
   | { type: 'CUT_OFF'; message: string; raw: Raw }
   /** The service pushed a fresh playurl (PLAYURL_RELOAD): the stream should be fetched again now. */
   | { type: 'PLAYURL_RELOAD'; raw: Raw }
+  /** The service tells a connection that it is a guest's (senders masked): bac_cmd_LOG_IN_NOTICE.json. */
+  | { type: 'LOG_IN_NOTICE'; message: string; raw: Raw }
   | { type: 'INTERACT_WORD'; uid: number; uname: string; /** 1 entry, 2 follow, 3 share. */ msgType: number; roomId: number; raw: Raw }
   /** master_qn_strategy_chg: the offered qualities changed (an origin may be back). PLAYURL_RELOAD is its own event. */
   | { type: 'PLAYURL_CHANGE'; cmd: string; raw: Raw }
@@ -83,6 +85,8 @@ export function parseCommand(raw: unknown): DanmakuEvent | null {
       return { type: 'INTERACT_WORD', uid: n(d.uid), uname: s(d.uname), msgType: n(d.msg_type), roomId: n(d.roomid), raw };
     }
     // PLAYURL_RELOAD_MASTER carries the same room_id/playurl/reload_option (danmubox docs/protocol.md §10.7): handled alike.
+    case 'LOG_IN_NOTICE':
+      return { type: 'LOG_IN_NOTICE', message: s(isObj(raw.data) ? raw.data.notice_msg : ''), raw };
     case 'PLAYURL_RELOAD':
     case 'PLAYURL_RELOAD_MASTER':
       return { type: 'PLAYURL_RELOAD', raw };

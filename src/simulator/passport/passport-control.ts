@@ -8,7 +8,7 @@ import { SIM_QR_TTL_MS, type PassportState } from './passport-state.js';
  * POST /_sim/qrcode/{key}/confirm  {uid}       → 204 (the app confirmed: the next poll logs in)
  * POST /_sim/accounts/{uid}/needs-refresh      → 204 (cookie/info answers refresh: true)
  * POST /_sim/accounts/{uid}/logout             → 204 (every session of the account is retired)
- * GET  /_sim/accounts                          → [{uid, uname, needsRefresh, refreshes, confirms, validSessions}]
+ * GET  /_sim/accounts                          → [{uid, uname, needsRefresh, refreshes, confirms, checks, validSessions}]
  * Returns false for any other path.
  */
 export async function handlePassportControl(p: PassportState, req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {

@@ -82,6 +82,10 @@ export async function handlePassport(p: PassportState, req: IncomingMessage, res
   }
   if (path === '/x/passport-login/web/qrcode/poll') return poll(p, res, url.searchParams.get('qrcode_key') ?? '');
   const session = p.sessionOf(req.headers.cookie);
+  if (path === '/x/passport-login/web/cookie/info') {
+    const known = p.anySessionOf(req.headers.cookie);
+    if (known) p.account(known.uid).checks++;
+  }
   if (path.startsWith(CORRESPOND)) {
     if (!session || !/^[0-9a-f]{256}$/.test(path.slice(CORRESPOND.length))) return sendText(res, 404, '<!DOCTYPE html><html><body>404</body></html>', 'text/html; charset=utf-8');
     session.refreshCsrf = randomCsrf();

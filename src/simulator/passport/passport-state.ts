@@ -29,6 +29,8 @@ export interface SimAccount {
   needsRefresh: boolean;
   refreshes: number;
   confirms: number;
+  /** cookie/info calls made with one of this account's sessions, valid or retired (how often liverec checked it). */
+  checks: number;
 }
 
 const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
@@ -54,7 +56,7 @@ export class PassportState {
 
   account(uid: number): SimAccount {
     let a = this.accounts.get(uid);
-    if (!a) this.accounts.set(uid, (a = { uid, uname: `sim-user-${uid}`, face: `https://i0.hdslb.com/bfs/face/sim-${uid}.jpg`, needsRefresh: false, refreshes: 0, confirms: 0 }));
+    if (!a) this.accounts.set(uid, (a = { uid, uname: `sim-user-${uid}`, face: `https://i0.hdslb.com/bfs/face/sim-${uid}.jpg`, needsRefresh: false, refreshes: 0, confirms: 0, checks: 0 }));
     return a;
   }
 
@@ -69,6 +71,12 @@ export class PassportState {
     const m = /(?:^|;\s*)SESSDATA=([^;\s]+)/.exec(cookie ?? '');
     const s = m ? this.sessions.get(m[1]!) : undefined;
     return s?.valid ? s : null;
+  }
+
+  /** The session of a Cookie header's SESSDATA, valid or retired. */
+  anySessionOf(cookie: string | undefined): SimSession | null {
+    const m = /(?:^|;\s*)SESSDATA=([^;\s]+)/.exec(cookie ?? '');
+    return (m && this.sessions.get(m[1]!)) || null;
   }
 
   retire(s: SimSession): void {
