@@ -57,6 +57,8 @@ export class HlsCapture {
       },
       // The live preview of TS rooms: whole segments, read back only while someone watches (src/preview/).
       committed: (path: string, start: number, end: number) => tap.tsCommitted(path, start, end),
+      // Missed segments with a later segment after them in the same file (a trailing miss is no hole).
+      gap: (startMs: number, durationMs: number) => files.gap(startMs, durationMs, 'hls-segment'),
       segment: (delta: RecordingStatsDelta) => {
         this.progressAt = Date.now();
         this.onStats(delta);
@@ -84,7 +86,6 @@ export class HlsCapture {
         stats.network(n);
       },
       log: (level, msg, fields) => outbox.log(level, `hls: ${msg}`, fields),
-      onGap: (_count, ms) => files.gap(this.writer.mediaEndMs, ms, 'hls-segment'), // where the missing segments sit
       reachBack: deps.reachBackSeconds ? (first, base, listed) => this.reachBack(first, base, listed, deps.reachBackSeconds!) : undefined,
     });
   }
