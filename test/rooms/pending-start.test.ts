@@ -3,14 +3,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { logRing } from '../../src/log/logger.js';
 import { type Harness, roomOf, startHarness } from './harness.js';
 
-const PAUSE_MS = 5000;
+/** The API pause after a -352, longer than the -352 window so calls after it are answered. */
+const PAUSE_MS = 10_000;
+const RISK_MS = 8000;
 let h: Harness | null = null;
 afterEach(async () => {
   await h?.close();
   h = null;
 });
 
-/** Starts a harness with `roomId` (auto-record off), checked once, then arms -352 answers for it and sends /start. */
+/** Starts a harness with `roomId` (auto-record off), then arms -352 answers for it and sends /start. */
 async function startDuringRisk(roomId: number, live: boolean): Promise<Harness> {
   h = await startHarness({
     rooms: [{ roomId, live }], record: [],
@@ -18,10 +20,12 @@ async function startDuringRisk(roomId: number, live: boolean): Promise<Harness> 
   });
   const harness = h;
   const room = await harness.service.recorder.addRoom(roomId, false);
-  // The batch detector has answered for the room once: what it knew before the start.
-  await until(() => room.state.name !== '');
-  // Every call naming the room answers -352 for a moment: the start's own check fails and the API pauses.
-  harness.sim.addFault(roomId, { kind: 'api352', count: 1_000_000, durationMs: 1500 });
+  // Offline: the room's thread runs and has checked it (so the start's own check meets the -352 at once). Live: the
+  // thread starts with the /start and knows nothing, so the recording waits for the first check after the pause.
+  if (live) await until(() => room.state.name !== '');
+  else await room.refresh();
+  // Every call naming the room answers -352 for a while: the start's own check fails and the API pauses.
+  harness.sim.addFault(roomId, { kind: 'api352', count: 1_000_000, durationMs: RISK_MS });
   await room.start();
   return harness;
 }
