@@ -192,7 +192,8 @@ export abstract class SegmentWriter implements HlsSink {
   protected commit(m: SegmentMedia): void {
     this.flush();
     this.committedInFile++;
-    if (this.missedMs > 0) this.hooks.gap?.(this.fileMaxMs, this.missedMs); // between the end so far and this segment
+    // Between the file's end so far and this segment; before a file's first segment nothing is missing from it.
+    if (this.missedMs > 0 && this.committedInFile > 1) this.hooks.gap?.(this.fileMaxMs, this.missedMs);
     this.missedMs = 0;
     this.hooks.committed?.(this.path, this.segStart, this.size);
     this.segStart = this.size;

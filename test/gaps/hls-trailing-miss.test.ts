@@ -25,9 +25,9 @@ afterEach(() => {
 
 /**
  * Records one HLS connection over a loopback CDN serving the simulator's fMP4 clip: segments 0–3 are listed, those in
- * `gone` answer 404, and the next playlist ends the stream. Returns the FileClosed events.
+ * `gone` answer 404, those in `torn` break off half way, and the next playlist ends the stream. Returns the FileClosed events.
  */
-async function record(gone: number[]): Promise<FileClosedData[]> {
+async function record(gone: number[], torn: number[] = []): Promise<FileClosedData[]> {
   const clip = hlsClips('fmp4')[0]!;
   let polls = 0;
   const server: Server = createServer((req, res) => {
@@ -42,7 +42,10 @@ async function record(gone: number[]): Promise<FileClosedData[]> {
     const n = /\/(\d+)\.m4s$/.exec(path)?.[1];
     const body = path.endsWith('/init.m4s') ? clip.init : n !== undefined && !gone.includes(Number(n)) ? clip.segments[Number(n)]?.bytes : undefined;
     if (!body) res.writeHead(404).end();
-    else res.end(body);
+    else if (torn.includes(Number(n))) {
+      res.writeHead(200, { 'content-length': body.length });
+      res.write(body.subarray(0, body.length >> 1), () => res.destroy());
+    } else res.end(body);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -75,6 +78,12 @@ describe('HLS segment gaps', () => {
     const closed = await record([2, 3]);
     expect(closed).toHaveLength(1);
     expect(closed[0]!.Duration).toBeGreaterThan(0.5); // segment 1 was written
+    expect(closed[0]!.Gaps ?? []).toEqual([]);
+  });
+
+  it('a first segment that never arrives whole is no gap of the file its successor opens', async () => {
+    const closed = await record([], [1]);
+    expect(closed).toHaveLength(1);
     expect(closed[0]!.Gaps ?? []).toEqual([]);
   });
 
