@@ -16,6 +16,11 @@ export interface HlsSink {
   end(): boolean;
   /** The fetch failed part way: whatever was written of this segment is removed. */
   abort(): void;
+  /**
+   * Segments of `durationMs` in all could not be obtained. The sink reports them as a gap only when a later segment
+   * is written after them into the same file: missing segments at the end of a stream are no hole.
+   */
+  missed(durationMs: number): void;
 }
 
 /** Carried from one connection to the next of a session, so a reconnect neither repeats nor silently skips segments. */
@@ -34,8 +39,6 @@ export interface HlsClientOptions {
   /** Bytes received (playlists and segments), for ioStats. */
   onNetwork(bytes: number): void;
   log(level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>): void;
-  /** `count` segments of about `durationMs` in all were not obtained (gap accounting). */
-  onGap?(count: number, durationMs: number): void;
   /**
    * A late start: the segments before the first playlist's window that the CDN still has, oldest first (see
    * backfill/reach-back.ts); they are written before the listed ones, and the whole window is taken.
@@ -186,8 +189,8 @@ export class HlsLiveClient {
       if (this.stopped) break; // cut short by stop(): neither taken nor a gap
       if (!ok) {
         this.gaps++;
-        this.o.onGap?.(1, seg.duration * 1000);
-        this.o.log('warn', `gap: segment ${seg.seq} could not be fetched; going on with the next`, { seq: seg.seq });
+        this.o.sink.missed(seg.duration * 1000);
+        this.o.log('warn', `segment ${seg.seq} could not be fetched; going on with the next`, { seq: seg.seq });
         if (++this.failedRun >= FAILED_RUN) {
           throw new LiverecError(HlsErrorCode.SegmentsFailing, `${this.failedRun} segments in a row could not be fetched; resolving the stream again`);
         }
@@ -217,15 +220,17 @@ export class HlsLiveClient {
     const missing = next.seq - after - 1;
     const sameInit = next.map === (r.lastMap ?? next.map) && !next.discontinuity;
     let got = 0;
-    for (const seg of sameInit ? guessMissing(after, next) : []) {
+    const guessed = sameInit ? guessMissing(after, next) : [];
+    for (const seg of guessed) {
       if (this.stopped) return;
       if (await this.take(seg, base, 1)) got++;
+      else this.o.sink.missed(seg.duration * 1000); // in order: a hole only if a later segment lands after it
     }
     if (this.stopped) return;
     r.lastSeq = next.seq - 1;
     this.backfilled += got;
     this.gaps += missing - got;
-    if (missing > got) this.o.onGap?.(missing - got, (missing - got) * next.duration * 1000);
+    if (guessed.length === 0) this.o.sink.missed(missing * next.duration * 1000);
     const fields = { after, next: next.seq, fetched: got };
     if (got === missing) this.o.log('info', `${missing} segment(s) had left the playlist; fetched them by their numbered URIs`, fields);
     else this.o.log('warn', `gap: ${missing - got} segment(s) left the playlist before they were fetched`, fields);

@@ -19,6 +19,8 @@ export interface WriterHooks {
   fileHead?(): Buffer | null;
   /** A segment is on disk for good at [start, end) of the file (the live preview reads it there while watched). */
   committed?(path: string, start: number, end: number): void;
+  /** The open file lacks `durationMs` of the stream at `startMs`: segments were missed and a later one was written after them. */
+  gap?(startMs: number, durationMs: number): void;
 }
 
 export interface SegmentMedia {
@@ -59,6 +61,8 @@ export abstract class SegmentWriter implements HlsSink {
   /** Segments committed into the open file. */
   private committedInFile = 0;
   private totals = { inV: 0, inA: 0, vFrames: 0, aFrames: 0, vBytes: 0, aBytes: 0 };
+  /** Stream (ms) of segments missed since the last one committed: a hole only once a later segment lands in this file. */
+  private missedMs = 0;
 
   constructor(protected readonly hooks: WriterHooks) {}
 
@@ -70,6 +74,14 @@ export abstract class SegmentWriter implements HlsSink {
   /** The next segment starts a new file (manual split, cutting rules, title change). */
   requestSplit(): void {
     this.splitRequested = true;
+  }
+
+  /**
+   * Segments of `durationMs` in all could not be obtained. They are a gap of the open file only when a later segment
+   * is committed to it; a file that closes (the stream ended) or a new file that starts after them lacks nothing.
+   */
+  missed(durationMs: number): void {
+    if (this.fd !== null) this.missedMs += durationMs;
   }
 
   /** The open file's media end (ms on its timeline). */
@@ -116,6 +128,7 @@ export abstract class SegmentWriter implements HlsSink {
       this.size = 0;
     }
     this.closedMaxMs += this.fileMaxMs;
+    this.missedMs = 0; // nothing followed them in this file
     this.hooks.closed({ path: this.path, size: this.size, duration: this.fileMaxMs / 1000 });
     this.fileMaxMs = 0;
   }
@@ -179,6 +192,9 @@ export abstract class SegmentWriter implements HlsSink {
   protected commit(m: SegmentMedia): void {
     this.flush();
     this.committedInFile++;
+    // Between the file's end so far and this segment; before a file's first segment nothing is missing from it.
+    if (this.missedMs > 0 && this.committedInFile > 1) this.hooks.gap?.(this.fileMaxMs, this.missedMs);
+    this.missedMs = 0;
     this.hooks.committed?.(this.path, this.segStart, this.size);
     this.segStart = this.size;
     const added = Math.max(0, m.fileMaxMs - this.fileMaxMs);

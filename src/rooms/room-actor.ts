@@ -50,9 +50,13 @@ export class RoomActor {
   /**
    * A /start whose check failed (the API paused after a risk-control answer, a timeout): whether the room is live is
    * unknown, so the next check that finds it live starts the recording, with AutoRecord off too (brec's start keeps
-   * trying until the stream ends or /stop). A check that finds it offline drops it, as brec's start does.
+   * trying until the stream ends or /stop). A check that finds it offline drops it, as brec's start does, and so does
+   * a stream that began after the start (live_time): the room went offline and live again unseen. 'checking': the
+   * start's own check is running; 'waiting': it failed.
    */
-  private startPending = false;
+  private startPending: 'checking' | 'waiting' | null = null;
+  /** When that /start was asked (ms): only a stream that was live then is the one it asked for. */
+  private startPendingAt = 0;
   private readonly availability: RoomAvailability;
   /** The room's lifecycle (room-lifecycle.ts): what may start, open or end now. */
   readonly lifecycle: RoomLifecycle;
@@ -110,15 +114,16 @@ export class RoomActor {
         // would find it and do nothing, so the new session starts once it has ended.
         if (this.session?.session.stopping) await this.session.done;
         if (!this.session && this.state.autoRecordForThisSession && !this.disposed) {
-          this.startPending = true;
+          this.startPending = 'checking';
+          this.startPendingAt = Date.now();
           const known = await this.refreshSafely('command', 'start');
           if (this.state.streaming && !this.availability.reason) this.startSession('manual');
-          if (known || this.session) this.startPending = false;
+          if (this.startPending === 'checking') this.startPending = known || this.session ? null : 'waiting';
         }
         return;
       case 'stop':
         this.state.autoRecordForThisSession = false;
-        this.startPending = false;
+        this.startPending = null;
         this.outbox.state({ autoRecordForThisSession: false });
         this.stopSession('manual');
         return;
@@ -162,6 +167,7 @@ export class RoomActor {
     Object.assign(this.state, facts);
     this.outbox.state(facts);
     const live = s.liveStatus === 1;
+    if (!live) this.dropPendingStart();
     if (live && s.liveTime > 0) this.liveTime = s.liveTime;
     if (live && !this.state.streaming) {
       // Issue 48: the batch answer already says live, with title, area and uid; the start's one call is play info.
@@ -327,6 +333,7 @@ export class RoomActor {
   }
 
   private setStreaming(live: boolean): void {
+    if (!live) this.dropPendingStart();
     if (live !== this.state.streaming) {
       this.state.streaming = live;
       // Going offline re-arms auto recording for the next stream (brec's autoRecordForThisSession).
@@ -346,8 +353,11 @@ export class RoomActor {
 
   private maybeStart(): void {
     if (this.startPending && this.state.streaming && this.state.autoRecordForThisSession && !this.availability.reason) {
-      this.startPending = false;
-      return this.startSession('manual');
+      this.startPending = null;
+      // brec's /start records the stream live at that moment: one that began after it (the room went offline and
+      // live again while no check answered) was not asked for. Same-second starts count as live then (seconds).
+      if (this.liveTime === 0 || this.liveTime * 1000 <= this.startPendingAt) return this.startSession('manual');
+      this.outbox.log('info', 'the start asked while the room could not be checked is dropped: this stream began after it (AutoRecord decides)', { code: 'START_PENDING_DROPPED', liveTime: this.liveTime });
     }
     if (!this.state.streaming || !this.state.autoRecordForThisSession || !this.settings.AutoRecord || this.availability.reason) return;
     const filtered = titleFiltered(this.settings.TitleFilterPatterns, this.state.title, (pattern, err) =>
@@ -357,6 +367,12 @@ export class RoomActor {
       return;
     }
     this.startSession('auto');
+  }
+
+  /** A check found the room offline: a /start whose own check failed asked for nothing (brec starts only a live room). */
+  private dropPendingStart(): void {
+    if (this.startPending === 'waiting') this.outbox.log('info', 'the start asked while the room could not be checked is dropped: a check found the room offline', { code: 'START_PENDING_DROPPED' });
+    this.startPending = null;
   }
 
   /** Tells the running session to end (its files close before it reports ended). */
@@ -469,6 +485,7 @@ export class RoomActor {
   private onDanmaku(ev: DanmakuEvent): void {
     switch (ev.type) {
       case 'LIVE':
+        if (ev.liveTime) this.liveTime = ev.liveTime; // the new stream's (a pending start asked for an earlier one)
         this.setStreaming(true);
         break;
       case 'PREPARING':

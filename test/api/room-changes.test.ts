@@ -37,7 +37,7 @@ describe('the room change feed', () => {
 });
 
 describe('the event stream with 3000 idle rooms', () => {
-  it('announces only the rooms that changed; a room listed and removed within one tick is never announced', async () => {
+  it('announces only the rooms that changed; a room listed and removed within one tick is announced as removed', async () => {
     const changes = new RoomChanges();
     const config = ConfigStore.load(dir);
     const rooms = Array.from({ length: 3000 }, (_, i) => new Room(config.addRoom(20_000 + i, true), { command: async () => undefined }, changes));
@@ -54,18 +54,20 @@ describe('the event stream with 3000 idle rooms', () => {
       const extra = new Room(config.addRoom(29_999, true), { command: async () => undefined }, changes);
       changes.emit(extra, { kind: 'added' });
       changes.emit(extra, { kind: 'removed' });
-      // Everything above happened before one tick, so the tick that buffers frame 2 has seen all of it.
-      await buffered(hub, 2);
+      // Everything above happened before one tick, so the tick that buffers frame 3 has seen all of it.
+      await buffered(hub, 3);
       const frames = hub.buffer.after(0)!.map((f) => f.frame);
-      expect(frames).toHaveLength(2);
+      expect(frames).toHaveLength(3);
       expect(frames[0]).toMatch(/^id: 1\nevent: room\ndata: \{"objectId":"[^"]+","roomId":20005,.*"title":"live now"/);
       expect(frames[1]).toContain('"roomId":20009');
       expect(frames[1]).toContain('"streaming":true');
+      // Never announced as listed, but REST may have shown it meanwhile (the model test's seeded view kept it: issue 45).
+      expect(frames[2]).toBe(`id: 3\nevent: room-removed\ndata: {"objectId":"${extra.objectId}","roomId":29999}\n\n`);
 
       rooms[20].disposed = true;
       changes.emit(rooms[20], { kind: 'removed' });
-      await buffered(hub, 3);
-      expect(hub.buffer.after(2)!.map((f) => f.frame)).toEqual([`id: 3\nevent: room-removed\ndata: {"objectId":"${rooms[20].objectId}","roomId":20020}\n\n`]);
+      await buffered(hub, 4);
+      expect(hub.buffer.after(3)!.map((f) => f.frame)).toEqual([`id: 4\nevent: room-removed\ndata: {"objectId":"${rooms[20].objectId}","roomId":20020}\n\n`]);
     } finally {
       hub.dispose();
     }

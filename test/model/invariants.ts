@@ -21,10 +21,7 @@ interface Seen {
 }
 
 function compare(source: string, m: Model, seen: Seen[], out: string[]): void {
-  // Open finding (docs/testing.md): after restarts, the event stream can keep a room that REST and GraphQL no longer
-  // list. Tolerated (and printed after the run) only for the event stream and only for a room the model removed.
-  const stale = (id: number): boolean => source === 'SSE' && !m.rooms.has(id) && tolerated('sseKeepsRemovedRoom', `room ${id}`);
-  const ids = seen.map((s) => s.roomId).filter((id) => !stale(id)).sort();
+  const ids = seen.map((s) => s.roomId).sort();
   const want = [...m.rooms.keys()].sort();
   if (ids.join() !== want.join()) out.push(`${source} lists rooms [${ids}], the model [${want}]`);
   for (const s of seen) {

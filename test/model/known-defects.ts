@@ -5,11 +5,6 @@
 export const PENDING_DEFECTS = {
   /** Defect 3: a split, reconnect or file's first frame reported as a `timestamp-jump` gap (fixed by lifecycle 5a1ffb4, merged). */
   falseTimestampJumpGap: false,
-  /**
-   * Open, found by the fixed seed after the wave's merges: after SIGTERM/kill -9 restarts, `/api/events` kept listing
-   * a room removed by DELETE while REST and GraphQL did not (docs/testing.md). Not yet diagnosed.
-   */
-  sseKeepsRemovedRoom: true,
 } as const;
 
 export type PendingDefect = keyof typeof PENDING_DEFECTS;

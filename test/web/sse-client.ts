@@ -3,21 +3,34 @@ import { request, type ClientRequest } from 'node:http';
 
 export interface SseFrame { id: number | null; event: string; data: string }
 
+export interface SseOptions {
+  /** Called with each frame as it is parsed, in stream order. */
+  onFrame?: (frame: SseFrame) => void;
+  /** Keep every frame in `frames` (default true; a long-running reader that only listens turns it off). */
+  keep?: boolean;
+}
+
 export class SseClient {
   readonly frames: SseFrame[] = [];
   status = 0;
+  /** The response is open (false once the server or the network ended it). */
+  connected = false;
   private req: ClientRequest | null = null;
   private buf = '';
   private waiters = new Set<() => void>();
 
-  static connect(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
-    const c = new SseClient();
+  private constructor(private readonly options: SseOptions) {}
+
+  static connect(url: string, headers: Record<string, string> = {}, options: SseOptions = {}): Promise<SseClient> {
+    const c = new SseClient(options);
     return new Promise((resolve, reject) => {
       c.req = request(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
         c.status = res.statusCode ?? 0;
+        c.connected = c.status === 200;
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => c.feed(chunk));
-        res.on('error', () => undefined);
+        res.on('error', () => (c.connected = false));
+        res.on('close', () => (c.connected = false));
         resolve(c);
       });
       c.req.on('error', reject);
@@ -38,7 +51,9 @@ export class SseClient {
         else if (line.startsWith('event: ')) frame.event = line.slice(7);
         else if (line.startsWith('data: ')) (frame.data += line.slice(6)), (hasData = true);
       }
-      if (hasData) this.frames.push(frame);
+      if (!hasData) continue;
+      if (this.options.keep !== false) this.frames.push(frame);
+      this.options.onFrame?.(frame);
     }
     for (const w of this.waiters) w();
   }
@@ -69,5 +84,6 @@ export class SseClient {
 
   close(): void {
     this.req?.destroy();
+    this.connected = false;
   }
 }

@@ -30,8 +30,6 @@ export class EventHub {
   private readonly clients = new Set<EventClient>();
   /** Rooms with an announced field changed since the last tick (the recorder's change feed; never a scan of every room). */
   private readonly dirty = new Set<Room>();
-  /** Rooms listed since the last tick: removed again before it, they are never announced at all. */
-  private readonly added = new Set<Room>();
   private removed: { objectId: string; roomId: number }[] = [];
   /** The DTO made of each stats object (by identity), so frames of rooms that share one share its DTO. */
   private readonly statsDtos = new WeakMap<object, unknown>();
@@ -129,12 +127,12 @@ export class EventHub {
 
   private onRoomChange(room: Room, change: RoomChange): void {
     if (change.kind === 'stats') return;
-    if (change.kind === 'added') {
-      this.added.add(room);
-      this.dirty.add(room);
-    } else if (change.kind === 'removed') {
+    if (change.kind === 'added') this.dirty.add(room);
+    else if (change.kind === 'removed') {
+      // Announced even when listed since the last tick: REST and GraphQL list a room at once, so a client may know it
+      // from there (a page seeded by GET /api/room), and only this frame tells it the room is gone (issue 45).
       this.dirty.delete(room);
-      if (!this.added.delete(room)) this.removed.push({ objectId: room.objectId, roomId: room.roomId });
+      this.removed.push({ objectId: room.objectId, roomId: room.roomId });
     } else if (change.keys.some((k) => ANNOUNCED_FIELDS.has(k))) this.dirty.add(room);
   }
 
@@ -142,7 +140,6 @@ export class EventHub {
     const now = Date.now();
     for (const room of this.dirty) if (!room.disposed) this.publish('room', this.roomData(room), room.roomId);
     this.dirty.clear();
-    this.added.clear();
     for (const { objectId, roomId } of this.removed.splice(0)) {
       this.problems.delete(roomId);
       this.publish('room-removed', { objectId, roomId }, roomId);

@@ -18,13 +18,6 @@ import { previewTap } from '../../preview/tap.js';
 const MIB = 1024 * 1024;
 const IO_TICK_MS = 2000;
 
-/**
- * Segment gaps not yet reported, by the writer whose open file they are in. A segment that could not be fetched is a
- * hole only once a later segment lands in the same file: when a stream ends, its last listed segments answer 404 and
- * nothing follows them (docs/testing.md, seed 800799656). Reported at the next committed segment (the same writer
- * may go on in the session's next connection), dropped when the file closes first.
- */
-const pendingGaps = new WeakMap<SegmentWriter, { atMs: number; ms: number }[]>();
 
 export interface HlsCaptureDeps extends CaptureDeps {
   stream: StreamUrl;
@@ -60,17 +53,14 @@ export class HlsCapture {
         tap.hlsOpened(path, deps.stream.format === 'ts' ? 'ts' : 'mp4');
       },
       closed: (info: { path: string; size: number; duration: number }) => {
-        const dropped = pendingGaps.get(this.writer);
-        if (dropped?.length) outbox.log('info', `hls: the file ends with ${dropped.length} segment(s) that could not be fetched and nothing after them: no gap`, { path: info.path });
-        pendingGaps.delete(this.writer);
         files.closed(info);
         tap.hlsClosed(info.path);
       },
       // The live preview of HLS rooms: whole segments, read back only while someone watches (src/preview/).
       committed: (path: string, start: number, end: number) => tap.hlsCommitted(path, start, end),
+      // Missed segments with a later segment after them in the same file (a trailing miss is no hole).
+      gap: (startMs: number, durationMs: number) => files.gap(startMs, durationMs, 'hls-segment'),
       segment: (delta: RecordingStatsDelta) => {
-        for (const g of pendingGaps.get(this.writer) ?? []) files.gap(g.atMs, g.ms, 'hls-segment');
-        pendingGaps.delete(this.writer);
         this.progressAt = Date.now();
         this.onStats(delta);
       },
@@ -97,8 +87,6 @@ export class HlsCapture {
         stats.network(n);
       },
       log: (level, msg, fields) => outbox.log(level, `hls: ${msg}`, fields),
-      // Where the missing segments sit; reported once a later segment is written (pendingGaps).
-      onGap: (_count, ms) => pendingGaps.set(this.writer, [...(pendingGaps.get(this.writer) ?? []), { atMs: this.writer.mediaEndMs, ms }]),
       reachBack: deps.reachBackSeconds ? (first, base, listed) => this.reachBack(first, base, listed, deps.reachBackSeconds!) : undefined,
     });
   }
