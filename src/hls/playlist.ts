@@ -12,6 +12,11 @@ export interface PlaylistSegment {
   map: string;
   /** An EXT-X-DISCONTINUITY precedes this segment. */
   discontinuity: boolean;
+  /**
+   * Its Discontinuity Sequence Number (RFC 8216 §4.3.3.3: EXT-X-DISCONTINUITY-SEQUENCE, 0 without one, plus the
+   * EXT-X-DISCONTINUITY tags up to and including its own). 0: nothing changed encoding since the stream began.
+   */
+  discontinuitySeq?: number;
   /** Bilibili's #EXT-BILI-AUX line before it, when there is one. */
   aux?: BiliAux;
 }
@@ -102,6 +107,7 @@ export function parsePlaylist(text: string): Playlist {
   let map = '';
   let pending: { duration: number; title: string } | null = null;
   let discontinuity = false;
+  let discontinuitySeq = 0;
   let aux: BiliAux | undefined;
   const num = (s: string): number => {
     const n = Number(s);
@@ -113,6 +119,7 @@ export function parsePlaylist(text: string): Playlist {
       if (!pending) out.anomalies++;
       const seg: PlaylistSegment = {
         seq: out.mediaSequence + out.segments.length, uri: line, duration: pending?.duration ?? 0, title: pending?.title ?? '', map, discontinuity,
+        discontinuitySeq,
       };
       if (aux) {
         seg.aux = aux;
@@ -133,7 +140,11 @@ export function parsePlaylist(text: string): Playlist {
       case '#EXT-X-TARGETDURATION': out.targetDuration = num(value); break;
       case '#EXT-X-MEDIA-SEQUENCE': out.mediaSequence = num(value); break;
       case '#EXT-X-MAP': map = attr(value, 'URI') ?? ''; break;
-      case '#EXT-X-DISCONTINUITY': discontinuity = true; break;
+      case '#EXT-X-DISCONTINUITY':
+        discontinuity = true;
+        discontinuitySeq++;
+        break;
+      case '#EXT-X-DISCONTINUITY-SEQUENCE': discontinuitySeq += num(value); break;
       case '#EXT-X-ENDLIST': out.endList = true; break;
       case '#EXT-BILI-AUX': {
         aux = parseBiliAux(value) ?? undefined;

@@ -7,6 +7,7 @@ import type { ConnectionFault } from './faults.js';
 import { fillerFor, headerTags, tagWireSize, writeTag } from './flv-out.js';
 import type { SimRoom } from './room.js';
 import { liveStart } from './origin-variants.js';
+import type { ClipEpoch } from './live-stream/live-stream.js';
 
 /** Sent at once on connect, like a CDN's GOP cache, so a client has data immediately. */
 const LEAD_MS = 1000;
@@ -57,6 +58,8 @@ export class MediaConnection {
 
   /** An `_av1` URL: the Enhanced FLV AV1 clip, whatever the room's codec faults. */
   private readonly av1: boolean;
+  /** A live-stream room: the clip epoch this response is in (it follows the stream's header changes, live-hls.ts). */
+  private epoch: ClipEpoch | null = null;
 
   /** `variant`: the variant suffix of the URL ('' = the origin or an unnamed stream). */
   constructor(readonly room: SimRoom, private readonly res: ServerResponse, now: number, hevcUrl = false, av1Url = false, readonly variant = '') {
@@ -66,6 +69,10 @@ export class MediaConnection {
     this.hevc = hevcUrl !== room.codecSwapped;
     this.av1 = av1Url;
     this.clip = av1Url ? av1FlvClip() : roomClip(room, this.hevc);
+    if (room.liveStream && !av1Url) {
+      this.epoch = room.liveStream.epochAt(room.liveStream.position());
+      this.clip = roomClip({ clipIndex: this.epoch.clipIndex, content: room.content }, this.hevc);
+    }
     this.filler = this.fillerOf(this.clip);
     if (room.variants) {
       // Every response of a variant room joins one live clock at its last keyframe, so two of them carry the same frames at the same timestamps.
@@ -78,7 +85,7 @@ export class MediaConnection {
     this.write(Buffer.concat([FLV_FILE_HEADER, headerTags(this.clip, 0)]));
     if (room.liveStream) {
       // A live-stream room: start at the live GOP (a CDN's GOP cache), with the stream's own timestamps, no lead.
-      const at = room.liveStream.gopStart(this.clip);
+      const at = room.liveStream.gopStart(this.clip, this.epoch ?? undefined);
       this.idx = at.idx;
       this.loopBase = at.loopBase;
       this.virtualNow = at.position - LEAD_MS;
@@ -146,7 +153,41 @@ export class MediaConnection {
     // lead ahead of its clock); slowed later, at the lead already sent.
     else this.slowTarget = (this.slowTarget ?? (this.sentPosition === null ? this.loopBase + this.clip.tags[this.idx]!.ts : this.virtualNow - dt * rate + LEAD_MS)) + dt * rate;
     if (rate === 0 || this.res.writableLength > MAX_BACKLOG) return;
-    this.sendDue(rate === 1 ? this.virtualNow + LEAD_MS : this.slowTarget!);
+    this.sendUpTo(rate === 1 ? this.virtualNow + LEAD_MS : this.slowTarget!);
+  }
+
+  /** The stream position of the next tag to send. */
+  nextPosition(): number {
+    return this.loopBase + this.clip.tags[this.idx]!.ts;
+  }
+
+  /** Sends what is due; a live-stream response crosses into the next clip epoch at its position, headers first. */
+  private sendUpTo(target: number): void {
+    for (;;) {
+      const next = this.nextEpoch();
+      if (!next || target < next.pos) return this.sendDue(target);
+      this.sendDue(next.pos - 0.5);
+      this.enterEpoch(next);
+    }
+  }
+
+  /** The epoch after this response's that it carries: one a midStream change made, or any made after it opened. */
+  private nextEpoch(): ClipEpoch | null {
+    const epochs = this.room.liveStream?.epochs;
+    if (!this.epoch || !epochs) return null;
+    const k = epochs.indexOf(this.epoch);
+    if (k < 0) return null;
+    for (const e of epochs.slice(k + 1)) if (e.midStream || e.serialsBefore < this.serial) return e;
+    return null;
+  }
+
+  private enterEpoch(e: ClipEpoch): void {
+    this.epoch = e;
+    this.clip = roomClip({ clipIndex: e.clipIndex, content: this.room.content }, this.hevc);
+    this.filler = this.fillerOf(this.clip);
+    this.idx = 0;
+    this.loopBase = e.pos;
+    this.write(headerTags(this.clip, (e.pos + this.tsOffset) | 0));
   }
 
   /**

@@ -6,6 +6,7 @@ import { API_FAULTS, type ApiFault, CONNECTION_FAULTS, type ConnectionFault, typ
 import { applyHlsFault } from './hls/hls-faults.js';
 import { LIVE_FAULTS, type LiveFault } from './faults.js';
 import { applyLiveFault } from './live-stream/live-faults.js';
+import { startEpoch } from './live-stream/live-hls.js';
 import { performance } from 'node:perf_hooks';
 import { SimRoom, type SimRoomInit } from './room.js';
 import { masterQnStrategyChg } from './origin-variants.js';
@@ -75,7 +76,7 @@ export abstract class RoomOps {
         room.session++;
         room.liveStartTime = Math.floor(Date.now() / 1000);
         room.endedAt = null;
-        room.liveStream?.restart();
+        room.liveStream?.restart(Date.now(), room.clipIndex);
       }
       room.liveStatus = 1;
       this.hub.push(room, liveCommands(room));
@@ -167,7 +168,12 @@ export abstract class RoomOps {
       result.appliedToOpen = applyHlsFault(room, fault as HlsFault);
     } else if (fault.kind === 'header-change') {
       room.clipIndex = room.clipIndex === 0 ? 1 : 0;
-      if (fault.midStream) {
+      if (room.liveStream) {
+        // One clock: the FLV and the HLS switch together at a segment boundary past all that was listed or sent.
+        const sentUpTo = Math.max(0, ...[...room.media].filter((c) => c.open).map((c) => c.nextPosition()));
+        startEpoch(room, room.liveStream, { midStream: fault.midStream, afterMs: fault.afterMs, sentUpTo });
+        result.appliedToOpen = fault.midStream ? room.media.size : 0;
+      } else if (fault.midStream) {
         const now = performance.now();
         for (const conn of room.media) conn.switchClipAt(fault.afterMs, now, 'size');
         result.appliedToOpen = room.media.size;

@@ -90,6 +90,16 @@ describe('planSplice', () => {
     expect(p.fill[0]!.ms).toBe(1000 + 24 * 40);
     expect(p.fill.filter((f) => f.video)).toHaveLength(96);
   });
+
+  it('never fills across a new init section: a late start begins at the first keyframe of the new parameters', () => {
+    // Frames 0..95 under init A, 96..200 under init B (a header change at the keyframe 96).
+    const window = hls(0, 200).map((f) => ({ ...f, init: f.ms < 1000 + 96 * 40 ? 'A' : 'B' }));
+    const p = planSplice(input({ lastVideo: null, newKey: 120, hls: window })) as Splice;
+    expect(p.kind).toBe('splice'); // nothing older is of use: no reach back
+    expect(p.how).toBe('hls-late-start');
+    expect(p.fill.every((f) => f.init === 'B')).toBe(true);
+    expect(p.fill.filter((f) => f.video).map((f) => f.ms)).toEqual(Array.from({ length: 24 }, (_, i) => 1000 + (96 + i) * 40));
+  });
 });
 
 describe('frames', () => {

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { checkRecordingProtocol, parseRecordingProtocol } from '../../src/bilibili/recording-protocol.js';
 import { Fmp4Writer } from '../../src/hls/fmp4-writer.js';
 import { boxes, parseInit } from '../../src/hls/mp4-boxes.js';
-import { parsePlaylist, segmentCheck } from '../../src/hls/playlist.js';
+import { olderShareInit } from '../../src/hls/backfill/reach-back.js';
+import { type MediaPlaylist, parsePlaylist, segmentCheck } from '../../src/hls/playlist.js';
 import { readTimestamp, TsScanner, writeTimestamp } from '../../src/hls/ts-packets.js';
 import type { RecordingStatsDelta } from '../../src/flv/rules/stats.js';
 import { hlsClips } from '../../src/simulator/hls/hls-clips.js';
@@ -29,6 +30,18 @@ describe('HLS parts', () => {
       ],
     });
     expect(() => parsePlaylist('<html>')).toThrow(/EXTM3U/);
+  });
+
+  it('numbers discontinuities (RFC 8216 §4.3.3.3); segments older than the window share its init only before any', () => {
+    const list = (text: string): MediaPlaylist => parsePlaylist(`#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:7\n${text}`) as MediaPlaylist;
+    const plain = list('#EXT-X-MAP:URI="h1.m4s"\n#EXTINF:1,\n7.m4s\n#EXT-X-DISCONTINUITY\n#EXT-X-MAP:URI="h2.m4s"\n#EXTINF:1,\n8.m4s\n');
+    expect(plain.segments.map((s) => s.discontinuitySeq)).toEqual([0, 1]);
+    expect(olderShareInit(plain.segments[0]!)).toBe(true);
+    const atHead = list('#EXT-X-DISCONTINUITY\n#EXT-X-MAP:URI="h2.m4s"\n#EXTINF:1,\n7.m4s\n');
+    expect(olderShareInit(atHead.segments[0]!)).toBe(false);
+    const counted = list('#EXT-X-DISCONTINUITY-SEQUENCE:2\n#EXT-X-MAP:URI="h3.m4s"\n#EXTINF:1,\n7.m4s\n#EXT-X-DISCONTINUITY\n#EXTINF:1,\n8.m4s\n');
+    expect(counted.segments.map((s) => s.discontinuitySeq)).toEqual([2, 3]);
+    expect(olderShareInit(counted.segments[0]!)).toBe(false);
   });
 
   it('reads RecordingProtocol lists in order; unknown tokens are named', () => {

@@ -1,5 +1,6 @@
 // Frames from a stream's fMP4 HLS window, kept while a dropped FLV connection is replaced: the live list, then older segments by guessed URI.
 import { guessUri } from '../gap-backfill.js';
+import { olderShareInit } from './reach-back.js';
 import { fetchStreamed, fetchText, type HlsHttpOptions } from '../http-fetch.js';
 import { type Mp4Init, parseInit } from '../mp4-boxes.js';
 import { type MediaPlaylist, type PlaylistSegment, parsePlaylist } from '../playlist.js';
@@ -40,8 +41,8 @@ async function fetchBytes(url: string, http: HlsHttpOptions, onNetwork?: (n: num
  */
 export class HlsFrameSource {
   private readonly held = new Map<number, Held>();
-  private init: Mp4Init | null = null;
-  private mapUri = '';
+  /** Init sections read, by EXT-X-MAP URI (a window across a header change lists two). */
+  private readonly inits = new Map<string, Mp4Init | null>();
   private base = '';
   private urls: string[] = [];
   private oldestListed: PlaylistSegment | null = null;
@@ -165,7 +166,8 @@ export class HlsFrameSource {
     if (this.olderDone || this.abort.signal.aborted || !this.oldestListed || this.held.size === 0) return false;
     const seq = Math.min(...this.held.keys()) - 1;
     const span = [...this.held.values()].reduce((n, s) => n + s.seconds, 0);
-    const uri = span < this.o.maxSeconds ? guessUri(this.oldestListed, seq) : null;
+    // Past a discontinuity the older segments' init section is not known: their frames would not decode under it.
+    const uri = span < this.o.maxSeconds && olderShareInit(this.oldestListed) ? guessUri(this.oldestListed, seq) : null;
     // Kept only when it fits: one trimmed at once (over maxBytes) ends the reach back.
     const ok = uri !== null && (await this.take({ ...this.oldestListed, seq, uri, title: '' })) && this.held.has(seq);
     if (!ok) this.olderDone = true;
@@ -174,13 +176,13 @@ export class HlsFrameSource {
 
   private async take(seg: PlaylistSegment): Promise<boolean> {
     try {
-      if (seg.map && seg.map !== this.mapUri) {
-        const bytes = await fetchBytes(new URL(seg.map, this.base).href, this.http(), this.o.onNetwork);
-        this.init = parseInit(bytes);
-        this.mapUri = seg.map;
+      if (!this.inits.has(seg.map)) {
+        const init = seg.map ? parseInit(await fetchBytes(new URL(seg.map, this.base).href, this.http(), this.o.onNetwork)) : null;
+        this.inits.set(seg.map, init);
+        if (this.inits.size > 8) this.inits.delete(this.inits.keys().next().value!);
       }
       const bytes = await fetchBytes(new URL(seg.uri, this.base).href, this.http(), this.o.onNetwork);
-      const frames = this.toFrames(bytes);
+      const frames = this.toFrames(bytes, this.inits.get(seg.map) ?? null);
       this.held.set(seg.seq, { seq: seg.seq, frames, seconds: seg.duration, bytes: frames.reduce((n, f) => n + f.payload.length, 0) });
       this.trim();
       this.fetched++;
@@ -191,15 +193,15 @@ export class HlsFrameSource {
     }
   }
 
-  private toFrames(bytes: Buffer): MediaFrame[] {
-    const tracks = this.init?.tracks ?? [];
+  private toFrames(bytes: Buffer, init: Mp4Init | null): MediaFrame[] {
+    const tracks = init?.tracks ?? [];
     const out: MediaFrame[] = [];
-    for (const s of readSamples(bytes, this.init).samples) {
+    for (const s of readSamples(bytes, init).samples) {
       const t = tracks.find((x) => x.trackId === s.trackId);
       if (!t || (t.handler !== 'vide' && t.handler !== 'soun')) continue;
       const ms = (v: number): number => Math.round((v * 1000) / t.timescale);
       // A view into the segment's own bytes (fetchBytes made them): no copy per sample.
-      out.push({ video: t.handler === 'vide', ms: ms(s.dts), ctsMs: ms(s.cts), key: s.key, payload: s.bytes });
+      out.push({ video: t.handler === 'vide', ms: ms(s.dts), ctsMs: ms(s.cts), key: s.key, payload: s.bytes, init: init?.key });
     }
     return out;
   }

@@ -13,11 +13,23 @@ export interface ReachBackOptions {
 }
 
 /**
+ * Whether the segments before `first` (the oldest listed) are known to need `first`'s init section: no
+ * discontinuity at or before it since the stream began (RFC 8216: a change of encoding parameters is marked by one,
+ * and EXT-X-DISCONTINUITY-SEQUENCE counts those that left the list). After one, an older segment may hold frames of
+ * other parameters that no listed EXT-X-MAP describes, which decode as garbage under `first`'s.
+ */
+export function olderShareInit(first: PlaylistSegment): boolean {
+  return !first.discontinuity && (first.discontinuitySeq ?? 0) === 0;
+}
+
+/**
  * Walks back from `first` (the oldest listed segment) one numbered URI at a time until a segment is gone, the
- * stream's start is passed, or a limit is reached. Returns the segments found, oldest first, with their bytes.
+ * stream's start is passed, or a limit is reached. Returns the segments found, oldest first, with their bytes; none
+ * when their init section is not known (see olderShareInit).
  */
 export async function reachBack(first: PlaylistSegment, base: string, o: ReachBackOptions): Promise<{ seg: PlaylistSegment; bytes: Buffer }[]> {
   const found: { seg: PlaylistSegment; bytes: Buffer }[] = [];
+  if (!olderShareInit(first)) return found;
   let seconds = 0;
   let bytes = 0;
   for (let seq = first.seq - 1; seq >= 0 && seconds + first.duration <= o.maxSeconds; seq--) {

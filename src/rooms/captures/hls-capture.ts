@@ -5,7 +5,7 @@ import { Fmp4Writer } from '../../hls/fmp4-writer.js';
 import { HlsLiveClient, type HlsResume } from '../../hls/live-client.js';
 import type { SegmentWriter } from '../../hls/segment-writer.js';
 import type { PlaylistSegment } from '../../hls/playlist.js';
-import { reachBack } from '../../hls/backfill/reach-back.js';
+import { olderShareInit, reachBack } from '../../hls/backfill/reach-back.js';
 import { TsWriter } from '../../hls/ts-writer.js';
 import type { RecordingStatsDelta } from '../../flv/rules/stats.js';
 import type { CaptureDeps, CaptureEnd } from '../capture-standard.js';
@@ -128,6 +128,10 @@ export class HlsCapture {
   /** The older segments of a late start; the next file's FileOpening says how far back they reach. */
   private async reachBack(first: PlaylistSegment, base: string, listed: readonly PlaylistSegment[], seconds: number): Promise<{ seg: PlaylistSegment; bytes: Buffer }[]> {
     const { http } = this.deps;
+    if (!olderShareInit(first)) {
+      this.deps.outbox.log('info', 'late start: the stream changed encoding before the live window, so older segments are not fetched (their init section is not listed)', { code: 'HLS_REACH_BACK_SKIPPED', first: first.seq });
+      return [];
+    }
     const found = await reachBack(first, base, {
       http: { streamConnectTimeoutMs: http.streamConnectTimeoutMs, watchdogTimeoutMs: http.watchdogTimeoutMs, userAgent: http.userAgent, maxRedirects: http.maxRedirects },
       maxSeconds: seconds, maxBytes: (this.deps.settings().RecordMemoryBudgetMB * MIB) / 2,

@@ -13,6 +13,11 @@ export interface MediaFrame {
   key: boolean;
   /** Video: length-prefixed NAL units; audio: the raw AAC frame. */
   payload: Uint8Array;
+  /**
+   * HLS: the key of the init section the frame was read under (its decoder parameters, mp4-boxes.ts `Mp4Init.key`).
+   * Frames under different ones never share a file: an FLV sequence header describes one set of parameters.
+   */
+  init?: string;
 }
 
 /** NAL types that packagers add or drop (access unit delimiters, filler): left out of a frame's identity. */

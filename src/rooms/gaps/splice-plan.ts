@@ -76,6 +76,12 @@ export function planSplice(i: PlanInput): Plan {
   const ki = video.findIndex((f) => keyOf(f) === start.key);
   if (ki < 0) return i.final ? unaligned(i) : { kind: 'wait' };
   const K = video[ki]!;
+  if (i.hls.some((f) => f.init !== K.init)) {
+    // The window spans a change of parameters (a new init section): only frames under K's can join the file, which
+    // the new connection's sequence header describes; older ones than those are of the other parameters too.
+    const older = i.hls.some((f) => f.init !== K.init && f.ms < K.ms);
+    return planSplice({ ...i, hls: i.hls.filter((f) => f.init === K.init), canReachBack: i.canReachBack && !older });
+  }
   const offsetK = K.ms - start.ts; // HLS ms = new-connection ts + offsetK
   const newAudioHls = start.firstAudioTs !== null ? start.firstAudioTs + offsetK : K.ms;
   const audioBetween = (from: number, to: number): MediaFrame[] => i.hls.filter((f) => !f.video && f.ms > from && f.ms < to);

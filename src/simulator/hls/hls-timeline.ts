@@ -111,6 +111,9 @@ export class HlsTimeline {
     const live = this.liveIndex(now);
     const first = Math.max(this.floor, live - WINDOW + 1, 0);
     const lines = ['#EXTM3U', `#EXT-X-VERSION:${this.format === 'fmp4' ? 7 : 3}`, `#EXT-X-TARGETDURATION:${this.targetDuration}`, `#EXT-X-MEDIA-SEQUENCE:${first + this.seqOffset}`];
+    // Switches whose discontinuity is no longer listed (RFC 8216 §6.2.2); one at the window's first segment is not written.
+    const left = this.switches.filter((s, k) => k > 0 && s.from <= first).length;
+    if (left > 0) lines.push(`#EXT-X-DISCONTINUITY-SEQUENCE:${left}`);
     let prevClip = -1;
     for (let n = first; n <= live; n++) {
       const seg = this.segment(n);

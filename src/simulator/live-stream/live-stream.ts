@@ -13,6 +13,24 @@ export interface LiveStreamInit {
   streamAgeSec?: number;
 }
 
+/**
+ * A span of the stream carrying one clip (one set of parameters): from HLS content index `seg`, at stream position
+ * `pos` (ms, a segment boundary), on. A header change starts a new one after every segment already listed (RFC 8216
+ * §6.2.1: a listed segment never changes), with its own init section (EXT-X-MAP) after an EXT-X-DISCONTINUITY
+ * (§4.3.2.3: a change of encoding parameters).
+ */
+export interface ClipEpoch {
+  seg: number;
+  pos: number;
+  clipIndex: number;
+  /** Unix seconds naming its init section (`h<seconds>.m4s`, one more than the epoch before at least). */
+  initSec: number;
+  /** header-change midStream: FLV responses already open switch to it at `pos` too; else only later responses carry it. */
+  midStream: boolean;
+  /** FLV responses of the room opened before the epoch was made (serials up to this). */
+  serialsBefore: number;
+}
+
 /** One FLV response's span of the stream: the first and last video frame it sent (stream ms). */
 export interface SentSpan {
   connection: number;
@@ -41,34 +59,60 @@ export class LiveStream {
   readonly hlsServed = new Set<number>();
   /** Segment bytes by content index (a few, rebuilt on demand). */
   readonly cache = new Map<string, Buffer>();
+  /** The clips of the stream in order (header changes); the first starts at position 0. */
+  readonly epochs: ClipEpoch[] = [];
 
-  constructor(init: LiveStreamInit, now = Date.now()) {
+  constructor(init: LiveStreamInit, now = Date.now(), clipIndex = 0) {
     this.hlsRetentionSec = init.hlsRetentionSec ?? 30;
     this.startedAt = now - (init.streamAgeSec ?? 0) * 1000;
+    this.epochs.push(this.firstEpoch(clipIndex));
   }
 
-  /** A new live session: the stream starts again at position 0. */
-  restart(now = Date.now()): void {
+  /** A new live session: the stream starts again at position 0, with the room's clip of now. */
+  restart(now = Date.now(), clipIndex = 0): void {
     this.startedAt = now;
     this.flvSent.length = 0;
     this.hlsServed.clear();
     this.cache.clear();
+    this.epochs.length = 0;
+    this.epochs.push(this.firstEpoch(clipIndex));
+  }
+
+  private firstEpoch(clipIndex: number): ClipEpoch {
+    return { seg: 0, pos: 0, clipIndex, initSec: Math.floor(this.startedAt / 1000), midStream: false, serialsBefore: 0 };
+  }
+
+  /** The epoch that holds stream position `pos`. */
+  epochAt(pos: number): ClipEpoch {
+    let e = this.epochs[0]!;
+    for (const x of this.epochs) if (x.pos <= pos) e = x;
+    return e;
+  }
+
+  /** The epoch that holds HLS content index `n`. */
+  epochOfSegment(n: number): ClipEpoch {
+    let e = this.epochs[0]!;
+    for (const x of this.epochs) if (x.seg <= n) e = x;
+    return e;
   }
 
   position(now = Date.now()): number {
     return now - this.startedAt;
   }
 
-  /** Where a new FLV response starts: the loop and tag index of the last keyframe at or before the live position. */
-  gopStart(clip: Clip, now = Date.now()): { loopBase: number; idx: number; position: number } {
-    const pos = Math.max(0, this.position(now));
-    const loop = Math.floor(pos / clip.periodMs);
-    const within = pos - loop * clip.periodMs;
+  /**
+   * Where a new FLV response starts: the loop and tag index of the last keyframe at or before the live position,
+   * within `epoch` (the clip `clip` plays from the epoch's position on).
+   */
+  gopStart(clip: Clip, epoch: ClipEpoch = this.epochs[0]!, now = Date.now()): { loopBase: number; idx: number; position: number } {
+    const pos = Math.max(epoch.pos, this.position(now));
+    const loop = Math.floor((pos - epoch.pos) / clip.periodMs);
+    const within = pos - epoch.pos - loop * clip.periodMs;
     let idx = 0;
     clip.tags.forEach((t, i) => {
       if (t.video && t.body[0]! >> 4 === 1 && t.ts <= within) idx = i;
     });
-    return { loopBase: loop * clip.periodMs, idx, position: pos };
+    return { loopBase: epoch.pos + loop * clip.periodMs, idx, position: pos };
   }
 
   /** Notes a video frame sent on FLV response `connection`. */
@@ -91,7 +135,7 @@ export class LiveStream {
   toJSON(): Record<string, unknown> {
     return {
       startedAt: this.startedAt, hlsRetentionSec: this.hlsRetentionSec, flvOutageUntil: this.flvOutageUntil, hlsForeign: this.hlsForeign,
-      flvSent: this.flvSent, hlsServed: [...this.hlsServed].sort((a, b) => a - b),
+      flvSent: this.flvSent, hlsServed: [...this.hlsServed].sort((a, b) => a - b), epochs: this.epochs,
     };
   }
 }
