@@ -55,7 +55,7 @@ export interface Scenario {
    * after the others, so a seed's room journeys stay what they were before accounts joined the model (the fixed seed
    * judges every landing on them); they take their places in the run's fixed number of steps.
    */
-  accounts: [number, RoomCommand][];
+  accounts?: [number, RoomCommand][];
 }
 
 export const scenarioArb = (minCommands: number, maxCommands: number): fc.Arbitrary<Scenario> =>
