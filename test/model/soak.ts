@@ -1,4 +1,4 @@
-// `npm run soak -- [--part NAME] --seed S --steps N [--run-length L] [--keep-going] [--minutes M] [--only-run K] [--parallel P]`: long model runs; a part is one soak (more can be added).
+// `npm run soak -- [--part NAME] --seed S --steps N [--run-length L] [--keep-going] [--minutes M] [--only-run K] [--parallel P] [--decode frames|packets]`: long model runs; a part is one soak (more can be added).
 import { parseArgs } from 'node:util';
 import { soakLifecycle, type SoakOptions } from './soak-lifecycle.js';
 import { tally } from './scenario.js';
@@ -20,6 +20,7 @@ async function main(): Promise<void> {
       minutes: { type: 'string' },
       'only-run': { type: 'string' },
       parallel: { type: 'string', default: '1' },
+      decode: { type: 'string', default: 'frames' },
     },
   });
   const part = SOAK_PARTS[values.part!];
@@ -27,8 +28,10 @@ async function main(): Promise<void> {
   const steps = Number(values.steps);
   const runLength = values['run-length'] === undefined ? undefined : Number(values['run-length']);
   const parallel = Number(values.parallel);
-  if (!part || !Number.isInteger(seed) || !Number.isInteger(steps) || steps < 1 || (runLength !== undefined && !(runLength >= 1)) || !(Number.isInteger(parallel) && parallel >= 1)) {
-    console.error(`usage: npm run soak -- [--part ${Object.keys(SOAK_PARTS).join('|')}] [--seed S] [--steps N] [--run-length L] [--keep-going] [--minutes M] [--only-run K] [--parallel P]`);
+  // The ffprobe invariant decodes every frame of every closed file here (`--decode packets`: as `npm test` does).
+  process.env.LIVEREC_MODEL_DECODE = values.decode;
+  if (!part || !Number.isInteger(seed) || !Number.isInteger(steps) || steps < 1 || (runLength !== undefined && !(runLength >= 1)) || !(Number.isInteger(parallel) && parallel >= 1) || !['frames', 'packets'].includes(values.decode!)) {
+    console.error(`usage: npm run soak -- [--part ${Object.keys(SOAK_PARTS).join('|')}] [--seed S] [--steps N] [--run-length L] [--keep-going] [--minutes M] [--only-run K] [--parallel P] [--decode frames|packets]`);
     process.exit(2);
   }
   const t0 = Date.now();
