@@ -134,7 +134,7 @@ export class Split extends PickCommand {
     const recording = m.rooms.get(roomId)!.recording;
     await ok(r, 'POST', `/api/room/${roomId}/split`);
     // A split of a recording room opens the next file (the old one closes: settle checks the pair).
-    if (recording && !(await until(() => openings() > before, recordBoundMs(m.riskPending, m.budget)))) throw new InvariantError(`split of recording room ${roomId} opened no new file`);
+    if (recording && !(await until(() => openings() > before, recordBoundMs(m.riskPending, m.effectiveBudget)))) throw new InvariantError(`split of recording room ${roomId} opened no new file`);
   }
   toString(): string {
     return `split(${this.name})`;
@@ -182,7 +182,11 @@ export class GlobalSetting extends RoomCommand {
   protected async act(m: Model, r: RealSystem): Promise<void> {
     await ok(r, 'POST', '/api/config/global', { [`optional${this.field}`]: { hasValue: true, value: this.value } });
     if (this.field === 'DanmakuInstantDetect') m.instantDetect = this.value as boolean;
-    else m.budget = this.value as number;
+    else {
+      // A new ceiling starts the learned rate at it; the same one keeps what was learned.
+      if (m.budget !== this.value) m.riskCuts = 0;
+      m.budget = this.value as number;
+    }
   }
   override async run(m: Model, r: RealSystem): Promise<void> {
     await super.run(m, r);
@@ -239,7 +243,7 @@ export class StreamLoss extends PickCommand {
     // The loss ends when the stream flows again: a new FLV response, or HLS segments after the outage.
     const outageEnd = from + this.seconds * 1000;
     const back = await until(() => room.counters.streamConnections > before || (Date.now() > outageEnd && room.counters.hlsSegmentRequests > hlsBefore + 2) || !m.rooms.get(roomId)?.recording,
-      this.seconds * 1000 + recordBoundMs(m.riskPending, m.budget));
+      this.seconds * 1000 + recordBoundMs(m.riskPending, m.effectiveBudget));
     loss.to = Date.now() + 2000;
     if (!back) throw new InvariantError(`room ${roomId} did not reconnect after ${this.toString()}`);
   }
@@ -282,6 +286,7 @@ export class Risk352 extends PickCommand {
   protected async act(m: Model, r: RealSystem): Promise<void> {
     await r.control(`/_sim/rooms/${this.room}/faults`, { kind: 'api352', count: 1 });
     m.armRisk();
+    m.riskCuts++;
   }
   toString(): string {
     return `risk352(${this.name})`;

@@ -67,7 +67,7 @@ export async function disagreements(m: Model, r: RealSystem): Promise<string[]> 
 }
 
 /** Waits (bounded generously) until the system agrees with the model; throws the disagreements otherwise. */
-export async function settle(m: Model, r: RealSystem, boundMs = recordBoundMs(m.riskPending, m.budget)): Promise<void> {
+export async function settle(m: Model, r: RealSystem, boundMs = recordBoundMs(m.riskPending, m.effectiveBudget)): Promise<void> {
   const deadline = Date.now() + boundMs;
   let last: string[] = [];
   for (;;) {

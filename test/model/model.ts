@@ -1,6 +1,7 @@
 // The model of the room lifecycle: what each room should be doing, mirrored from docs/recording.md, and the record of
 // what the test did that the invariants need (when stops began, where the model injected a loss).
 import { POOL, TIMING } from './pool.js';
+import { FLOOR_PER_MINUTE as RATE_FLOOR_PER_MINUTE } from '../../src/bilibili/api-call-window.js';
 
 export interface ModelRoom {
   roomId: number;
@@ -39,6 +40,11 @@ export class Model {
   instantDetect = false;
   /** ApiBudgetPerMinute in force. */
   budget = TIMING.budgetPerMinute;
+  /**
+   * -352 answers armed since the budget's rate last started at its ceiling (a new ApiBudgetPerMinute, a restart):
+   * each may halve the learned rate (src/bilibili/api-call-window.ts), and the bounds wait for calls at that rate.
+   */
+  riskCuts = 0;
   readonly windows: StopWindow[] = [];
   readonly losses: Loss[] = [];
   /** Closed files ffprobe already read. */
@@ -116,6 +122,7 @@ export class Model {
 
   /** A new process: nothing of a session survives; auto-record decides alone. */
   restarted(): void {
+    this.riskCuts = 0;
     for (const r of this.rooms.values()) {
       r.flag = true;
       r.recording = r.autoRecord && this.liveOf(r.roomId);
@@ -129,6 +136,11 @@ export class Model {
   /** The room may record again from now on: its open stop windows end. */
   closeWindows(roomId: number | null, at = Date.now()): void {
     for (const w of this.windows) if (w.to === Infinity && (roomId === null || w.roomId === roomId)) w.to = at;
+  }
+
+  /** The learned rate the bounds assume: the ceiling halved per risk answer, never below the limiter's floor. */
+  get effectiveBudget(): number {
+    return Math.max(RATE_FLOOR_PER_MINUTE, Math.min(this.budget, this.budget / 2 ** this.riskCuts));
   }
 
   armRisk(): void {
