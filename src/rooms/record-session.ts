@@ -161,6 +161,7 @@ export class RecordSession {
           } else {
             ({ url, provenance } = await this.cancellable(resolveClassifiedStream(
               this.playInfo.client(this.api()), this.room.snapshot().RoomId, this.protocol.formats(settings.RecordingProtocol), settings.RecordingPreferOrigin,
+              undefined, { uid: this.room.uid() },
             )));
           }
           if (url.currentQn !== url.qn) outbox.log('warn', 'service serves another quality than requested', { qn: url.qn, currentQn: url.currentQn });
