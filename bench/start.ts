@@ -69,7 +69,7 @@ function firstStreamMs(path: string): number | null {
 }
 
 interface SimStats { apiCalls: number; batchCalls: number; baseInfoCalls: number; riskHits: number; peakApiCallsPerMinute: number }
-interface SimRoom { counters: { apiHits: { total: number; getInfoByRoom: number; getRoomPlayInfo: number; getDanmuInfo: number } }; apiLog: { at: number; path: string; query: string }[] }
+interface SimRoom { counters: { apiHits: { total: number; getInfoByRoom: number; getRoomPlayInfo: number; getDanmuInfo: number; masterPlaylist: number } }; apiLog: { at: number; path: string; query: string }[] }
 
 async function main(): Promise<void> {
   installCleanup();
@@ -152,6 +152,7 @@ async function main(): Promise<void> {
     apiCallsPerStartedRoom: started.length ? {
       total: round(sum('total') / started.length), getRoomPlayInfo: round(sum('getRoomPlayInfo') / started.length),
       getInfoByRoom: round(sum('getInfoByRoom') / started.length), getDanmuInfo: round(sum('getDanmuInfo') / started.length),
+      masterPlaylist: round(sum('masterPlaylist') / started.length),
     } : null,
     // The first started room's live-API calls (endpoint and the qn asked), seconds after the start point.
     firstRoomCalls: (started[0]?.apiLog ?? []).map((l) => `${((l.at - from) / 1000).toFixed(1)} s ${l.path.split('/').pop()}${/[?&]qn=(\d+)/.exec(l.query)?.[0].slice(1) ? ` ${/[?&]qn=(\d+)/.exec(l.query)![0].slice(1)}` : ''}`),

@@ -79,6 +79,23 @@ describe('budget', () => {
     expect([1000, 1010, 1020, 1030, 1040, 1050].map(tm)).toEqual([0, 0, 0, 0, 0, 50]);
   });
 
+  it('a call counts from its answer, not its grant: the service, which counted it on arrival, never sees more than the rate in its minute', () => {
+    const l = ApiLimiter.create({ perMinute: 2 });
+    const w = new CallWindow(cellsOf(l));
+    const take = (now: number): number => withLock(cellsOf(l), () => w.take(now));
+    expect([take(50_000), take(50_100)]).toEqual([0, 0]);
+    // The first call reached the service late (a busy thread, a slow connection) and answered at 55 s; the second at once.
+    w.answeredAt(0, 55_000);
+    w.answeredAt(1, 50_150);
+    expect(take(110_000)).toBe(150);
+    expect(take(110_150)).toBe(0);
+    // The next one waits for the late call's minute to end.
+    expect(take(110_300)).toBe(4_700);
+    // An earlier time never lowers a call's (a report of a call already counted later is ignored).
+    w.answeredAt(0, 40_000);
+    expect(w.lastMinute(110_300)).toBe(2);
+  });
+
   it('halves the rate on a risk answer (once for answers arriving together), grows it back by steps, never above the ceiling', () => {
     const l = ApiLimiter.create({ perMinute: 40 });
     expect(l.ratePerMinute()).toBe(40);
