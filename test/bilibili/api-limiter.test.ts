@@ -136,6 +136,23 @@ describe('budget', () => {
     expect(l.usage().queued).toEqual({ start: 0, origin: 0, danmaku: 0, detect: 0, info: 0 });
   });
 
+  it('a call below a start\'s priority waits a second in the queue: a start asked for just after it takes the minute\'s last place', async () => {
+    const l = ApiLimiter.create({ perMinute: 2 });
+    await l.acquire(undefined, 'start');
+    const order: string[] = [];
+    const ac = new AbortController();
+    const token = l.acquire(ac.signal, 'danmaku').then(() => void order.push('danmaku'), () => void order.push('danmaku gave up'));
+    await new Promise((r) => setTimeout(r, 200));
+    await l.acquire(undefined, 'start');
+    order.push('start');
+    await new Promise((r) => setTimeout(r, 1200));
+    // The minute is full: the token waits for the first call to leave it.
+    expect(order).toEqual(['start']);
+    ac.abort();
+    await token;
+    expect(order).toEqual(['start', 'danmaku gave up']);
+  });
+
   it('a level is worth 10 s of waiting: a detection call waiting 31 s goes before a start that just arrived', () => {
     const q = new WaitQueue(cellsOf(ApiLimiter.create()));
     const t = Date.now();

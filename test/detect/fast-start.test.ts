@@ -62,6 +62,35 @@ describe('fast start (issue 48)', () => {
     expect(stats.apiCalls).toBeLessThanOrEqual(2 * rooms.length + 10);
   }, 180_000);
 
+  it('50 rooms going live together beside 300 idle ones: every one records, on one stream call each, no 412', async () => {
+    const going = roomsFrom(660_001, 50, false);
+    const IDLE = 300;
+    const idle = Array.from({ length: IDLE }, (_, i) => 670_001 + i);
+    h = await startHarness({
+      rooms: going, record: [...going.map((r) => r.roomId), ...idle], global: DEFAULTS, sim: { riskPerMinute: RISK, guestQnCap: true },
+      beforeStart: async (_sim, url) => void (await control(url, '/_sim/rooms/bulk', { count: IDLE, firstRoomId: idle[0] })),
+    });
+    const sim = h.sim;
+    // Every room checked once (uids learned, a batch round) before the flips, as a running liverec would be.
+    await until('a batch round', () => (sim.stats() as { batchCalls: number }).batchCalls >= 2);
+    const flip = Date.now();
+    for (const r of going) sim.setLive(r.roomId, true);
+    await Promise.all(going.map((r) => h!.waitEvent('FileOpening', (e) => roomOf(e) === r.roomId, 180_000)));
+    // A generous bound; issue 48's 2 check intervals + 10 s is measured by `npm run bench:start -- --rooms 50 --idle 500
+    // --mode going-live` (docs/performance.md).
+    expect(Date.now() - flip).toBeLessThan(150_000);
+    let stream = 0;
+    for (const r of going) {
+      const hits = sim.room(r.roomId).counters.apiHits;
+      const calls = hits.getRoomPlayInfo + hits.masterPlaylist + hits.getInfoByRoom;
+      expect({ room: r.roomId, calls: Math.min(calls, 2), info: hits.getInfoByRoom }).toEqual({ room: r.roomId, calls, info: 0 });
+      stream += calls;
+    }
+    // One stream call a start, plus the start that learned the guest cap (and another if its answer came late).
+    expect(stream).toBeLessThanOrEqual(going.length + 3);
+    expect((sim.stats() as { riskHits: number }).riskHits).toBe(0);
+  }, 300_000);
+
   it('a room whose stream fails on every connection cannot delay the start of 10 others', async () => {
     const FAIL = 650_001;
     const healthy = roomsFrom(650_011, 10, false);

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import {
   AddRoom, BatchStatus, GlobalSetting, HeaderChange, RE_ADD_WAIT_MS, RemoveRoom, Restart, Risk352, NestedApiAnswer, RoomCommand, RoomSetting,
-  SetAutoRecord, SetLive, Split, StartStop, StreamLoss, type Via, Mark, Clip, WatchLive,
+  SetAutoRecord, SetLive, Split, StartStop, StreamLoss, type Via, Mark, Clip, WatchLive, LiveTogether,
 } from './commands.js';
 import { settle } from './invariants.js';
 import { Model } from './model.js';
@@ -26,6 +26,8 @@ export const commandArb: fc.Arbitrary<RoomCommand> = fc.oneof(
   { arbitrary: fc.boolean().map((v) => new GlobalSetting('DanmakuInstantDetect', v)), weight: 1 },
   { arbitrary: fc.constantFrom(TIMING.budgetPerMinute, 30).map((v) => new GlobalSetting('ApiBudgetPerMinute', v)), weight: 1 },
   { arbitrary: fc.tuple(room, fc.boolean()).map(([i, l]) => new SetLive(i, l)), weight: 8 },
+  // Issue 48: several rooms going live at once under risk control.
+  { arbitrary: fc.constant(null).map(() => new LiveTogether()), weight: 1 },
   { arbitrary: room.map((i) => new StreamLoss(i, 'stream-cut')), weight: 2 },
   { arbitrary: fc.tuple(room, fc.integer({ min: 2, max: 4 })).map(([i, s]) => new StreamLoss(i, 'flv-outage', s)), weight: 1 },
   { arbitrary: room.map((i) => new HeaderChange(i)), weight: 1 },
