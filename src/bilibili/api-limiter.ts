@@ -2,7 +2,7 @@
 import { BiliErrorCode, BilibiliError } from './errors.js';
 import { CALLS, CELLS, GRANT, PAUSE, PAUSES, WAITED } from './api-limiter-cells.js';
 import { CallWindow } from './api-call-window.js';
-import { type ApiPriority, priorityLevel } from './api-priority.js';
+import type { ApiPriority } from './api-priority.js';
 import { HEARTBEAT_MS, WaitQueue } from './api-wait-queue.js';
 import { abortableSleep, ClusterGrant } from './cluster-grant.js';
 import { withLock } from './cells-lock.js';
@@ -174,7 +174,7 @@ export class ApiLimiter {
           continue;
         }
         let wait = HEARTBEAT_MS;
-        const held = priorityLevel(priority) > 0 && this.window.ceiling() > 0 ? since + LOW_PRIORITY_HOLD_MS - now : 0;
+        const held = priority !== 'start' && priority !== 'detect' && this.window.ceiling() > 0 ? since + LOW_PRIORITY_HOLD_MS - now : 0;
         if (where === 'head' && held > 0) {
           wait = held;
         } else if (where === 'head') {
@@ -205,9 +205,10 @@ export class ApiLimiter {
 }
 
 /*
- * A call below a start's priority waits this long in the queue even with budget to spare, so that starts asked for at
- * the same moment go first: when rooms go live together, the first one's danmaku token must not take a place in the
- * minute that the next one's stream needs (issue 48). A second is nothing to a token, a batch round or a refresh.
+ * A danmaku token, an origin look or an info refresh waits this long in the queue even with budget to spare, so that
+ * starts asked for at the same moment go first: when rooms go live together, the first one's danmaku token must not
+ * take a place in the minute that the next one's stream needs (issue 48). A second is nothing to them. Detection is
+ * not held: the per-room fallback checks run three at a time, and a start needs its detection first.
  */
 export const LOW_PRIORITY_HOLD_MS = 1000;
 
