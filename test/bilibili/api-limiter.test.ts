@@ -136,7 +136,7 @@ describe('budget', () => {
     expect(l.usage().queued).toEqual({ start: 0, origin: 0, danmaku: 0, detect: 0, info: 0 });
   });
 
-  it('a call below a start\'s priority waits a second in the queue: a start asked for just after it takes the minute\'s last place', async () => {
+  it('a danmaku token waits a second in the queue: a start asked for just after it takes the minute\'s last place', async () => {
     const l = ApiLimiter.create({ perMinute: 2 });
     await l.acquire(undefined, 'start');
     const order: string[] = [];
