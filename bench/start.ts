@@ -18,21 +18,22 @@ import { cliPath } from './simulator-process.js';
  * within one second once every room has been checked). idle: rooms watched besides them, never live. budget: unset =
  * the default configuration; 0 = the reference run without any budget.
  */
-interface Options { rooms: number; idle: number; mode: 'at-start' | 'going-live'; risk: number; budget: number | null; watchS: number }
+interface Options { rooms: number; idle: number; mode: 'at-start' | 'going-live'; risk: number; budget: number | null; watchS: number; warmS: number }
 
 function parse(argv: string[]): Options {
-  const o: Options = { rooms: 10, idle: 0, mode: 'at-start', risk: 60, budget: null, watchS: 150 };
+  const o: Options = { rooms: 10, idle: 0, mode: 'at-start', risk: 60, budget: null, watchS: 150, warmS: 0 };
   for (let i = 0; i < argv.length; i += 2) {
     const [k, v] = [argv[i]!, argv[i + 1]];
     if (k === '--mode' && (v === 'at-start' || v === 'going-live')) o.mode = v;
-    else if (['--rooms', '--idle', '--risk-per-minute', '--budget', '--watch-seconds'].includes(k) && Number.isFinite(Number(v)) && Number(v) >= 0) {
+    else if (['--rooms', '--idle', '--risk-per-minute', '--budget', '--watch-seconds', '--warm-seconds'].includes(k) && Number.isFinite(Number(v)) && Number(v) >= 0) {
       const n = Number(v);
       if (k === '--rooms') o.rooms = n;
       else if (k === '--idle') o.idle = n;
       else if (k === '--risk-per-minute') o.risk = n;
       else if (k === '--budget') o.budget = n;
+      else if (k === '--warm-seconds') o.warmS = n;
       else o.watchS = n;
-    } else throw new Error(`bad option ${k} ${v ?? ''} (--rooms N, --idle N, --mode at-start|going-live, --risk-per-minute N, --budget N, --watch-seconds N)`);
+    } else throw new Error(`bad option ${k} ${v ?? ''} (--rooms N, --idle N, --mode at-start|going-live, --risk-per-minute N, --budget N, --watch-seconds N, --warm-seconds N)`);
   }
   return o;
 }
@@ -69,7 +70,7 @@ function firstStreamMs(path: string): number | null {
 }
 
 interface SimStats { apiCalls: number; batchCalls: number; baseInfoCalls: number; riskHits: number; peakApiCallsPerMinute: number }
-interface SimRoom { counters: { apiHits: { total: number; getInfoByRoom: number; getRoomPlayInfo: number; getDanmuInfo: number } }; apiLog: { at: number; path: string; query: string }[] }
+interface SimRoom { counters: { apiHits: { total: number; getInfoByRoom: number; getRoomPlayInfo: number; getDanmuInfo: number; masterPlaylist: number } }; apiLog: { at: number; path: string; query: string }[] }
 
 async function main(): Promise<void> {
   installCleanup();
@@ -112,7 +113,8 @@ async function main(): Promise<void> {
       if (s.batchCalls >= Math.ceil(all.length / 500) + 1) break;
       await sleep(1000);
     }
-    await sleep(3000);
+    // --warm-seconds: a liverec that has run a while (its start-up calls gone from the minute, detection's in it).
+    await sleep(3000 + o.warmS * 1000);
     from = Date.now();
     await Promise.all(ids.map((id) => post(`${simUrl}/_sim/rooms/${id}/live`, { live: true })));
   }
@@ -141,6 +143,15 @@ async function main(): Promise<void> {
   const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
   const pct = (xs: number[], p: number): number => sorted(xs)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)] ?? NaN;
   const times = [...firstByte.values()];
+  // Where the time went: the room's first stream call (play info or master playlist) after the start point, and from it to
+  // the first byte on disk.
+  const STREAM_CALL = /getRoomPlayInfo|master\/url/;
+  const streamCallS = new Map<number, number>();
+  perRoom.forEach((r, i) => {
+    const at = r.apiLog.find((l) => l.at >= from && STREAM_CALL.test(l.path))?.at;
+    if (at !== undefined) streamCallS.set(ids[i]!, (at - from) / 1000);
+  });
+  const callToByte = ids.filter((id) => firstByte.has(id) && streamCallS.has(id)).map((id) => firstByte.get(id)! - streamCallS.get(id)!);
   const started = perRoom.filter((_, i) => firstByte.has(ids[i]!));
   const sum = (k: keyof SimRoom['counters']['apiHits']): number => started.reduce((a, r) => a + r.counters.apiHits[k], 0);
   const round = (x: number): number => Math.round(x * 10) / 10;
@@ -148,10 +159,16 @@ async function main(): Promise<void> {
     command: `npm run bench:start -- ${process.argv.slice(2).join(' ')}`.trim(), options: o, startedAt: new Date(t0).toISOString(),
     from: o.mode === 'at-start' ? 'API up' : 'live flip', apiUpS: round(apiUpS),
     firstByte: { recorded: times.length, of: ids.length, p50S: round(pct(times, 50)), p95S: round(pct(times, 95)), maxS: round(Math.max(...times)) },
+    streamCall: { p50S: round(pct([...streamCallS.values()], 50)), p95S: round(pct([...streamCallS.values()], 95)), maxS: round(Math.max(...streamCallS.values())) },
+    streamCallToFirstByte: { p50S: round(pct(callToByte, 50)), p95S: round(pct(callToByte, 95)), maxS: round(Math.max(...callToByte)) },
+    // Seconds after the start point of each room's first stream call and first byte, by room (sorted by first byte).
+    rooms: ids.filter((id) => firstByte.has(id)).sort((a, b) => firstByte.get(a)! - firstByte.get(b)!)
+      .map((id) => `${id}: call ${streamCallS.get(id)?.toFixed(1) ?? '-'} s, byte ${firstByte.get(id)!.toFixed(1)} s`),
     openingMissing: { files: missing.length, p50S: round(pct(missing, 50)), p95S: round(pct(missing, 95)), maxS: round(Math.max(...missing)) },
     apiCallsPerStartedRoom: started.length ? {
       total: round(sum('total') / started.length), getRoomPlayInfo: round(sum('getRoomPlayInfo') / started.length),
       getInfoByRoom: round(sum('getInfoByRoom') / started.length), getDanmuInfo: round(sum('getDanmuInfo') / started.length),
+      masterPlaylist: round(sum('masterPlaylist') / started.length),
     } : null,
     // The first started room's live-API calls (endpoint and the qn asked), seconds after the start point.
     firstRoomCalls: (started[0]?.apiLog ?? []).map((l) => `${((l.at - from) / 1000).toFixed(1)} s ${l.path.split('/').pop()}${/[?&]qn=(\d+)/.exec(l.query)?.[0].slice(1) ? ` ${/[?&]qn=(\d+)/.exec(l.query)![0].slice(1)}` : ''}`),
@@ -162,7 +179,7 @@ async function main(): Promise<void> {
   line(JSON.stringify(result, null, 2));
   const dir = join('bench', 'results');
   mkdirSync(dir, { recursive: true });
-  const tag = `${o.rooms}r-${o.mode}${o.idle ? `-${o.idle}idle` : ''}-budget-${o.budget ?? 'default'}`;
+  const tag = `${o.rooms}r-${o.mode}${o.idle ? `-${o.idle}idle` : ''}${o.warmS ? `-warm${o.warmS}` : ''}-budget-${o.budget ?? 'default'}`;
   const stem = freshStem(join(dir, `${new Date(t0).toISOString().slice(0, 10)}-start-${tag}-${machine.gitCommit?.replace(/\+.*/, '') ?? 'nogit'}`));
   writeFileSync(`${stem}.json`, JSON.stringify(result, null, 2));
   line(`written ${stem}.json`);

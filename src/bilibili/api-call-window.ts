@@ -42,7 +42,7 @@ export class CallWindow {
     this.wake();
   }
 
-  /** Milliseconds until a call may go (0: it was granted now and counted). Call under the lock. */
+  /** Milliseconds until a call may go (0: it was granted now and counted as call number `granted() - 1`). Call under the lock. */
   take(now: number): number {
     const n = Number(Atomics.load(this.cells, CALLS));
     const ceiling = this.ceiling();
@@ -52,9 +52,11 @@ export class CallWindow {
       const count = Math.min(rate, RING_SIZE);
       const windowMs = WINDOW_MS * (count / rate);
       let wait = 0;
-      if (n >= count && n > 0) {
-        const oldest = Number(Atomics.load(this.cells, RING + ((n - count) % RING_SIZE)));
-        wait = Math.max(wait, oldest + windowMs - now);
+      const inWindow = this.timesSince(now - windowMs, n);
+      if (inWindow.length >= count) {
+        // A call's time is its grant, raised to its answer (answeredAt): the earliest ones must leave first.
+        inWindow.sort((a, b) => a - b);
+        wait = Math.max(wait, inWindow[inWindow.length - count]! + windowMs - now);
       }
       // The spacing as a GCRA schedule: a grant that came late (a busy thread woke late) does not push every later one back.
       const spacing = Math.min(MIN_SPACING_MS, WINDOW_MS / rate);
@@ -68,15 +70,39 @@ export class CallWindow {
     return 0;
   }
 
-  /** Calls granted within the last minute (from the ring; exact up to RING_SIZE). */
-  lastMinute(now = Date.now()): number {
-    const n = Number(Atomics.load(this.cells, CALLS));
-    let count = 0;
-    for (let i = n - 1; i >= 0 && i >= n - RING_SIZE; i--) {
-      if (Number(Atomics.load(this.cells, RING + (i % RING_SIZE))) <= now - WINDOW_MS) break;
-      count++;
+  /** Calls granted so far: the last grant is number granted() - 1. */
+  granted(): number {
+    return Number(Atomics.load(this.cells, CALLS));
+  }
+
+  /**
+   * Call number `n` was answered at `now`: it counts in the window until a minute after that, not after its grant. So
+   * the service never sees more than the rate within its minute however long a call took between grant and arrival
+   * (a busy thread, signing, a slow connection): a later minute's calls leave only once this one has arrived.
+   */
+  answeredAt(n: number, now = Date.now()): void {
+    if (n < 0 || this.granted() - n > RING_SIZE) return;
+    const cell = RING + (n % RING_SIZE);
+    const t = BigInt(now);
+    for (;;) {
+      const cur = Atomics.load(this.cells, cell);
+      if (cur >= t || Atomics.compareExchange(this.cells, cell, cur, t) === cur) return;
     }
-    return count;
+  }
+
+  /** The times (grant, or answer once known) of the calls among the last RING_SIZE that are later than `after`. */
+  private timesSince(after: number, n = this.granted()): number[] {
+    const out: number[] = [];
+    for (let i = Math.max(0, n - RING_SIZE); i < n; i++) {
+      const t = Number(Atomics.load(this.cells, RING + (i % RING_SIZE)));
+      if (t > after) out.push(t);
+    }
+    return out;
+  }
+
+  /** Calls granted or answered within the last minute (from the ring; exact up to RING_SIZE). */
+  lastMinute(now = Date.now()): number {
+    return this.timesSince(now - WINDOW_MS).length;
   }
 
   /** A good answer: the rate grows by one step, up to the ceiling. */

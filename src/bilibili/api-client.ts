@@ -105,13 +105,13 @@ export class BilibiliApiClient {
     this.limiter.checkPaused();
     // The guest identity's buvid3 goes with it like with every live API call; master_url carries no WBI signature.
     const headers = apiHeaders({ userAgent: this.options.userAgent, cookie: await this.apiCookie(signal) });
-    await this.limiter.acquire(signal, this.priority);
+    const grant = await this.limiter.acquire(signal, this.priority);
     const path = '/xlive/play-gateway/master/url';
     this.requests++;
     const query = o.mid !== undefined
       ? `cid=${roomId}&mid=${o.mid}&pt=web&p2p_type=-1&net=0&free_type=0&build=0&feature=2&qn=${qn}&drm_type=0&codec=0,1`
       : `cid=${roomId}&mid=0&pt=web&p2p_type=-1&net=0&free_type=0&build=0&feature=2&qn=${qn}`;
-    const res = await httpGetText(`${this.options.liveApiHost}${path}?${query}`, headers, this.options.apiTimeoutMs, signal);
+    const res = await httpGetText(`${this.options.liveApiHost}${path}?${query}`, headers, this.options.apiTimeoutMs, signal).finally(() => this.limiter.done(grant));
     if (res.status === 412) this.limiter.answered(false);
     if (res.status !== 200) throw new BilibiliError(BiliErrorCode.ApiHttpStatus, `${path}: HTTP ${res.status}`, { httpStatus: res.status });
     if (res.body.trimStart().startsWith('#EXTM3U')) {
@@ -205,11 +205,13 @@ export class BilibiliApiClient {
 
   /** One GET through the limiter; returns the envelope's `data` or throws a coded error. */
   private async getData(base: string, pathAndQuery: string, cookie: string, signal?: AbortSignal, okCodes: number[] = []): Promise<Json> {
-    await this.limiter.acquire(signal, this.priority);
+    const grant = await this.limiter.acquire(signal, this.priority);
     const q = pathAndQuery.indexOf('?');
     const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q);
     this.requests++;
-    const res = await httpGetText(base + pathAndQuery, apiHeaders({ userAgent: this.options.userAgent, cookie }), this.options.apiTimeoutMs, signal);
+    // The call counts in the budget's minute until a minute after its answer (the service counted it on arrival, before).
+    const res = await httpGetText(base + pathAndQuery, apiHeaders({ userAgent: this.options.userAgent, cookie }), this.options.apiTimeoutMs, signal)
+      .finally(() => this.limiter.done(grant));
     if (res.status === 412) {
       this.limiter.answered(false);
       this.limiter.pause(this.options.riskPauseMs);

@@ -24,7 +24,7 @@ export interface ApiLimiterShared {
 }
 
 export interface ApiLimiterOptions {
-  /** The ceiling of the rate (ApiBudgetPerMinute): calls in any minute; 0 = no budget. Default 50. */
+  /** The ceiling of the rate (ApiBudgetPerMinute): calls in any minute; 0 = no budget. Default 57 (docs/scale.md). */
   perMinute?: number;
   /** Older form: the distance between calls (60 000 / perMinute); 0 = no budget. */
   spacingMs?: number;
@@ -44,7 +44,7 @@ export class ApiLimiter {
   }
 
   static create(options: ApiLimiterOptions = {}): ApiLimiter {
-    const perMinute = options.perMinute ?? (options.spacingMs !== undefined ? (options.spacingMs > 0 ? 60_000 / options.spacingMs : 0) : 50);
+    const perMinute = options.perMinute ?? (options.spacingMs !== undefined ? (options.spacingMs > 0 ? 60_000 / options.spacingMs : 0) : 57);
     const limiter = new ApiLimiter({ buffer: new SharedArrayBuffer(8 * CELLS) });
     Atomics.store(limiter.cells, GRANT, -1n);
     limiter.window.setCeiling(perMinute);
@@ -148,13 +148,14 @@ export class ApiLimiter {
 
   /**
    * Waits for this call's turn: behind every caller of a higher priority and every earlier one of the same, and until
-   * the minute's budget has room. Rejects with API_PAUSED if a pause is active before or after the wait, and with the
+   * the minute's budget has room; resolves with the grant's number for done(). Rejects with API_PAUSED if a pause is active before or after the wait, and with the
    * signal's reason when it aborts. Cluster mode: a token of the cluster's budget is taken first.
    */
-  async acquire(signal?: AbortSignal, priority: ApiPriority = 'detect'): Promise<void> {
+  async acquire(signal?: AbortSignal, priority: ApiPriority = 'detect'): Promise<number> {
     this.checkPaused();
     await this.grant.take(() => this.checkPaused(), signal);
     const since = Date.now();
+    let granted = -1;
     let place = this.queue.enter(priority, since);
     try {
       for (;;) {
@@ -173,8 +174,15 @@ export class ApiLimiter {
           continue;
         }
         let wait = HEARTBEAT_MS;
-        if (where === 'head') {
-          wait = withLock(this.cells, () => this.window.take(now));
+        const held = priority !== 'start' && priority !== 'detect' && this.window.ceiling() > 0 ? since + LOW_PRIORITY_HOLD_MS - now : 0;
+        if (where === 'head' && held > 0) {
+          wait = held;
+        } else if (where === 'head') {
+          wait = withLock(this.cells, () => {
+            const w = this.window.take(now);
+            if (w === 0) granted = this.window.granted() - 1;
+            return w;
+          });
           if (wait === 0) break;
         }
         await this.queue.sleep(seen, Math.min(wait, HEARTBEAT_MS), signal);
@@ -184,8 +192,25 @@ export class ApiLimiter {
     }
     Atomics.add(this.cells, WAITED, BigInt(Date.now() - since));
     this.checkPaused();
+    return granted;
+  }
+
+  /**
+   * The call `grant` (what acquire returned) has its answer, or failed: it counts in the window until a minute from
+   * now (api-call-window.ts answeredAt). A call never reported counts from its grant.
+   */
+  done(grant: number): void {
+    this.window.answeredAt(grant);
   }
 }
+
+/*
+ * A danmaku token, an origin look or an info refresh waits this long in the queue even with budget to spare, so that
+ * starts asked for at the same moment go first: when rooms go live together, the first one's danmaku token must not
+ * take a place in the minute that the next one's stream needs (issue 48). A second is nothing to them. Detection is
+ * not held: the per-room fallback checks run three at a time, and a start needs its detection first.
+ */
+export const LOW_PRIORITY_HOLD_MS = 1000;
 
 let processLimiter: ApiLimiter | null = null;
 

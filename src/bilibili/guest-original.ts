@@ -13,8 +13,8 @@ export interface QualityDecision {
   source: 'play-info' | 'master-playlist';
   /** One sentence, English (the check command and logs show it as is). */
   why: string;
-  /** Play info applied the guest cap: with a login cookie sent, the service did not take it as a login. */
-  guestCap?: boolean;
+  /** What play info did to this caller: capped it (the guest cap), served the origin's quality, or neither shown. */
+  capped?: boolean;
 }
 
 const name = (qn: number): string => `${qn}${QN_NAMES[qn] ? ` ${QN_NAMES[qn]}` : ''}`;
@@ -48,11 +48,12 @@ export interface GuestOriginalInput {
 export async function guestOriginal(api: BilibiliApiClient, i: GuestOriginalInput): Promise<StreamUrl> {
   const { url, entry } = i;
   if (!guestCapped(entry, url.qn)) {
-    return { ...url, decision: { source: 'play-info', why: `play info serves ${name(entry.currentQn)} as asked (${tokenOf(url.format)})` } };
+    const capped = entry.currentQn >= 10000 ? false : undefined;
+    return { ...url, decision: { source: 'play-info', why: `play info serves ${name(entry.currentQn)} as asked (${tokenOf(url.format)})`, capped } };
   }
   const capped = `play info serves ${name(entry.currentQn)} while accept_qn lists ${entry.acceptQn.join(',')} (the guest cap)`;
   if (!i.formats.includes('fmp4')) {
-    return { ...url, decision: { source: 'play-info', guestCap: true, why: `${capped}; RecordingProtocol excludes hls-fmp4, the only protocol of the master playlist` } };
+    return { ...url, decision: { source: 'play-info', why: `${capped}; RecordingProtocol excludes hls-fmp4, the only protocol of the master playlist`, capped: true } };
   }
   let chosen: StreamUrl;
   try {
@@ -63,10 +64,10 @@ export async function guestOriginal(api: BilibiliApiClient, i: GuestOriginalInpu
     chosen = chooseFromMaster(parsed, i.wanted, i.roomId);
   } catch (err) {
     if (i.signal?.aborted) throw err;
-    return { ...url, decision: { source: 'play-info', guestCap: true, why: `${capped}; the master playlist failed (${(err as Error).message})` } };
+    return { ...url, decision: { source: 'play-info', why: `${capped}; the master playlist failed (${(err as Error).message})`, capped: true } };
   }
   if (chosen.currentQn <= entry.currentQn) {
-    return { ...url, decision: { source: 'play-info', guestCap: true, why: `${capped}; the master playlist offers nothing better (${name(chosen.currentQn)})` } };
+    return { ...url, decision: { source: 'play-info', why: `${capped}; the master playlist offers nothing better (${name(chosen.currentQn)})`, capped: true } };
   }
-  return { ...chosen, decision: { source: 'master-playlist', guestCap: true, why: `${capped}; the master playlist lists ${name(chosen.currentQn)} ${chosen.codec}, recorded as hls-fmp4 (quality before protocol)` } };
+  return { ...chosen, decision: { source: 'master-playlist', why: `${capped}; the master playlist lists ${name(chosen.currentQn)} ${chosen.codec}, recorded as hls-fmp4 (quality before protocol)`, capped: true } };
 }

@@ -41,9 +41,14 @@ export function chooseFromMaster(master: MasterPlaylist, wanted: readonly Qualit
   return { url: urls[0]!, qn: choice.qn, currentQn: variants[0]!.qn, codec: choice.codec, host, format: 'fmp4', urls };
 }
 
-/** Fetches the room's master playlist and chooses from it (any API error, NO_STREAM or NO_MATCHING_QN is thrown). */
-export async function resolveFromMaster(api: BilibiliApiClient, roomId: number, wanted: readonly QualityToken[], signal?: AbortSignal): Promise<StreamUrl> {
-  const text = await api.getMasterPlaylist(roomId, wanted[0]?.qn ?? 10000, signal);
+/**
+ * Fetches the room's master playlist and chooses from it (any API error, NO_STREAM or NO_MATCHING_QN is thrown).
+ * `o.uid` (the streamer's uid) asks with biliup's anonymous_origin query, as guest original does; `o.qn` the qn asked.
+ */
+export async function resolveFromMaster(
+  api: BilibiliApiClient, roomId: number, wanted: readonly QualityToken[], signal?: AbortSignal, o: { uid?: number; qn?: number } = {},
+): Promise<StreamUrl> {
+  const text = await api.getMasterPlaylist(roomId, o.qn ?? wanted[0]?.qn ?? 10000, signal, o.uid !== undefined && o.uid > 0 ? { mid: o.uid } : {});
   const parsed = parsePlaylist(text);
   if (parsed.kind !== 'master') throw new BilibiliError(BiliErrorCode.NoStream, `The master playlist of room ${roomId} is a media playlist`);
   for (const v of parsed.variants) v.uri = new URL(v.uri, `${api.options.liveApiHost}/xlive/play-gateway/master/url`).href;

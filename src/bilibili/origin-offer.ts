@@ -6,6 +6,7 @@ import { classifyStream, ORIGIN_QN, type StreamProvenance } from './provenance.j
 import { chooseQuality, qualityTokens, type StreamCodec } from './quality.js';
 import type { StreamFormat } from './recording-protocol.js';
 import { guestOriginal } from './guest-original.js';
+import { startStream } from './guest-start.js';
 import { codecEntries, needsSecondCall, resolveStreamUrl, selectFormat, streamUrlOf, type StreamUrl } from './stream-url.js';
 
 /** A stream URL with what it is. */
@@ -50,6 +51,13 @@ export function originIn(entries: Map<StreamCodec, CodecEntry>, format: StreamFo
  * preference, brec's flow (resolveStreamUrl), classified. Throws what resolveStreamUrl throws.
  */
 export async function resolveClassifiedStream(
+  api: BilibiliApiClient, roomId: number, formats: readonly StreamFormat[], preferOrigin: boolean, signal?: AbortSignal, o: { uid?: number } = {},
+): Promise<ClassifiedStream> {
+  // A guest the service caps starts from the master playlist alone once that cap was seen (guest-start.ts).
+  return startStream(api, { roomId, formats, uid: o.uid, signal }, () => byPlayInfo(api, roomId, formats, preferOrigin, signal));
+}
+
+async function byPlayInfo(
   api: BilibiliApiClient, roomId: number, formats: readonly StreamFormat[], preferOrigin: boolean, signal?: AbortSignal,
 ): Promise<ClassifiedStream> {
   const tokens = qualityTokens(api.options.recordingQuality);

@@ -84,7 +84,7 @@ export const FIELDS = {
   /** Keep the danmaku socket open while the room is idle, for second-level start detection (off: it opens when the room goes live). */
   DanmakuInstantDetect: { kind: 'bool', scope: 'RG', default: false, liverec: true },
   /** Live-API calls per minute the whole process may make (every call of every room, batch checks included). */
-  ApiBudgetPerMinute: { kind: 'uint', scope: 'G', default: 50, liverec: true },
+  ApiBudgetPerMinute: { kind: 'uint', scope: 'G', default: 57, liverec: true },
   /** Ask for the streamer's origin first (qn 25000) and switch back to it when a re-encode is recorded (docs/origin.md). */
   RecordingPreferOrigin: { kind: 'bool', scope: 'RG', default: true, liverec: true },
   /** Stream hosts passed over while another is offered: regular expressions, one per line (default: PCDN hosts; docs/recording.md). */

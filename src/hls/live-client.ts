@@ -240,7 +240,12 @@ export class HlsLiveClient {
   private async writeOlder(listed: readonly PlaylistSegment[], base: string): Promise<void> {
     const first = listed[0]!;
     const older = await this.o.reachBack!(first, base, listed);
-    if (older.length === 0 || this.stopped) return;
+    if (this.stopped) return;
+    if (older.length === 0) {
+      // Nothing older (a stream a few seconds old: its start is listed): the whole window, not just the live edge.
+      this.o.resume.lastSeq = first.seq - 1;
+      return;
+    }
     if (first.map && first.map !== this.mapUri) await this.fetchInit(first.map, base);
     for (const { seg, bytes } of older) {
       this.o.sink.begin(seg);

@@ -24,7 +24,7 @@ import { HlsCapture } from './captures/hls-capture.js';
 import { ProtocolChoice } from './captures/protocol-choice.js';
 import { DiskGuard, freeBytes, isDiskFull } from './disk-guard.js';
 import { RecordingFiles } from './recording-files.js';
-import { FillingCapture, LATE_START_MIN_AGE_MS } from './gaps/filling-capture.js';
+import { FillingCapture } from './gaps/filling-capture.js';
 import { PlayInfoMemo } from './gaps/play-info-memo.js';
 import type { StatsTracker } from './stats-tracker.js';
 
@@ -164,10 +164,11 @@ export class RecordSession {
           } else {
             ({ url, provenance } = await this.cancellable(resolveClassifiedStream(
               this.playInfo.client(this.api()), this.room.snapshot().RoomId, this.protocol.formats(settings.RecordingProtocol), settings.RecordingPreferOrigin,
+              undefined, { uid: this.room.uid() },
             )));
           }
           if (url.currentQn !== url.qn) outbox.log('warn', 'service serves another quality than requested', { qn: url.qn, currentQn: url.currentQn });
-          if (url.decision?.guestCap && cookieHasLogin(this.room.api().options.cookie)) this.room.loginIgnored?.('play info applied the guest cap although a login cookie was sent');
+          if (url.decision?.capped === true && cookieHasLogin(this.room.api().options.cookie)) this.room.loginIgnored?.('play info applied the guest cap although a login cookie was sent');
           // A file holds one kind of stream: an origin file is not continued with a re-encode (or the reverse).
           if (this.held && (handedOver || this.heldKind !== (provenance?.kind ?? null))) this.releaseHeld();
           this.qn = url.qn;
@@ -217,8 +218,9 @@ export class RecordSession {
         this.heldHls = null;
         const hls = url.format === 'flv' ? null : new HlsCapture({
           ...deps, stream: url, http: this.room.api().options, resume: this.protocol.resumeOf(url.format), writer: hlsWriter, holdOnFailure: settings.RecordFillGapsFromHls,
-          reachBackSeconds: settings.RecordFillGapsFromHls && this.protocol.resumeOf(url.format).lastSeq === null && (this.streamAgeMs() ?? Infinity) > LATE_START_MIN_AGE_MS
-            ? settings.RecordGapFillMaxSeconds : 0,
+          // A session's first HLS connection reaches back to the stream's start whatever its age: the CDN's segments
+          // cost no API call, and a stream a few seconds old has its first GOP just before the live edge (issue 48).
+          reachBackSeconds: settings.RecordFillGapsFromHls && this.protocol.resumeOf(url.format).lastSeq === null ? settings.RecordGapFillMaxSeconds : 0,
         });
         // AV1 over FLV (Enhanced FLV `av01`) is kept as received: the repair pipeline reads AVC and HEVC only.
         const raw = settings.RecordMode === 1 || this.rawFallback || url.codec === 'av1';

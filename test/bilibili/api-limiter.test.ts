@@ -79,6 +79,23 @@ describe('budget', () => {
     expect([1000, 1010, 1020, 1030, 1040, 1050].map(tm)).toEqual([0, 0, 0, 0, 0, 50]);
   });
 
+  it('a call counts from its answer, not its grant: the service, which counted it on arrival, never sees more than the rate in its minute', () => {
+    const l = ApiLimiter.create({ perMinute: 2 });
+    const w = new CallWindow(cellsOf(l));
+    const take = (now: number): number => withLock(cellsOf(l), () => w.take(now));
+    expect([take(50_000), take(50_100)]).toEqual([0, 0]);
+    // The first call reached the service late (a busy thread, a slow connection) and answered at 55 s; the second at once.
+    w.answeredAt(0, 55_000);
+    w.answeredAt(1, 50_150);
+    expect(take(110_000)).toBe(150);
+    expect(take(110_150)).toBe(0);
+    // The next one waits for the late call's minute to end.
+    expect(take(110_300)).toBe(4_700);
+    // An earlier time never lowers a call's (a report of a call already counted later is ignored).
+    w.answeredAt(0, 40_000);
+    expect(w.lastMinute(110_300)).toBe(2);
+  });
+
   it('halves the rate on a risk answer (once for answers arriving together), grows it back by steps, never above the ceiling', () => {
     const l = ApiLimiter.create({ perMinute: 40 });
     expect(l.ratePerMinute()).toBe(40);
@@ -117,6 +134,23 @@ describe('budget', () => {
     await Promise.all(calls);
     expect(order).toEqual(['start-a', 'start-b', 'danmaku', 'detect-1', 'detect-2', 'info']);
     expect(l.usage().queued).toEqual({ start: 0, origin: 0, danmaku: 0, detect: 0, info: 0 });
+  });
+
+  it('a danmaku token waits a second in the queue: a start asked for just after it takes the minute\'s last place', async () => {
+    const l = ApiLimiter.create({ perMinute: 2 });
+    await l.acquire(undefined, 'start');
+    const order: string[] = [];
+    const ac = new AbortController();
+    const token = l.acquire(ac.signal, 'danmaku').then(() => void order.push('danmaku'), () => void order.push('danmaku gave up'));
+    await new Promise((r) => setTimeout(r, 200));
+    await l.acquire(undefined, 'start');
+    order.push('start');
+    await new Promise((r) => setTimeout(r, 1200));
+    // The minute is full: the token waits for the first call to leave it.
+    expect(order).toEqual(['start']);
+    ac.abort();
+    await token;
+    expect(order).toEqual(['start', 'danmaku gave up']);
   });
 
   it('a level is worth 10 s of waiting: a detection call waiting 31 s goes before a start that just arrived', () => {

@@ -15,6 +15,8 @@ const FIXED_SEED = 2054054501;
 const seedEnv = process.env.LIVEREC_MODEL_SEED;
 const seed = seedEnv === 'random' ? Math.floor(Math.random() * 2 ** 31) : seedEnv ? Number(seedEnv) : FIXED_SEED;
 const path = process.env.LIVEREC_MODEL_PATH;
+/** The commands newer than the fixed seed join (scenario.ts exploreCommandArb): LIVEREC_MODEL_EXPLORE=1 or a random seed. */
+const explore = process.env.LIVEREC_MODEL_EXPLORE === '1' || seedEnv === 'random';
 const RUNS = 4;
 /** Commands played per run: generated with room to spare, since about a third do not apply where they fall. */
 const STEPS_PER_RUN = 38;
@@ -30,7 +32,7 @@ describe('the room lifecycle model', () => {
     let firstFailureAt = 0;
     try {
       await fc.assert(
-        fc.asyncProperty(scenarioArb(MIN_COMMANDS, MAX_COMMANDS), async (s) => {
+        fc.asyncProperty(scenarioArb(MIN_COMMANDS, MAX_COMMANDS, explore), async (s) => {
           // Past the budget, shrink candidates pass unplayed: fast-check keeps the smallest failure it has.
           if (firstFailureAt && Date.now() - firstFailureAt > SHRINK_BUDGET_MS) return;
           try {
@@ -50,7 +52,7 @@ describe('the room lifecycle model', () => {
               `model failed: seed ${details.seed}, path ${details.counterexamplePath}, shrunk ${details.numShrinks} time(s)\n` +
               `${(details.errorInstance as Error | undefined)?.message ?? String(details.errorInstance)}\n` +
               `shrunk scenario (commands that did not apply were skipped): ${fc.stringify(details.counterexample)}\n` +
-              `replay: LIVEREC_MODEL_SEED=${details.seed} LIVEREC_MODEL_PATH=${details.counterexamplePath} npx vitest run test/model/room-lifecycle.model.test.ts`,
+              `replay: ${explore ? 'LIVEREC_MODEL_EXPLORE=1 ' : ''}LIVEREC_MODEL_SEED=${details.seed} LIVEREC_MODEL_PATH=${details.counterexamplePath} npx vitest run test/model/room-lifecycle.model.test.ts`,
             );
           },
         },

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import {
   AddRoom, BatchStatus, GlobalSetting, HeaderChange, RE_ADD_WAIT_MS, RemoveRoom, Restart, Risk352, NestedApiAnswer, RoomCommand, RoomSetting,
-  SetAutoRecord, SetLive, Split, StartStop, StreamLoss, type Via, Mark, Clip, WatchLive,
+  SetAutoRecord, SetLive, Split, StartStop, StreamLoss, type Via, Mark, Clip, WatchLive, LiveTogether,
 } from './commands.js';
 import { Login, Logout, NeedsRefresh } from './account-commands.js';
 import { settle } from './invariants.js';
@@ -47,6 +47,17 @@ export const accountCommandArb: fc.Arbitrary<RoomCommand> = fc.oneof(
   { arbitrary: room.map((i) => new Logout(i)), weight: 1 },
 );
 
+/*
+ * Commands added after the fixed seed of `npm test` was chosen: they play in exploration (LIVEREC_MODEL_EXPLORE=1,
+ * LIVEREC_MODEL_SEED=random, the soak) and not in the fixed seed's journeys, which any new member of the pool would
+ * change. Issue 48: several rooms going live at once under risk control. Joined to the fixed pool once the defect its
+ * first exploration found is fixed (docs/testing.md).
+ */
+export const exploreCommandArb: fc.Arbitrary<RoomCommand> = fc.oneof(
+  { arbitrary: commandArb, weight: 40 },
+  { arbitrary: fc.constant(null).map(() => new LiveTogether()), weight: 1 },
+);
+
 export interface Scenario {
   initialLive: boolean[];
   commands: RoomCommand[];
@@ -58,10 +69,10 @@ export interface Scenario {
   accounts?: [number, RoomCommand][];
 }
 
-export const scenarioArb = (minCommands: number, maxCommands: number): fc.Arbitrary<Scenario> =>
+export const scenarioArb = (minCommands: number, maxCommands: number, explore = false): fc.Arbitrary<Scenario> =>
   fc.record({
     initialLive: fc.array(fc.boolean(), { minLength: POOL.length, maxLength: POOL.length }),
-    commands: fc.array(commandArb, { minLength: minCommands, maxLength: maxCommands }),
+    commands: fc.array(explore ? exploreCommandArb : commandArb, { minLength: minCommands, maxLength: maxCommands }),
     accounts: fc.array(fc.tuple(fc.nat({ max: 1000 }), accountCommandArb), { minLength: 3, maxLength: 6 }),
   });
 

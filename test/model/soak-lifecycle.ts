@@ -27,7 +27,7 @@ export interface SoakOptions {
 export function soakScenarios(o: Pick<SoakOptions, 'seed' | 'steps' | 'runLength'>): Scenario[] {
   const length = Math.max(1, Math.min(o.runLength ?? o.steps, o.steps));
   const runs = Math.ceil(o.steps / length);
-  return fc.sample(scenarioArb(length, length), { seed: o.seed, numRuns: runs });
+  return fc.sample(scenarioArb(length, length, true), { seed: o.seed, numRuns: runs });
 }
 
 export async function soakLifecycle(o: SoakOptions): Promise<{ ok: boolean; steps: number }> {

@@ -26,7 +26,7 @@ export const FAST: Overrides = {
   TimingWatchdogTimeout: 2000,
   TimingStreamConnect: 3000,
   TimingDanmakuRetry: 1000,
-  // Tests start many rooms at once and assert outcomes, not the pacing of the default budget (50 calls a minute).
+  // Tests start many rooms at once and assert outcomes, not the pacing of the default budget (57 calls a minute).
   ApiBudgetPerMinute: 600,
 };
 
