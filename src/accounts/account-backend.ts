@@ -8,6 +8,8 @@ import type { StoredAccount } from './account-store.js';
 export interface AccountBackend {
   /** Names the place in log lines (never a secret). */
   readonly where: string;
+  /** Other processes (a cluster's nodes) use these logins and the global settings too. */
+  readonly shared: boolean;
   /** How often the service re-reads the accounts (ms): other writers add, remove and refresh them; null = none. */
   readonly reloadMs: number | null;
   /** Every saved account; a problem (a damaged file) is reported, never thrown. */

@@ -241,7 +241,10 @@ export class AccountService {
     const wasState = a.state;
     const before = seen.cookie;
     try {
-      const outcome = await refreshAccount(this.client(), a);
+      // brec's global Cookie in a cluster is one setting that every node holds: a refresh by one node would retire the
+      // cookie the others use, with no claim to stop two nodes refreshing it at once. It is checked, never refreshed.
+      const refusal = a.source === 'config' && this.store.shared ? 'in a cluster the global Cookie is not refreshed (every node shares it); log in by QR code instead' : null;
+      const outcome = await refreshAccount(this.client(), a, refusal);
       if (outcome === 'refreshed') this.log.info({ uid: a.uid }, 'account login refreshed');
     } catch (err) {
       a.lastError = `${errorCode(err)}: ${(err as Error).message}`;

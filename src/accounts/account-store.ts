@@ -36,6 +36,7 @@ export const ACCOUNTS_FILE = join('.liverec', 'accounts.json');
 export class AccountStore implements AccountBackend {
   readonly path: string;
   readonly reloadMs = null;
+  readonly shared = false;
   private cache: StoredAccount[] | null = null;
 
   get where(): string {

@@ -32,6 +32,7 @@ const values = (a: StoredAccount): unknown[] => [
 
 export class PgAccountStore implements AccountBackend {
   readonly where = 'the cluster database (liverec_accounts)';
+  readonly shared = true;
 
   constructor(private readonly db: Db, private readonly nodeId: string, readonly reloadMs: number | null = ACCOUNT_RELOAD_MS) {}
 

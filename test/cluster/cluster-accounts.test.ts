@@ -135,7 +135,7 @@ describe('accounts in a cluster', () => {
     expect(room.recordingSource!.qn).toBe(10000);
   }, 180_000);
 
-  it('`liverec login --cluster` stores the login for every node', async () => {
+  it('`liverec login --cluster` stores the login for every node; a removal on one node reaches the others', async () => {
     const p = startCli(['login', '--cluster', pg.url]);
     const [, key] = await p.waitFor('stdout', /QR key: ([0-9a-f]{32})/, 60_000);
     expect((await control(running.url, `/_sim/qrcode/${key}/scan`, {})).status).toBe(204);
@@ -145,6 +145,9 @@ describe('accounts in a cluster', () => {
     expect((await p.exit).code).toBe(0);
     for (const n of [a, b]) await until(async () => (await accountsOf(n)).find((x) => x.uid === 888 && x.state === 'valid'), 30_000, `${n.id} lists 888`);
     expect(p.stdout() + p.stderr()).not.toContain(validSessionsOf(888)[0]!);
+    // Removed through B: A stops listing it at its next read.
+    expect((await fetch(`${b.url}/api/accounts/888`, { method: 'DELETE' })).status).toBe(200);
+    await until(async () => !(await accountsOf(a)).some((x) => x.uid === 888), 30_000, 'a forgets 888');
   }, 120_000);
 
   it("imports a joining node's accounts.json once, keeping the cluster's newer login", async () => {
@@ -179,7 +182,7 @@ describe('accounts in a cluster', () => {
     }
     // Retired logins too: every session and token the simulator ever issued to these accounts.
     for (const s of sim.passport.sessions.values()) if ([777, 888].includes(s.uid)) secrets.add(s.sessdata);
-    expect(secrets.size).toBeGreaterThan(5);
+    expect(secrets.size).toBeGreaterThanOrEqual(5);
     const tables = (await db.query<{ t: string }>("SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'")).rows.map((r) => r.t);
     expect(tables).toContain('liverec_room_status');
     const dumps: string[] = [];
