@@ -170,6 +170,28 @@ describe('accounts in a cluster', () => {
     expect(await store.delete(999)).toBe(true);
   });
 
+  it('a claim is held by one node at a time, and the next holder reads the row the last one wrote', async () => {
+    const x = new PgAccountStore(db, 'x', null);
+    const y = new PgAccountStore(db, 'y', null);
+    await x.put({
+      uid: 4444, name: 'claim', face: '', cookie: 'SESSDATA=first-4444', refreshToken: 'r'.repeat(32), source: 'qr', state: 'valid',
+      addedAt: 1, validUntil: null, lastRefreshed: null, lastChecked: null, lastError: null,
+    });
+    const held = await Promise.all([x.claim(4444), y.claim(4444)]);
+    expect(held.filter((h) => h !== null)).toHaveLength(1);
+    const [holder, other] = held[0] ? [x, y] : [y, x];
+    const mine = held[0] ?? held[1]!;
+    expect(await other.claim(4444)).toBeNull();
+    // The other node's finish without the claim changes nothing.
+    await other.finish({ ...mine, cookie: 'SESSDATA=not-the-holder' });
+    await holder.finish({ ...mine, cookie: 'SESSDATA=second-4444', lastRefreshed: 2 });
+    const next = await other.claim(4444);
+    expect([next?.cookie, next?.lastRefreshed]).toEqual(['SESSDATA=second-4444', 2]);
+    await other.finish(next!);
+    expect(await x.delete(4444)).toBe(true);
+    expect(await y.claim(4444)).toBeNull();
+  });
+
   it('keeps every cookie and token out of the other tables, the API answers and the node logs', async () => {
     const { rows } = await db.query<{ cookie: string; refresh_token: string }>('SELECT cookie, refresh_token FROM liverec_accounts');
     const secrets = new Set<string>();
