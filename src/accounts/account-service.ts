@@ -220,7 +220,13 @@ export class AccountService {
    */
   private async checkNow(seen: StoredAccount, forced: boolean): Promise<void> {
     if (seen.source !== 'qr') return this.checkHeld(seen, seen, forced);
-    const a = await this.store.claim(seen.uid);
+    let a: StoredAccount | null;
+    try {
+      a = await this.store.claim(seen.uid);
+    } catch (err) {
+      this.log.warn({ uid: seen.uid, code: errorCode(err) }, `account ${seen.uid} not checked: ${this.store.where} could not be reached (${(err as Error).message})`);
+      return;
+    }
     if (!a) {
       this.log.debug({ uid: seen.uid }, 'account is being checked elsewhere; its result comes with the next read');
       return;
@@ -229,11 +235,29 @@ export class AccountService {
       // Checked elsewhere since this process decided to: the daily check is done; a forced one checks the new login.
       if (forced || a.lastChecked === seen.lastChecked) await this.checkHeld(a, seen, forced);
     } finally {
-      await this.store.finish(a);
+      await this.saveChecked(a);
       this.generation++;
       if (this.accounts.some((x) => x.uid === a.uid)) this.accounts = this.accounts.map((x) => (x.uid === a.uid ? a : x));
     }
     if (a.cookie !== seen.cookie || a.state !== seen.state) this.options.onChange();
+  }
+
+  /**
+   * Writes a check's result and frees the claim. A refreshed login must reach the store (the old cookie is retired),
+   * so a failed write is tried again while the claim (60 s) lasts; this process uses the new login either way.
+   */
+  private async saveChecked(a: StoredAccount): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.store.finish(a);
+      } catch (err) {
+        if (attempt >= 5) {
+          this.log.error({ uid: a.uid, code: errorCode(err) }, `account ${a.uid}: the checked login could not be saved in ${this.store.where} (${(err as Error).message})`);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, attempt * 2000));
+      }
+    }
   }
 
   /** Checks `a` in place; `seen` is what this process's rooms use now (an imported login: the same object). */
