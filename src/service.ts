@@ -16,6 +16,7 @@ import { parseGB, type RetentionPlan } from './retention/plan.js';
 import { Retention } from './retention/retention.js';
 import { Notifier } from './notify/notifier.js';
 import { AccountService } from './accounts/account-service.js';
+import type { AccountBackend } from './accounts/account-backend.js';
 import type { GetWebhookSettings } from './webhook/settings.js';
 
 /** How long a stop waits for pending webhook deliveries before journaling the rest (documented in docs/security.md). */
@@ -34,6 +35,8 @@ export interface ServiceOptions {
   bus?: EventBus;
   /** Another outbox than the file journal under <workDir>/.liverec (the cluster's, in PostgreSQL). */
   outbox?: (getSettings: GetWebhookSettings) => ServiceOutbox;
+  /** Another place for the logins than <workDir>/.liverec/accounts.json (the cluster's, in PostgreSQL). */
+  accountStore?: AccountBackend;
 }
 
 /** What the service needs of an outbox. */
@@ -64,7 +67,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
   // Jobs, retention and notifications start after the bind; the routes reach them once they exist.
   const late: { jobs?: PostQueue; retention?: Retention; notifier?: Notifier; recorder?: Recorder } = {};
   const accounts = new AccountService({
-    workDir, config,
+    workDir, config, store: options.accountStore,
     onChange: () => late.recorder?.pushSettings(),
     notify: (message, extra) => void late.notifier?.notify('account-lost', null, message, extra),
   });
@@ -145,7 +148,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     }
   }
   try {
-    accounts.start();
+    await accounts.start();
     await recorder.start();
     retention.start(recorder.bus);
   } catch (err) {

@@ -5,6 +5,7 @@ import { errorCode } from '../errors.js';
 import { logger, roomLogger } from '../log/logger.js';
 import { AccountPool } from './account-pool.js';
 import { AccountStore, type StoredAccount } from './account-store.js';
+import type { AccountBackend } from './account-backend.js';
 import { loginFields } from './cookie-jar.js';
 import { importConfigCookie } from './config-account.js';
 import { PassportClient, passportHosts } from './passport-client.js';
@@ -34,6 +35,8 @@ export interface AccountServiceOptions {
   onChange: () => void;
   /** A login that can no longer be used or refreshed (the notifier). */
   notify?: (message: string, extra: Record<string, unknown>) => void;
+  /** Where the logins live; default <workDir>/.liverec/accounts.json (a cluster: PostgreSQL). */
+  store?: AccountBackend;
 }
 
 const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString());
@@ -48,7 +51,10 @@ const ANSWER_CHECK_GAP_MS = 10 * 60_000;
 export class AccountService {
   private accounts: StoredAccount[] = [];
   private imported: StoredAccount | null = null;
-  private readonly store: AccountStore;
+  private readonly store: AccountBackend;
+  private reloader: NodeJS.Timeout | null = null;
+  /** Bumped by every local change: a re-read begun before it must not undo it. */
+  private generation = 0;
   private readonly pool = new AccountPool();
   private readonly qr: QrLogins;
   private readonly lastChoice = new Map<number, number | null>();
@@ -61,14 +67,18 @@ export class AccountService {
   private readonly log = logger().child({ component: 'accounts' });
 
   constructor(private readonly options: AccountServiceOptions) {
-    this.store = new AccountStore(options.workDir);
+    this.store = options.store ?? new AccountStore(options.workDir);
     this.qr = new QrLogins(() => this.client(), (account) => this.added(account));
   }
 
-  start(): void {
-    const { accounts, problem } = this.store.load();
+  async start(): Promise<void> {
+    const { accounts, problem } = await this.store.loadAll();
     if (problem) this.log.error({ code: 'ACCOUNTS_FILE_DAMAGED' }, problem);
     this.accounts = accounts;
+    if (this.store.reloadMs !== null) {
+      this.reloader = setInterval(() => void this.reload(), this.store.reloadMs);
+      this.reloader.unref();
+    }
     this.syncImported(this.options.config.effective('Cookie') ?? '');
     // Checked at the interval's pace (the web client checks once a day); each account waits for its own turn.
     const every = Math.min(60_000, Math.max(500, this.intervalMs() / 4));
@@ -79,7 +89,8 @@ export class AccountService {
 
   close(): void {
     if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    if (this.reloader) clearInterval(this.reloader);
+    this.timer = this.reloader = null;
   }
 
   list(): AccountView[] {
@@ -99,11 +110,10 @@ export class AccountService {
   }
 
   /** Forgets a saved account (an imported one is removed by clearing Cookie); false when there is none. */
-  remove(uid: number): boolean {
-    const before = this.accounts.length;
+  async remove(uid: number): Promise<boolean> {
+    if (!(await this.store.delete(uid))) return false;
+    this.generation++;
     this.accounts = this.accounts.filter((a) => a.uid !== uid);
-    if (this.accounts.length === before) return false;
-    this.store.save(this.accounts);
     this.log.info({ uid }, 'account removed');
     this.options.onChange();
     return true;
@@ -174,9 +184,10 @@ export class AccountService {
     this.imported = importConfigCookie(cookie, this.imported);
   }
 
-  private added(account: StoredAccount): void {
+  private async added(account: StoredAccount): Promise<void> {
+    await this.store.put(account);
+    this.generation++;
     this.accounts = [...this.accounts.filter((a) => a.uid !== account.uid), account];
-    this.store.save(this.accounts);
     this.log.info({ uid: account.uid, name: account.name }, 'account logged in by QR code');
     this.options.onChange();
   }
@@ -202,11 +213,62 @@ export class AccountService {
     return done;
   }
 
-  private async checkNow(a: StoredAccount, forced: boolean): Promise<void> {
-    const wasState = a.state;
-    const before = a.cookie;
+  /**
+   * A saved login is checked under the store's claim, on the account as stored after the claim was taken: another
+   * node of a cluster may have checked or refreshed it meanwhile (its new cookie is then used, not refreshed again).
+   * An imported login (config's Cookie) belongs to this process and is checked as it is.
+   */
+  private async checkNow(seen: StoredAccount, forced: boolean): Promise<void> {
+    if (seen.source !== 'qr') return this.checkHeld(seen, seen, forced);
+    let a: StoredAccount | null;
     try {
-      const outcome = await refreshAccount(this.client(), a);
+      a = await this.store.claim(seen.uid);
+    } catch (err) {
+      this.log.warn({ uid: seen.uid, code: errorCode(err) }, `account ${seen.uid} not checked: ${this.store.where} could not be reached (${(err as Error).message})`);
+      return;
+    }
+    if (!a) {
+      this.log.debug({ uid: seen.uid }, 'account is being checked elsewhere; its result comes with the next read');
+      return;
+    }
+    try {
+      // Checked elsewhere since this process decided to: the daily check is done; a forced one checks the new login.
+      if (forced || a.lastChecked === seen.lastChecked) await this.checkHeld(a, seen, forced);
+    } finally {
+      await this.saveChecked(a);
+      this.generation++;
+      if (this.accounts.some((x) => x.uid === a.uid)) this.accounts = this.accounts.map((x) => (x.uid === a.uid ? a : x));
+    }
+    if (a.cookie !== seen.cookie || a.state !== seen.state) this.options.onChange();
+  }
+
+  /**
+   * Writes a check's result and frees the claim. A refreshed login must reach the store (the old cookie is retired),
+   * so a failed write is tried again while the claim (60 s) lasts; this process uses the new login either way.
+   */
+  private async saveChecked(a: StoredAccount): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.store.finish(a);
+      } catch (err) {
+        if (attempt >= 5) {
+          this.log.error({ uid: a.uid, code: errorCode(err) }, `account ${a.uid}: the checked login could not be saved in ${this.store.where} (${(err as Error).message})`);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, attempt * 2000));
+      }
+    }
+  }
+
+  /** Checks `a` in place; `seen` is what this process's rooms use now (an imported login: the same object). */
+  private async checkHeld(a: StoredAccount, seen: StoredAccount, forced: boolean): Promise<void> {
+    const wasState = a.state;
+    const before = seen.cookie;
+    try {
+      // brec's global Cookie in a cluster is one setting that every node holds: a refresh by one node would retire the
+      // cookie the others use, with no claim to stop two nodes refreshing it at once. It is checked, never refreshed.
+      const refusal = a.source === 'config' && this.store.shared ? 'in a cluster the global Cookie is not refreshed (every node shares it); log in by QR code instead' : null;
+      const outcome = await refreshAccount(this.client(), a, refusal);
       if (outcome === 'refreshed') this.log.info({ uid: a.uid }, 'account login refreshed');
     } catch (err) {
       a.lastError = `${errorCode(err)}: ${(err as Error).message}`;
@@ -214,10 +276,10 @@ export class AccountService {
       a.lastChecked = Date.now();
       this.log.warn({ uid: a.uid, code: errorCode(err), forced }, `account ${a.uid} could not be checked or refreshed`);
     }
-    this.persist(a);
+    if (a.source !== 'qr') this.persist(a);
     // Told once, when a login stops working (not at every later check that finds it the same).
     if (wasState !== a.state && a.state !== 'valid') this.lost(a);
-    if (a.cookie !== before || wasState !== a.state) this.options.onChange();
+    if (a.source !== 'qr' && (a.cookie !== before || wasState !== a.state)) this.options.onChange();
   }
 
   private lost(a: StoredAccount): void {
@@ -228,9 +290,25 @@ export class AccountService {
     this.options.notify?.(message, { uid: a.uid, state: a.state });
   }
 
+  /** Accounts other writers added, removed, checked or refreshed; rooms get a changed cookie with their next settings. */
+  private async reload(): Promise<void> {
+    const generation = this.generation;
+    let loaded: StoredAccount[];
+    try {
+      ({ accounts: loaded } = await this.store.loadAll());
+    } catch (err) {
+      this.log.warn({ code: errorCode(err) }, `accounts could not be read from ${this.store.where}: ${(err as Error).message}`);
+      return;
+    }
+    if (generation !== this.generation) return;
+    const key = (list: StoredAccount[]) => list.map((a) => `${a.uid}:${a.state}:${a.cookie}`).sort().join('\n');
+    const changed = key(loaded) !== key(this.accounts);
+    this.accounts = loaded;
+    if (changed) this.options.onChange();
+  }
+
   private persist(a: StoredAccount): void {
-    if (a.source === 'qr') this.store.save(this.accounts);
-    else if (a.cookie !== (this.options.config.effective('Cookie') ?? '').trim()) {
+    if (a.cookie !== (this.options.config.effective('Cookie') ?? '').trim()) {
       // An imported login that liverec refreshed: its new cookie replaces the old one in config.json.
       this.options.config.global.Cookie = a.cookie;
       this.options.config.save();

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { atomicWriteFile } from '../config/atomic-write.js';
+import type { AccountBackend } from './account-backend.js';
 
 export const ACCOUNT_STATES = ['valid', 'refresh-failed', 'logged-out'] as const;
 export type AccountState = (typeof ACCOUNT_STATES)[number];
@@ -31,8 +32,51 @@ const File = z.object({ version: z.literal(1), accounts: z.array(Stored) });
 
 export const ACCOUNTS_FILE = join('.liverec', 'accounts.json');
 
-export class AccountStore {
+/** The file store: one process writes accounts.json, so a claim is the service's own one-check-per-account rule. */
+export class AccountStore implements AccountBackend {
   readonly path: string;
+  readonly reloadMs = null;
+  readonly shared = false;
+  private cache: StoredAccount[] | null = null;
+
+  get where(): string {
+    return this.path;
+  }
+
+  async loadAll(): Promise<{ accounts: StoredAccount[]; problem: string | null }> {
+    const loaded = this.load();
+    this.cache = loaded.accounts;
+    return { accounts: loaded.accounts.map((a) => ({ ...a })), problem: loaded.problem };
+  }
+
+  async put(account: StoredAccount): Promise<void> {
+    this.cache = [...this.current().filter((a) => a.uid !== account.uid), { ...account }];
+    this.save(this.cache);
+  }
+
+  async delete(uid: number): Promise<boolean> {
+    const before = this.current();
+    this.cache = before.filter((a) => a.uid !== uid);
+    if (this.cache.length === before.length) return false;
+    this.save(this.cache);
+    return true;
+  }
+
+  async claim(uid: number): Promise<StoredAccount | null> {
+    const a = this.current().find((x) => x.uid === uid);
+    return a ? { ...a } : null;
+  }
+
+  async finish(account: StoredAccount): Promise<void> {
+    const list = this.current();
+    if (!list.some((a) => a.uid === account.uid)) return;
+    this.cache = list.map((a) => (a.uid === account.uid ? { ...account } : a));
+    this.save(this.cache);
+  }
+
+  private current(): StoredAccount[] {
+    return (this.cache ??= this.load().accounts);
+  }
 
   constructor(workDir: string) {
     this.path = join(workDir, ACCOUNTS_FILE);

@@ -30,7 +30,7 @@ interface Pending {
 export class QrLogins {
   private readonly pending = new Map<string, Pending>();
 
-  constructor(private readonly client: () => PassportClient, private readonly onLogin: (account: StoredAccount) => void) {}
+  constructor(private readonly client: () => PassportClient, private readonly onLogin: (account: StoredAccount) => void | Promise<void>) {}
 
   async start(): Promise<QrStart> {
     const now = Date.now();
@@ -63,7 +63,8 @@ export class QrLogins {
     const uid = nav.isLogin ? nav.uid : loginFields(r.cookie).uid;
     if (!uid) throw new LiverecError('ACCOUNT_QR_FAILED', 'the login gave no account id');
     const now = Date.now();
-    this.onLogin({
+    // Confirmed only once the account is saved (a cluster's other nodes can see it from then on).
+    await this.onLogin({
       uid, name: nav.name, face: nav.face, cookie: r.cookie, refreshToken: r.refreshToken, source: 'qr', state: 'valid', addedAt: now,
       validUntil: r.expiresAt, lastRefreshed: null, lastChecked: now, lastError: null,
     });

@@ -8,7 +8,7 @@ import type { PassportClient } from './passport-client.js';
  * Changes `a` in place: state, name/face from nav, and on a refresh the cookie, refresh token and dates. Throws a
  * LiverecError (ACCOUNT_LOGGED_OUT, ACCOUNT_REFRESH_FAILED, ACCOUNT_NETWORK, …) when it cannot finish.
  */
-export async function refreshAccount(client: PassportClient, a: StoredAccount): Promise<'fresh' | 'refreshed'> {
+export async function refreshAccount(client: PassportClient, a: StoredAccount, refusal: string | null = null): Promise<'fresh' | 'refreshed'> {
   const { csrf } = loginFields(a.cookie);
   const info = await client.cookieInfo(a.cookie, csrf);
   if (info.loggedOut) throw new LiverecError('ACCOUNT_LOGGED_OUT', 'the service answers that this login is logged out (-101)');
@@ -19,6 +19,8 @@ export async function refreshAccount(client: PassportClient, a: StoredAccount): 
     Object.assign(a, { state: 'valid', lastError: null });
     return 'fresh';
   }
+  // A login this process may check but not refresh (`refusal` says why): asked to refresh, it is reported.
+  if (refusal) throw new LiverecError('ACCOUNT_REFRESH_FAILED', refusal);
   if (!a.refreshToken) throw new LiverecError('ACCOUNT_REFRESH_FAILED', 'the service asks for a refresh, and this login has no refresh token (log in by QR code)');
   const refreshCsrf = await client.refreshCsrf(a.cookie, info.timestamp);
   const oldToken = a.refreshToken;

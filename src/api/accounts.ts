@@ -55,9 +55,9 @@ export function registerAccountRoutes(app: ApiApp, deps: ApiDeps): void {
     const s = await deps.accounts?.qrStatus(c.req.valid('param').key);
     return s ? sendJson(c, s, 200) : notFound(c, 'no such QR login');
   });
-  app.openapi(remove, (c) => {
+  app.openapi(remove, async (c) => {
     const uid = Number(c.req.valid('param').uid);
-    return deps.accounts?.remove(uid) ? sendJson(c, { removed: uid }, 200) : notFound(c, 'no such saved account');
+    return (await deps.accounts?.remove(uid)) ? sendJson(c, { removed: uid }, 200) : notFound(c, 'no such saved account');
   });
   app.openapi(refresh, async (c) => {
     const view = await deps.accounts?.refresh(Number(c.req.valid('param').uid));

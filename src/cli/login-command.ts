@@ -2,6 +2,7 @@
 import { type Command, CommanderError } from 'commander';
 import QRCode from 'qrcode';
 import { AccountStore } from '../accounts/account-store.js';
+import type { AccountBackend } from '../accounts/account-backend.js';
 import { PassportClient, passportHosts } from '../accounts/passport-client.js';
 import { QrLogins } from '../accounts/qr-logins.js';
 import { ConfigStore } from '../config/store.js';
@@ -12,22 +13,21 @@ const POLL_MS = 2000;
 export function registerLoginCommand(program: Command): void {
   program
     .command('login')
-    .description('log in to Bilibili by scanning a QR code with the app; the account is saved in <workdir>/.liverec/accounts.json (restart a running liverec to use it, or log in from the web UI instead)')
-    .argument('<workdir>', 'the work directory of the recorder (its config.json names the live API host)')
+    .description('log in to Bilibili by scanning a QR code with the app; the account is saved in <workdir>/.liverec/accounts.json (restart a running liverec to use it, or log in from the web UI instead), or with --cluster in the cluster database, where every node uses it within seconds')
+    .argument('[workdir]', 'the work directory of the recorder (its config.json names the live API host); not with --cluster')
+    .option('--cluster <postgres-url>', 'save the account in a liverec cluster on PostgreSQL (or LIVEREC_CLUSTER_URL); the live API host comes from the cluster\'s settings')
     .exitOverride((err: CommanderError) => process.exit(err.exitCode === 0 ? 0 : 2))
-    .action(async (workDir: string) => {
-      const problem = workDirProblem(workDir);
+    .action(async (workDir: string | undefined, flags: { cluster?: string }) => {
+      const url = flags.cluster ?? process.env.LIVEREC_CLUSTER_URL;
+      const problem = url ? null : workDir === undefined ? 'a work directory (or --cluster <postgres-url>) is required' : workDirProblem(workDir);
       if (problem) {
         process.stderr.write(`liverec: ${problem}\n`);
         process.exit(2);
       }
-      const config = ConfigStore.load(workDir);
+      const target = url ? await clusterTarget(url) : { store: new AccountStore(workDir!), config: ConfigStore.load(workDir!), close: async () => undefined };
+      const { store, config } = target;
       const client = new PassportClient(passportHosts(config.effective('LiveApiHost') ?? ''));
-      const store = new AccountStore(workDir);
-      const logins = new QrLogins(() => client, (account) => {
-        const { accounts } = store.load();
-        store.save([...accounts.filter((a) => a.uid !== account.uid), account]);
-      });
+      const logins = new QrLogins(() => client, (account) => store.put(account));
       const qr = await logins.start();
       process.stdout.write(`${await QRCode.toString(qr.url, { type: 'terminal', small: true })}\n`);
       process.stdout.write(`Scan this QR code with the Bilibili app (it expires at ${qr.expiresAt}). QR key: ${qr.key}\n`);
@@ -40,7 +40,8 @@ export function registerLoginCommand(program: Command): void {
           if (s.state === 'scanned') process.stdout.write('Scanned: confirm the login in the app.\n');
         }
         if (s.state === 'confirmed') {
-          process.stdout.write(`Logged in as account ${s.uid}; saved in ${store.path}.\n`);
+          process.stdout.write(`Logged in as account ${s.uid}; saved in ${store.where}.\n`);
+          await target.close();
           return;
         }
         if (s.state === 'expired') {
@@ -50,4 +51,21 @@ export function registerLoginCommand(program: Command): void {
         await new Promise((r) => setTimeout(r, POLL_MS));
       }
     });
+}
+
+/** The cluster database as the account store, and the cluster's shared settings (its LiveApiHost). */
+async function clusterTarget(url: string): Promise<{ store: AccountBackend; config: ConfigStore; close(): Promise<void> }> {
+  const [{ openDb }, { migrate }, { PgAccountStore }] = await Promise.all([
+    import('../cluster/db.js'), import('../cluster/migrations.js'), import('../cluster/pg-account-store.js'),
+  ]);
+  const db = openDb({ url, max: 1 });
+  try {
+    await migrate(db);
+    const { rows } = await db.query<{ config: Record<string, unknown> }>('SELECT config FROM liverec_global WHERE id = 1');
+    const config = ConfigStore.fromText(JSON.stringify({ version: 3, global: rows[0]?.config ?? {} }), 'cluster database');
+    return { store: new PgAccountStore(db, 'liverec-login', null), config, close: () => db.end() };
+  } catch (err) {
+    await db.end().catch(() => undefined);
+    throw err;
+  }
 }

@@ -38,6 +38,11 @@ const MIGRATIONS: readonly string[] = [
    CREATE TABLE liverec_api_budget (bucket bigint PRIMARY KEY, used int NOT NULL);
    CREATE TABLE liverec_api_pause (id int PRIMARY KEY CHECK (id = 1), paused_until timestamptz NOT NULL);
    INSERT INTO liverec_api_pause (id, paused_until) VALUES (1, 'epoch');`,
+  // 4: the cluster's logins (the only table with cookies and refresh tokens) and each one's check claim.
+  `CREATE TABLE liverec_accounts (
+     uid bigint PRIMARY KEY, name text NOT NULL, face text NOT NULL, cookie text NOT NULL, refresh_token text NOT NULL,
+     source text NOT NULL, state text NOT NULL, added_at bigint NOT NULL, valid_until bigint, last_refreshed bigint,
+     last_checked bigint, last_error text, claimed_by text, claimed_until timestamptz, updated_at timestamptz NOT NULL DEFAULT now());`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

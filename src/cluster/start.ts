@@ -8,6 +8,8 @@ import { migrate } from './migrations.js';
 import { ClusterNode, DEFAULT_TIMINGS, type ClusterTimings } from './node.js';
 import { ClusterWebhookOutbox } from './webhook-outbox.js';
 import type { GetWebhookSettings } from '../webhook/settings.js';
+import { logger } from '../log/logger.js';
+import { importAccountsFile, PgAccountStore } from './pg-account-store.js';
 
 export interface ClusterOptions {
   url: string;
@@ -36,7 +38,11 @@ export async function startClusterService(options: Omit<ServiceOptions, 'config'
     const outboxDb = openDb({ url: options.cluster.url, max: 2 });
     pools.push(outboxDb);
     const outbox = (getSettings: GetWebhookSettings) => new ClusterWebhookOutbox({ db: outboxDb, nodeId: node.identity.nodeId, getSettings });
-    const service = await startService({ ...options, config, api, outbox });
+    // The logins live in PostgreSQL; a node that had its own accounts.json brings it in once.
+    const accountStore = new PgAccountStore(db, node.identity.nodeId);
+    const imported = await importAccountsFile(accountStore, options.workDir);
+    if (imported) logger().info({ added: imported.added }, `accounts.json imported into the cluster (${imported.added} new); the file is kept as ${imported.file}`);
+    const service = await startService({ ...options, config, api, outbox, accountStore });
     node.identity.advertise ??= service.api?.url ?? null;
     await node.start(service.recorder);
     let closing: Promise<void> | null = null;

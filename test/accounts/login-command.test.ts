@@ -48,3 +48,9 @@ it('refuses a missing work directory with exit 2', async () => {
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/liverec: /);
 });
+
+it('refuses no work directory and no --cluster with exit 2', async () => {
+  const r = await runCli(['login'], { LIVEREC_CLUSTER_URL: undefined });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/--cluster/);
+});

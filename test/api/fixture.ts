@@ -37,7 +37,7 @@ export async function startFixture(options: FixtureOptions = {}): Promise<ApiFix
   const late: { recorder?: Recorder } = {};
   const accounts = new AccountService({ workDir, config, onChange: () => late.recorder?.pushSettings() });
   const recorder = (late.recorder = new Recorder({ workDir, config, accounts }));
-  accounts.start();
+  await accounts.start();
   await recorder.start();
   const { rooms: _rooms, liveApiHost: _host, ...serverOptions } = options;
   const api = await startApiServer({ bind: 'http://127.0.0.1:0', env: {}, accounts, ...serverOptions, recorder });
