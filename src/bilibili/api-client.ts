@@ -12,7 +12,8 @@ import { type Json, num, obj, optStr, str } from './json-read.js';
 import { overJsonBudget } from './json-budget.js';
 import { cookieHasBuvid3, type GuestIdentity, guestIdentityCache, mergeCookie, parseCookie } from './identity.js';
 import { BASE_INFO_PATH, BATCH_STATUS_PATH, type BatchRoomStatus, batchQuery, readBaseInfo, readBatchStatus, type RoomBaseInfo } from './batch-status.js';
-import { fetchShared, markSharedStale } from './shared-credentials.js';
+import { fetchShared, markSharedStale, peekShared } from './shared-credentials.js';
+import { untilAborted } from './until-aborted.js';
 import { playInfoUnavailable, type UnavailableReason } from './room-availability.js';
 import { keyFromUrl, signQuery, WbiKeyCache, type WbiKeys } from './wbi.js';
 
@@ -154,12 +155,13 @@ export class BilibiliApiClient {
   private async guestIdentity(signal?: AbortSignal): Promise<GuestIdentity | null> {
     if (!this.options.guestIdentity || cookieHasBuvid3(this.options.cookie)) return null;
     const host = this.options.mainApiHost;
-    return guestIdentityCache(host).get(() => fetchShared(`guest ${host}`, Infinity, () => this.fetchGuestIdentity(signal)));
+    const key = `guest ${host}`;
+    return untilAborted(guestIdentityCache(host).get(() => fetchShared(key, Infinity, () => this.fetchGuestIdentity()), () => peekShared<GuestIdentity>(key, Infinity)), signal);
   }
 
   /** `/x/frontend/finger/spi`: `data.b_3` is the buvid3, `data.b_4` the buvid4. */
-  private async fetchGuestIdentity(signal?: AbortSignal): Promise<GuestIdentity> {
-    const data = obj(await this.getData(this.options.mainApiHost, '/x/frontend/finger/spi', this.options.cookie, signal), 'data');
+  private async fetchGuestIdentity(): Promise<GuestIdentity> {
+    const data = obj(await this.getData(this.options.mainApiHost, '/x/frontend/finger/spi', this.options.cookie), 'data');
     return { buvid3: str(data.b_3, 'data.b_3'), buvid4: optStr(data.b_4, 'data.b_4', '') };
   }
 
@@ -168,7 +170,7 @@ export class BilibiliApiClient {
     this.limiter.checkPaused();
     let query: string;
     const host = this.options.mainApiHost;
-    const keys = sign && this.options.wbiSign ? await this.wbiCache().get(() => fetchShared(`wbi ${host}`, WBI_MAX_AGE_MS, () => this.fetchWbiKeys(signal))) : null;
+    const keys = sign && this.options.wbiSign ? await this.wbiKeys(host, signal) : null;
     if (keys) {
       query = signQuery({ ...params, web_location: WEB_LOCATION }, keys);
     } else {
@@ -190,6 +192,16 @@ export class BilibiliApiClient {
     }
   }
 
+  /**
+   * The keys of `host`. The fetch is the whole process's (other threads wait for it): it runs without this caller's
+   * signal, so a caller that gives up (a closed danmaku client, a bounded room_init) stops waiting but never cancels a
+   * nav already sent, which would make the next thread send another.
+   */
+  private wbiKeys(host: string, signal?: AbortSignal): Promise<WbiKeys | null> {
+    const key = `wbi ${host}`;
+    return untilAborted(this.wbiCache().get(() => fetchShared(key, WBI_MAX_AGE_MS, () => this.fetchWbiKeys()), () => peekShared<WbiKeys>(key, WBI_MAX_AGE_MS)), signal);
+  }
+
   private wbiCache(): WbiKeyCache {
     let cache = wbiCaches.get(this.options.mainApiHost);
     if (!cache) wbiCaches.set(this.options.mainApiHost, (cache = new WbiKeyCache()));
@@ -197,8 +209,8 @@ export class BilibiliApiClient {
   }
 
   /** `/x/web-interface/nav` answers guests with code -101 but still carries the keys. */
-  private async fetchWbiKeys(signal?: AbortSignal): Promise<WbiKeys> {
-    const data = obj(await this.getData(this.options.mainApiHost, '/x/web-interface/nav', this.options.cookie, signal, [-101]), 'data');
+  private async fetchWbiKeys(): Promise<WbiKeys> {
+    const data = obj(await this.getData(this.options.mainApiHost, '/x/web-interface/nav', this.options.cookie, undefined, [-101]), 'data');
     const img = obj(data.wbi_img, 'data.wbi_img');
     return { imgKey: keyFromUrl(str(img.img_url, 'data.wbi_img.img_url')), subKey: keyFromUrl(str(img.sub_url, 'data.wbi_img.sub_url')) };
   }

@@ -51,10 +51,18 @@ export class GuestIdentityCache {
   constructor(private readonly retryMs = 60_000) {}
 
   /** The identity, fetching it when there is none or it is stale; a failed fetch keeps the old one (or null). */
-  get(fetch: () => Promise<GuestIdentity>): Promise<GuestIdentity | null> {
+  get(fetch: () => Promise<GuestIdentity>, peek?: () => { value: GuestIdentity } | undefined): Promise<GuestIdentity | null> {
     // Callers that arrive while a fetch is under way wait for it (else they would go out without a buvid3).
     if (this.pending) return this.pending;
-    if (!this.stale || Date.now() - this.lastAttempt < this.retryMs) return Promise.resolve(this.identity);
+    if (!this.stale) return Promise.resolve(this.identity);
+    // An identity another thread fetched meanwhile (after this thread's own try failed) is taken without a call.
+    const shared = peek?.();
+    if (shared) {
+      this.identity = shared.value;
+      this.stale = false;
+      return Promise.resolve(this.identity);
+    }
+    if (Date.now() - this.lastAttempt < this.retryMs) return Promise.resolve(this.identity);
     this.pending ??= (async () => {
       this.lastAttempt = Date.now();
       try {

@@ -16,6 +16,10 @@ export interface SharedEntry {
   staleAt?: number;
   /** A thread is fetching until this time; others wait for its value. */
   claimedUntil?: number;
+  /** Fetches started for this key, by every thread (tests and stats: each one is a call to the service). */
+  fetches?: number;
+  /** Of those, the ones that failed (a timeout, a refused connection): each is followed by another thread's try. */
+  failures?: number;
 }
 
 const HEADER = 12;
@@ -124,6 +128,7 @@ export async function fetchShared<T>(key: string, maxAgeMs: number, fetch: () =>
       return true;
     });
     if (claimed) {
+      s.update(key, (entry) => void (entry.fetches = (entry.fetches ?? 0) + 1));
       // The claim is renewed while the fetch is under way (it may wait its turn in the API budget for long): others
       // keep waiting for it, and fetch themselves only once a claimant has stopped renewing (its thread is gone).
       const renew = setInterval(() => s.update(key, (entry) => void (entry.claimedUntil = Date.now() + claimMs)), claimMs / 3);
@@ -135,7 +140,7 @@ export async function fetchShared<T>(key: string, maxAgeMs: number, fetch: () =>
         seen.set(key, at);
         return value;
       } catch (err) {
-        s.update(key, (entry) => void (entry.claimedUntil = 0));
+        s.update(key, (entry) => Object.assign(entry, { claimedUntil: 0, failures: (entry.failures ?? 0) + 1 }));
         throw err;
       } finally {
         clearInterval(renew);
@@ -143,6 +148,17 @@ export async function fetchShared<T>(key: string, maxAgeMs: number, fetch: () =>
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
+}
+
+/**
+ * The usable value another thread stored, without fetching (undefined when there is none): a thread whose own try
+ * failed, or that holds off its next try, still takes what another thread fetched meanwhile.
+ */
+export function peekShared<T>(key: string, maxAgeMs: number, s: CredentialStore = getCredentialStore()): { value: T; at: number } | undefined {
+  const e = s.get(key);
+  if (e.at === undefined || e.value === undefined || e.at <= (e.staleAt ?? 0) || Date.now() - e.at >= maxAgeMs) return undefined;
+  seen.set(key, e.at);
+  return { value: e.value as T, at: e.at };
 }
 
 /**

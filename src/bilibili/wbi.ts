@@ -61,12 +61,21 @@ export class WbiKeyCache {
 
   /**
    * Current keys; fetches new ones when due (a failed fetch keeps the keys nav gave before and is retried after a
-   * minute). Null when nav never answered.
+   * minute). Null when nav never answered. `peek`: usable keys another thread stored, read without a call.
    */
-  get(fetch: () => Promise<WbiKeys>): Promise<WbiKeys | null> {
+  get(fetch: () => Promise<WbiKeys>, peek?: () => { value: WbiKeys; at: number } | undefined): Promise<WbiKeys | null> {
     const now = Date.now();
     if (this.pending) return this.pending; // a fetch under way: wait for it rather than sign with stale keys
-    if (now - this.fetchedAt < this.maxAgeMs || now - this.lastAttempt < this.retryMs) return Promise.resolve(this.keys);
+    if (now - this.fetchedAt < this.maxAgeMs) return Promise.resolve(this.keys);
+    // Keys another thread fetched meanwhile (after this thread's own try failed): taken without a call, rather than
+    // signing nothing until the retry is due (an unsigned getInfoByRoom is a certain -352 for the whole process).
+    const shared = peek?.();
+    if (shared) {
+      this.keys = shared.value;
+      this.fetchedAt = shared.at;
+      return Promise.resolve(this.keys);
+    }
+    if (now - this.lastAttempt < this.retryMs) return Promise.resolve(this.keys);
     this.pending ??= (async () => {
       this.lastAttempt = Date.now();
       try {

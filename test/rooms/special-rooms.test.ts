@@ -1,5 +1,6 @@
 // Paid, password, guard-only, DRM-only and unknown rooms: unavailableReason within one interval, one API call per interval, no retries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getCredentialStore } from '../../src/bilibili/shared-credentials.js';
 import { SseClient } from '../web/sse-client.js';
 import { waitFor } from '../simulator/helpers.js';
 import { type Harness, sleep, startHarness } from './harness.js';
@@ -87,8 +88,15 @@ describe('one guest identity and one set of WBI keys per process', () => {
 
   it('rooms in four threads share what finger/spi and nav answered once, and send the same buvid3', async () => {
     await waitFor(() => h.service.recorder.rooms.every((r) => r.state.recording), 30_000, 'every room recording');
-    expect(h.sim.fingerHits).toBe(1);
-    expect(h.sim.navHits).toBe(1);
+    // One answer each for the whole process. A try that failed (a nav that timed out on a starved machine) is the
+    // only reason for another call, and liverec counts each; once per process means exactly one fetch succeeded and
+    // the simulator saw no call beyond the counted tries.
+    for (const [key, hits] of [[`guest ${h.sim.url}`, h.sim.fingerHits], [`wbi ${h.sim.url}`, h.sim.navHits]] as const) {
+      const { fetches = 0, failures = 0 } = getCredentialStore().get(key);
+      expect({ key, succeeded: fetches - failures }).toEqual({ key, succeeded: 1 });
+      expect(hits).toBeGreaterThanOrEqual(1);
+      expect(hits).toBeLessThanOrEqual(fetches);
+    }
     const cookies = new Set([34951, 34952, 34953, 34954].flatMap((id) => h.sim.room(id).apiLog.map((r) => r.headers.cookie)));
     expect(cookies.size).toBe(1);
     expect([...cookies][0]).toMatch(/^buvid3=\S+infoc; buvid4=/);
