@@ -394,6 +394,8 @@ export class Recorder {
           room.entryChanged(['roomId']);
           this.openFiles.set(m.realRoomId, this.openFiles.get(m.roomId) ?? new Map());
           this.openFiles.delete(m.roomId);
+          // The login chosen under the short id is chosen again under the real one: the old id must not keep it.
+          this.options.accounts?.forgetRoom(m.roomId);
           this.saveQuietly();
         }
         break;
