@@ -195,7 +195,7 @@ export class FillingCapture extends StandardCapture {
       });
     } else if (newFile) {
       const betweenMs = Math.round(plan.gap?.durationMs ?? 0);
-      outbox.log(betweenMs > 0 ? 'warn' : 'info', `reconnect: new sequence headers, a new file follows; about ${betweenMs} ms of the stream lie between the files`, {
+      outbox.log(betweenMs > 0 ? 'warn' : 'info', `reconnect: new-file; new sequence headers, about ${betweenMs} ms of the stream lie between this file and the next`, {
         code: 'GAP_FILL', how: 'new-file', filled: 0, gapMs: 0, betweenFilesMs: betweenMs, waitedMs: Date.now() - this.droppedAt,
       });
     } else {
