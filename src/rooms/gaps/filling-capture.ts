@@ -153,7 +153,7 @@ export class FillingCapture extends StandardCapture {
   /** Works out the plan (waiting for HLS as needed), then writes the fill and what the connection held meanwhile. */
   private async decide(route: SpliceRoute): Promise<void> {
     const K = route.held.find(isKeyframeData)!;
-    // New sequence headers: other content, a new file follows; the gap is told by the timestamps alone.
+    // New sequence headers: other content, a new file follows (no HLS frame may join it; apply reports no gap).
     const headerChange = route.held.some((t) => isHeader(t)) && this.connections > 1;
     const plan = await waitForPlan({
       end: this.end!, keyframe: K, held: () => route.held, source: headerChange ? null : this.source, droppedAt: this.droppedAt,
@@ -175,7 +175,12 @@ export class FillingCapture extends StandardCapture {
       : [];
     if (plan.how === 'hls-late-start' && fillTags.length > 0 && K) files.backfilled(Math.max(0, K.timestamp - fillTags[0]!.timestamp));
     const out: FlvTag[] = held.filter((t) => !isData(t));
-    if (plan.gap) files.gap(projectTimestamp(this.stream.processor.session, plan.gap.atTs, plan.gap.atTs), plan.gap.durationMs, 'reconnect');
+    // A later connection's held headers differ from the file's (SpliceRoute drops the same ones) and go first: the
+    // repair opens a new file on them, so none of the connection's frames follows the written end in this file. The
+    // time lost lies between two files and neither lacks it on its own timeline (as with filling off): no gap.
+    const newFile = this.connections > 1 && out.some((t) => isHeader(t));
+    const gap = newFile ? null : plan.gap;
+    if (gap) files.gap(projectTimestamp(this.stream.processor.session, gap.atTs, gap.atTs), gap.durationMs, 'reconnect');
     out.push(...fillTags);
     // Frames before the keyframe were sent ahead of it (a CDN's GOP cache may lead with audio): after a fill they are
     // the fill's own frames again, so they go.
@@ -188,9 +193,14 @@ export class FillingCapture extends StandardCapture {
       outbox.log('info', fillTags.length > 0 ? `start: ${fillTags.length} frame(s) from before the first keyframe filled from HLS` : 'start: first connection of the session', {
         code: 'SESSION_START', how: fillTags.length > 0 ? plan.how : 'start', filled: fillTags.length, waitedMs: Date.now() - this.droppedAt,
       });
+    } else if (newFile) {
+      const betweenMs = Math.round(plan.gap?.durationMs ?? 0);
+      outbox.log(betweenMs > 0 ? 'warn' : 'info', `reconnect: new-file; new sequence headers, about ${betweenMs} ms of the stream lie between this file and the next`, {
+        code: 'GAP_FILL', how: 'new-file', filled: 0, gapMs: 0, betweenFilesMs: betweenMs, waitedMs: Date.now() - this.droppedAt,
+      });
     } else {
-      outbox.log(plan.gap ? 'warn' : 'info', `reconnect: ${plan.how}; ${fillTags.length} frame(s) filled from HLS`, {
-        code: 'GAP_FILL', how: plan.how, filled: fillTags.length, gapMs: plan.gap?.durationMs ?? 0, waitedMs: Date.now() - this.droppedAt,
+      outbox.log(gap ? 'warn' : 'info', `reconnect: ${plan.how}; ${fillTags.length} frame(s) filled from HLS`, {
+        code: 'GAP_FILL', how: plan.how, filled: fillTags.length, gapMs: gap?.durationMs ?? 0, waitedMs: Date.now() - this.droppedAt,
       });
     }
     const t0 = performance.now();
