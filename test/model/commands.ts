@@ -383,7 +383,11 @@ export class Clip extends RoomCommand {
     return true;
   }
   protected async act(m: Model, r: RealSystem): Promise<void> {
-    const list = recordings(r, true).filter((p) => statSync(join(r.dir, p)).size > 50_000);
+    // A file that holds the span: 50 KB can be under 2.5 s (a split or a kill right after a header change), and a
+    // clip of a span the file lacks is refused (CLIP_EMPTY), which is not what this command checks.
+    const big = recordings(r, true).filter((p) => statSync(join(r.dir, p)).size > 50_000);
+    const list: string[] = [];
+    for (const p of big) if ((await probe(join(r.dir, p)).catch(() => ({ duration: 0 }))).duration >= 3) list.push(p);
     if (list.length === 0) return;
     this.path = list[this.pick % list.length]!;
     const source = join(r.dir, this.path);
