@@ -116,9 +116,21 @@ export class StartStop extends PickCommand {
   }
   protected candidates = inModel;
   protected async act(m: Model, r: RealSystem): Promise<void> {
+    const hits = r.sim.room(this.room).counters.apiHits;
+    const checks = (): number => hits.getInfoByRoom + hits.getRoomPlayInfo;
+    const before = checks();
+    const offline = this.action === 'start' && !m.liveOf(this.room) && !m.rooms.get(this.room)!.recording;
     if (this.action === 'start') m.start(this.room);
     await ok(r, 'POST', `/api/room/${this.room}/${this.action}`);
     if (this.action === 'stop') m.stop(this.room, Date.now());
+    if (offline) {
+      // A /start answers at once and checks the room after (brec refreshes room info first): a stream that begins
+      // before that check, or in the same second as the start (live_time has seconds; liverec records a stream live
+      // then when the start's check failed), is one the start may rightly record. The model's rule (an offline
+      // room's start records nothing) holds for a stream that begins later: so the start settles first.
+      await until(() => checks() > before, recordBoundMs(m.riskPending, m.effectiveBudget));
+      await sleep(1000 - (Date.now() % 1000) + 100);
+    }
   }
   toString(): string {
     return `${this.action}(${this.name})`;

@@ -1,5 +1,5 @@
 // The real system under the model test: the strict simulator, a webhook sink, and a `liverec run` process with its API.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Simulator, type RunningSimulator } from '../../src/simulator/index.js';
@@ -123,6 +123,8 @@ export class RealSystem {
     if (this.proc) await this.proc.stop('SIGKILL').catch(() => undefined);
     await this.hooks.close();
     await this.running?.close();
+    // LIVEREC_MODEL_KEEP=dir: the work directory (its logs/) is copied there for a failure's diagnosis.
+    if (process.env.LIVEREC_MODEL_KEEP) cpSync(this.dir, join(process.env.LIVEREC_MODEL_KEEP, `run-${Date.now()}`), { recursive: true });
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

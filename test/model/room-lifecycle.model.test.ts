@@ -38,6 +38,8 @@ describe('the room lifecycle model', () => {
           try {
             await playScenario(s, trace, STEPS_PER_RUN);
           } catch (err) {
+            // The first failure is printed as found: shrinking replays a real process per step and may outlast the test.
+            if (!firstFailureAt) console.log(`model: first failure (shrinking follows): ${(err as Error).message.slice(0, 4000)}`);
             firstFailureAt ||= Date.now();
             throw err;
           }
