@@ -20,8 +20,12 @@ afterEach(() => {
 });
 afterAll(() => sim.close());
 
+/**
+ * Heartbeats every 2 s: 2.5 of them without data drop the connection, so a busy machine does not reconnect under a
+ * test that posts frames to the open socket (at 150 ms a 375 ms stall lost the frames: four danmaku never came).
+ */
 function connect(roomId: number, extra: Record<string, unknown> = {}): { client: DanmakuClient; events: DanmakuEvent[] } {
-  const options = { liveApiHost: sim.url, cookie: 'buvid3=BV-XYZinfoc; DedeUserID=31415; SESSDATA=s', danmakuHeartbeatMs: 150, danmakuRetryMs: 300, ...extra };
+  const options = { liveApiHost: sim.url, cookie: 'buvid3=BV-XYZinfoc; DedeUserID=31415; SESSDATA=s', danmakuHeartbeatMs: 2000, danmakuRetryMs: 300, ...extra };
   const api = new BilibiliApiClient(options, ApiLimiter.create({ spacingMs: 0 }));
   const client = new DanmakuClient({ roomId, api, options });
   const events: DanmakuEvent[] = [];
@@ -55,7 +59,7 @@ describe('danmaku client', () => {
   });
 
   it('sends heartbeats that the server answers with popularity', async () => {
-    const { client } = connect(9100);
+    const { client } = connect(9100, { danmakuHeartbeatMs: 150 });
     await waitFor(() => client.stats.heartbeatReplies >= 3, 20_000, 'three heartbeat replies');
     expect(client.stats.popularity).toBe(1000);
     expect(sim.sim.room(9100).counters.heartbeats).toBeGreaterThanOrEqual(3);
