@@ -3,7 +3,6 @@
 // M marks the live position) while a second reader reads and a third stops reading; a fourth is refused; the
 // recording's pace holds, the bytes served are the file's from its init section onwards, and the file closes playable.
 import { readFileSync } from 'node:fs';
-import { get, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
@@ -13,37 +12,17 @@ import type { RecorderEvent } from '../../src/events/types.js';
 import { boxes } from '../../src/hls/mp4-boxes.js';
 import { probe } from '../support/media-tools.js';
 import { eventually, simRooms, startWebSetup, type WebSetup } from './setup.js';
+import { filePace, previewReader as reader } from './preview-reader.js';
 
 const ROOM = 47_301;
 type Ev<T extends RecorderEvent['EventType']> = RecorderEvent & { EventType: T };
-
-/** A reader of the live preview over plain HTTP: keeps reading, or stops after its first chunk. */
-function reader(url: string, stopReading: boolean): Promise<{ res: IncomingMessage; bytes: () => Buffer; close(): void }> {
-  return new Promise((resolve, reject) => {
-    const req = get(url, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => {
-        chunks.push(c);
-        if (stopReading) res.pause();
-      });
-      resolve({ res, bytes: () => Buffer.concat(chunks), close: () => req.destroy() });
-    });
-    req.on('error', reject);
-  });
-}
 
 describe('live preview of an HLS fMP4 room in the browser', () => {
   let s: WebSetup;
   let browser: Browser;
   let page: Page;
   const stats = () => s.service.recorder.findRoom(ROOM)!.recordingStats;
-  /** Media ms the open file gained per wall ms over `ms`. */
-  async function pace(ms: number): Promise<number> {
-    const t0 = performance.now();
-    const m0 = stats().fileMaxTimestamp;
-    await new Promise((r) => setTimeout(r, ms));
-    return (stats().fileMaxTimestamp - m0) / (performance.now() - t0);
-  }
+  const pace = (ms: number): Promise<number> => filePace(s, ROOM, ms);
 
   beforeAll(async () => {
     await buildWeb();
