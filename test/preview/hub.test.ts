@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PreviewHub } from '../../src/preview/preview-hub.js';
 import { headOf } from '../../src/preview/tap.js';
 import { simulatorClip } from '../../bench/long-flv.js';
+import { readSome } from './read-stream.js';
 
 const clip = readFileSync(simulatorClip('clip-360p.flv'));
 const headerEnd = clip.readUInt32BE(5) + 4;
@@ -37,20 +38,6 @@ function firstWrite(): Buffer {
   const tags = mediaTags();
   const firstMedia = clip.indexOf(tags[0]!);
   return clip.subarray(0, firstMedia);
-}
-
-async function readSome(stream: ReadableStream<Uint8Array>, bytes: number): Promise<Buffer> {
-  const reader = stream.getReader();
-  const got: Buffer[] = [];
-  let n = 0;
-  while (n < bytes) {
-    const r = await reader.read();
-    if (r.done) break;
-    got.push(Buffer.from(r.value));
-    n += r.value.length;
-  }
-  reader.releaseLock();
-  return Buffer.concat(got);
 }
 
 describe('the preview hub', () => {
