@@ -3,7 +3,7 @@
 // token confirmed within one check), the API lists what the model expects, and no secret reaches what the model reads.
 import { fileEvents, InvariantError } from './invariants.js';
 import { checkAccounts, noSecrets } from './account-invariants.js';
-import { RoomCommand } from './commands.js';
+import { PickCommand } from './commands.js';
 import type { Model } from './model.js';
 import { TIMING } from './pool.js';
 import type { RealSystem } from './real-system.js';
@@ -24,24 +24,15 @@ async function until(cond: () => boolean | Promise<boolean>, boundMs: number): P
   return true;
 }
 
-abstract class AccountCommand extends RoomCommand {
-  uid = 0;
-  constructor(readonly pick: number) {
-    super();
-  }
-  protected abstract candidates(m: Readonly<Model>): number[];
-  check(m: Readonly<Model>): boolean {
-    return this.candidates(m).length > 0;
+/** A command on one of the model's accounts, picked as PickCommand picks a room: `uid` is the pick. */
+abstract class AccountCommand extends PickCommand {
+  get uid(): number {
+    return this.room;
   }
   override async run(m: Model, r: RealSystem): Promise<void> {
-    const c = this.candidates(m);
-    this.uid = c[this.pick % c.length]!;
     await super.run(m, r);
     await checkAccounts(m, r);
     await noSecrets(m, r);
-  }
-  protected get name(): string {
-    return this.uid ? String(this.uid) : `#${this.pick}`;
   }
 }
 
