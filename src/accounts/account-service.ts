@@ -295,7 +295,9 @@ export class AccountService {
     const generation = this.generation;
     let loaded: StoredAccount[];
     try {
-      ({ accounts: loaded } = await this.store.loadAll());
+      let problem: string | null;
+      ({ accounts: loaded, problem } = await this.store.loadAll());
+      if (problem) this.log.error({ code: 'ACCOUNTS_FILE_DAMAGED' }, problem);
     } catch (err) {
       this.log.warn({ code: errorCode(err) }, `accounts could not be read from ${this.store.where}: ${(err as Error).message}`);
       return;

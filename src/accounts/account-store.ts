@@ -1,5 +1,5 @@
 // The accounts file: <workdir>/.liverec/accounts.json, mode 0600, replaced atomically; the only place cookies are kept.
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { atomicWriteFile } from '../config/atomic-write.js';
@@ -32,21 +32,34 @@ const File = z.object({ version: z.literal(1), accounts: z.array(Stored) });
 
 export const ACCOUNTS_FILE = join('.liverec', 'accounts.json');
 
-/** The file store: one process writes accounts.json, so a claim is the service's own one-check-per-account rule. */
+/** How often a running service looks at accounts.json for a `liverec login` made beside it (one stat when unchanged). */
+export const FILE_RELOAD_MS = 2000;
+
+/**
+ * The file store: one service writes accounts.json, so a claim is the service's own one-check-per-account rule. A
+ * `liverec login` beside a running service writes the same file; the service re-reads it whenever it changed (its
+ * size, mtime or inode) before it answers or writes, so neither process's login is lost.
+ */
 export class AccountStore implements AccountBackend {
   readonly path: string;
-  readonly reloadMs = null;
+  readonly reloadMs = FILE_RELOAD_MS;
   readonly shared = false;
   private cache: StoredAccount[] | null = null;
+  /** The file as last read or written here; another writer changes it. */
+  private seen = '';
 
   get where(): string {
     return this.path;
   }
 
   async loadAll(): Promise<{ accounts: StoredAccount[]; problem: string | null }> {
-    const loaded = this.load();
-    this.cache = loaded.accounts;
-    return { accounts: loaded.accounts.map((a) => ({ ...a })), problem: loaded.problem };
+    let problem: string | null = null;
+    if (this.cache === null || this.signature() !== this.seen) {
+      const loaded = this.load();
+      this.cache = loaded.accounts;
+      problem = loaded.problem;
+    }
+    return { accounts: this.cache.map((a) => ({ ...a })), problem };
   }
 
   async put(account: StoredAccount): Promise<void> {
@@ -74,8 +87,19 @@ export class AccountStore implements AccountBackend {
     this.save(this.cache);
   }
 
+  /** The accounts as the file holds them now: a write never drops what another process saved since the last read. */
   private current(): StoredAccount[] {
-    return (this.cache ??= this.load().accounts);
+    if (this.cache === null || this.signature() !== this.seen) this.cache = this.load().accounts;
+    return this.cache;
+  }
+
+  private signature(): string {
+    try {
+      const s = statSync(this.path);
+      return `${s.ino}:${s.size}:${s.mtimeMs}`;
+    } catch {
+      return '';
+    }
   }
 
   constructor(workDir: string) {
@@ -84,6 +108,7 @@ export class AccountStore implements AccountBackend {
 
   /** The saved accounts; a file that cannot be read is set aside (never overwritten unread) and reported. */
   load(): { accounts: StoredAccount[]; problem: string | null } {
+    this.seen = this.signature();
     if (!existsSync(this.path)) return { accounts: [], problem: null };
     try {
       const parsed = File.safeParse(JSON.parse(readFileSync(this.path, 'utf8')));
@@ -92,6 +117,7 @@ export class AccountStore implements AccountBackend {
     } catch (err) {
       const aside = `${this.path}.damaged-${Date.now()}`;
       renameSync(this.path, aside);
+      this.seen = '';
       return { accounts: [], problem: `${this.path} could not be read (${(err as Error).message.slice(0, 200)}); kept as ${aside}` };
     }
   }
@@ -101,5 +127,6 @@ export class AccountStore implements AccountBackend {
     atomicWriteFile(this.path, `${JSON.stringify({ version: 1, accounts }, null, 2)}\n`, undefined, 0o600);
     // A file the umask or an older liverec left wider is narrowed too.
     chmodSync(this.path, 0o600);
+    this.seen = this.signature();
   }
 }

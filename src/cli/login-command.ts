@@ -13,13 +13,13 @@ const POLL_MS = 2000;
 export function registerLoginCommand(program: Command): void {
   program
     .command('login')
-    .description('log in to Bilibili by scanning a QR code with the app; the account is saved in <workdir>/.liverec/accounts.json (restart a running liverec to use it, or log in from the web UI instead), or with --cluster in the cluster database, where every node uses it within seconds')
+    .description('log in to Bilibili by scanning a QR code with the app; the account is saved in <workdir>/.liverec/accounts.json (a running liverec of that directory uses it within seconds), or with --cluster in the cluster database, where every node uses it within seconds')
     .argument('[workdir]', 'the work directory of the recorder (its config.json names the live API host); not with --cluster')
     .option('--cluster <postgres-url>', 'save the account in a liverec cluster on PostgreSQL (or LIVEREC_CLUSTER_URL); the live API host comes from the cluster\'s settings')
     .exitOverride((err: CommanderError) => process.exit(err.exitCode === 0 ? 0 : 2))
     .action(async (workDir: string | undefined, flags: { cluster?: string }) => {
       const url = flags.cluster ?? process.env.LIVEREC_CLUSTER_URL;
-      const problem = url ? null : workDir === undefined ? 'a work directory (or --cluster <postgres-url>) is required' : workDirProblem(workDir);
+      const problem = url ? null : workDir === undefined ? 'a work directory (or --cluster <postgres-url>) is required' : workDirProblem(workDir, false, true);
       if (problem) {
         process.stderr.write(`liverec: ${problem}\n`);
         process.exit(2);

@@ -4,8 +4,11 @@ import { dirname, join } from 'node:path';
 import { JOURNAL_RELATIVE_PATH } from '../webhook/outbox.js';
 import { lockHolder } from '../webhook/journal-lock.js';
 
-/** Why `dir` cannot be a work directory, or null. `create`: a missing one is made later (portable), if its parent allows. */
-export function workDirProblem(dir: string, create = false): string | null {
+/**
+ * Why `dir` cannot be a work directory, or null. `create`: a missing one is made later (portable), if its parent
+ * allows. `beside`: a liverec may already record there (`login` writes only accounts.json, which the recorder re-reads).
+ */
+export function workDirProblem(dir: string, create = false, beside = false): string | null {
   let st: Stats | undefined;
   try {
     st = statSync(dir);
@@ -22,6 +25,7 @@ export function workDirProblem(dir: string, create = false): string | null {
   if (!st.isDirectory()) return `work directory ${dir} is a file, not a directory`;
   if (!writable(dir)) return `work directory ${dir} is not writable by this user${who()}`;
   // The webhook journal's lock names the liverec that records here (src/webhook/journal-lock.ts).
+  if (beside) return null;
   const holder = lockHolder(join(dir, `${JOURNAL_RELATIVE_PATH}.lock`));
   if (holder) return `work directory ${dir} is in use by another liverec (${holder}); stop it or choose another directory`;
   return null;
