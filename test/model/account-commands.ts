@@ -1,6 +1,8 @@
 // The account commands of the model test (issue 49): a QR login through the simulator's phone controls, a refresh the
 // service asks for, a logout elsewhere. Promises: recording goes on through each (no new file on a refresh, the old
 // token confirmed within one check), the API lists what the model expects, and no secret reaches what the model reads.
+import { FILE_RELOAD_MS } from '../../src/accounts/account-store.js';
+import { startCli } from '../cli/helpers.js';
 import { fileEvents, InvariantError } from './invariants.js';
 import { checkAccounts, noSecrets } from './account-invariants.js';
 import { PickCommand } from './commands.js';
@@ -38,12 +40,24 @@ abstract class AccountCommand extends PickCommand {
 
 const valid = (m: Readonly<Model>): number[] => ACCOUNT_UIDS.filter((u) => m.accounts.get(u) === 'valid');
 
-/** Settings → Accounts → Log in by QR code; the simulator stands in for the phone (scan, then confirm). */
+/**
+ * A QR login; the simulator stands in for the phone (scan, then confirm). `cli`: `liverec login <workdir>` beside the
+ * running service (which must pick the saved account up within its re-read of accounts.json); otherwise Settings →
+ * Accounts → Log in by QR code.
+ */
 export class Login extends AccountCommand {
+  constructor(pick: number, readonly cli = false) {
+    super(pick);
+  }
   protected candidates(m: Readonly<Model>): number[] {
     return ACCOUNT_UIDS.filter((u) => m.accounts.get(u) !== 'valid');
   }
   protected async act(m: Model, r: RealSystem): Promise<void> {
+    if (this.cli) await this.byCli(r);
+    else await this.byUi(r);
+    m.accounts.set(this.uid, 'valid');
+  }
+  private async byUi(r: RealSystem): Promise<void> {
     const start = await r.api('POST', '/api/accounts/qrcode');
     if (start.status !== 200) throw new InvariantError(`POST /api/accounts/qrcode answered ${start.status}: ${JSON.stringify(start.json)}`);
     const key = String(start.json.key);
@@ -56,10 +70,28 @@ export class Login extends AccountCommand {
       return s.status === 200 && s.json.state === 'confirmed' && s.json.uid === this.uid;
     }, 30_000);
     if (!done) throw new InvariantError(`QR login of ${this.uid} not confirmed: ${JSON.stringify(last)}`);
-    m.accounts.set(this.uid, 'valid');
+  }
+  private async byCli(r: RealSystem): Promise<void> {
+    const p = startCli(['login', r.dir]);
+    try {
+      const [, key] = await p.waitFor('stdout', /QR key: ([0-9a-f]{32})/, 60_000);
+      await r.control(`/_sim/qrcode/${key}/scan`, {});
+      await r.control(`/_sim/qrcode/${key}/confirm`, { uid: this.uid });
+      const { code } = await p.exit;
+      if (code !== 0) throw new InvariantError(`liverec login exited ${code}: ${p.stderr().slice(-500)}`);
+    } finally {
+      p.child.kill('SIGKILL');
+    }
+    let last: unknown = null;
+    const seen = await until(async () => {
+      const list = await r.api('GET', '/api/accounts');
+      last = list.json;
+      return list.status === 200 && (list.json as { uid: number; state: string }[]).some((a) => a.uid === this.uid && a.state === 'valid');
+    }, FILE_RELOAD_MS + TIMING.slackMs);
+    if (!seen) throw new InvariantError(`the running liverec did not list account ${this.uid} saved by \`liverec login\`: ${JSON.stringify(last)}`);
   }
   toString(): string {
-    return `qrLogin(${this.name})`;
+    return `${this.cli ? 'cliLogin' : 'qrLogin'}(${this.name})`;
   }
 }
 

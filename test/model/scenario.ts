@@ -40,9 +40,12 @@ export const commandArb: fc.Arbitrary<RoomCommand> = fc.oneof(
   { arbitrary: room.map((i) => new WatchLive(i)), weight: 1 },
 );
 
-/** Account commands (docs/accounts.md): a QR login (more often: the others need one), a refresh the service asks for, a logout elsewhere. */
+/**
+ * Account commands (docs/accounts.md): a QR login in the UI or by `liverec login` beside the service (more often: the
+ * others need one), a refresh the service asks for, a logout elsewhere.
+ */
 export const accountCommandArb: fc.Arbitrary<RoomCommand> = fc.oneof(
-  { arbitrary: room.map((i) => new Login(i)), weight: 2 },
+  { arbitrary: fc.tuple(room, fc.boolean()).map(([i, cli]) => new Login(i, cli)), weight: 2 },
   { arbitrary: room.map((i) => new NeedsRefresh(i)), weight: 1 },
   { arbitrary: room.map((i) => new Logout(i)), weight: 1 },
 );
