@@ -1,7 +1,8 @@
 // The threads CPU-bound post-file steps run on: a small piscina pool, started on first use, idle threads exit.
 import type { Piscina } from 'piscina';
 import { workerPath } from '../paths.js';
-import type { PostTask, PostTaskResult } from './post-task.js';
+import { LiverecError } from '../errors.js';
+import type { PostTask, PostTaskOutcome, PostTaskResult } from './post-task.js';
 
 let pool: Promise<Piscina> | null = null;
 
@@ -24,9 +25,14 @@ function getPool(): Promise<Piscina> {
   return pool;
 }
 
-/** Runs a task on a pool thread; an abort ends the thread (piscina replaces it), leaving the task's inputs as they were. */
+/**
+ * Runs a task on a pool thread; an abort ends the thread (piscina replaces it), leaving the task's inputs as they were.
+ * A task's error is thrown here with its `code`, so the queue can tell a refusal from a passing failure.
+ */
 export async function runOnPool(task: PostTask, signal: AbortSignal): Promise<PostTaskResult> {
-  return (await (await getPool()).run(task, { signal })) as PostTaskResult;
+  const out = (await (await getPool()).run(task, { signal })) as PostTaskOutcome;
+  if ('error' in out) throw LiverecError.fromPlain(out.error);
+  return out.ok;
 }
 
 export async function closePostPool(): Promise<void> {

@@ -7,6 +7,7 @@ import { crossCheck } from './remux/cross-check.js';
 import { readMp4Summary } from './remux/mp4-summary.js';
 import { remuxToMp4, type RemuxReport } from './remux/remux.js';
 import { makeClip, type ClipRequest, type ClipResult } from '../clips/clip.js';
+import type { PlainError } from '../errors.js';
 
 export type PostTask =
   | { kind: 'remux'; input: string; output: string }
@@ -16,6 +17,9 @@ export type PostTask =
   | ({ kind: 'clip' } & ClipRequest);
 
 export type PostTaskResult = RemuxReport | ClipResult | { events: number; width: number; height: number } | { problem: string | null };
+
+/** What a pool thread answers: the result, or the task's error with its `code` (rebuilt by runOnPool). */
+export type PostTaskOutcome = { ok: PostTaskResult } | { error: PlainError };
 
 const DEFAULT_SIZE = { width: 1920, height: 1080 };
 

@@ -10,7 +10,7 @@ import { isFinished, type PostJob } from './job.js';
 import { JobJournal, JOBS_JOURNAL_RELATIVE_PATH, liveSet } from './journal.js';
 import { planJobs, type PostSettings } from './plan.js';
 import type { NoticeJobParams } from '../notify/notify-job.js';
-import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, FINAL_ERROR_CODES, type RetryPolicy } from './retry.js';
 import type { JobRunner } from './runner.js';
 
 export interface PostQueueOptions {
@@ -212,9 +212,9 @@ export class PostQueue {
         // Every job's error text (notification, upload, command, remux) passes the one redaction rule before the
         // journal, GET /api/jobs, PostProcessed and the log see it; the job itself cut its own known secrets first.
         const message = redactErrorText(err);
-        const final = job.attempts >= this.retry.maxAttempts;
-        const dueAt = final ? 0 : Date.now() + this.retry.delayMs(job.attempts);
         const code = (err as { code?: unknown })?.code;
+        const final = job.attempts >= this.retry.maxAttempts || (typeof code === 'string' && FINAL_ERROR_CODES.has(code));
+        const dueAt = final ? 0 : Date.now() + this.retry.delayMs(job.attempts);
         log[final ? 'error' : 'warn']({ err: { message, ...(typeof code === 'string' ? { code } : {}) }, attempt: job.attempts, final }, `post-file job ${job.kind} failed${final ? '' : '; will retry'}`);
         this.update(job, { state: final ? 'failed' : 'retrying', error: message, dueAt });
         if (final) this.afterEnd(job.fileId);

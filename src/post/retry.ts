@@ -11,3 +11,9 @@ export const DEFAULT_RETRY: RetryPolicy = {
   maxAttempts: 3,
   delayMs: (n) => 10_000 * 6 ** (n - 1),
 };
+
+/**
+ * Errors a retry cannot change: the job's own request is refused (a clip of a span the file does not hold). The job
+ * fails at once with its reason instead of waiting 70 s through two more attempts.
+ */
+export const FINAL_ERROR_CODES: ReadonlySet<string> = new Set(['CLIP_EMPTY', 'CLIP_BAD_RANGE', 'CLIP_BAD_INPUT']);

@@ -97,6 +97,19 @@ describe('POST /api/clips', () => {
   });
 });
 
+describe('a clip the file cannot give', () => {
+  it('fails at once with CLIP_EMPTY\'s reason (a refusal is not retried like a passing failure)', async () => {
+    const res = await call('POST', '/api/clips', { path: '23058-n/rec.flv', startMs: 600_000, endMs: 610_000 });
+    expect(res.status).toBe(202);
+    const { id } = await json<Clip>(res);
+    const ended = await eventually('the clip job to fail or wait for a retry', async () => (await json<Clip[]>(await call('GET', '/api/clips'))).find((c) => c.id === id && (c.state === 'retrying' || c.state === 'failed')), 60_000);
+    expect(ended.state).toBe('failed');
+    expect(ended.error).toMatch(/no video keyframe/);
+    const jobs = await json<{ id: string; attempts: number }[]>(await call('GET', '/api/jobs'));
+    expect(jobs.find((j) => j.id === id)?.attempts).toBe(1);
+  }, 90_000);
+});
+
 describe('GET /api/file/danmaku-density', () => {
   it('counts every element of the XML once: the buckets add up to the XML\'s elements', async () => {
     const raw = countElements(readFileSync(join(folder, 'rec.xml'), 'utf8'));
