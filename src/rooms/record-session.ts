@@ -193,7 +193,7 @@ export class RecordSession {
           }
           outbox.log('warn', `cannot start the stream: ${(err as Error).message}`, { code });
           await this.sleep(code === BiliErrorCode.NoMatchingQn ? settings.TimingStreamRetryNoQn * 1000 : settings.TimingStreamRetry);
-          if (this.stopped || !(await this.room.shouldContinue(this.priority()))) break;
+          if (this.stopped || !(await this.continues())) break;
           continue;
         }
         if (this.stopped) {
@@ -275,7 +275,7 @@ export class RecordSession {
           outbox.log('warn', 'the stream carries a video codec the repair cannot read; recording the rest of this session as RawData');
           continue;
         }
-        if (!(await this.room.shouldContinue(this.priority()))) break;
+        if (!(await this.continues())) break;
         if (lasted < HEALTHY_CONNECTION_MS) await this.sleep(settings.TimingStreamRetry);
       }
     } finally {
@@ -382,6 +382,20 @@ export class RecordSession {
   }
 
   private readonly cancels = new Set<() => void>();
+
+  /**
+   * Re-checks the room before another connection. The check may wait long for its API call (budget, risk pause, a
+   * slow service) while a dropped connection's file is held: a stop cancels it, so the session ends and closes that
+   * file at once instead of after the call (soak seed 6363 run 36: past the shutdown's grace, no FileClosed).
+   */
+  private async continues(): Promise<boolean> {
+    try {
+      return await this.cancellable(this.room.shouldContinue(this.priority()));
+    } catch (err) {
+      if (this.stopped && errorCode(err) === 'SESSION_ENDING') return false;
+      throw err;
+    }
+  }
 
   /** A wait that `stop()` cuts short. */
   private sleep(ms: number): Promise<void> {

@@ -168,14 +168,19 @@ export class FillingCapture extends StandardCapture {
   private apply(route: SpliceRoute, plan: Splice, K: FlvTag | null, download: CaptureInput | null): void {
     const { files, outbox } = this.fill;
     const held = route.settle(plan);
-    const videoHeader = held.find((t) => isHeader(t) && t.type === TagType.Video) ?? this.storedHeader(TagType.Video);
-    const audioHeader = held.find((t) => isHeader(t) && t.type === TagType.Audio) ?? this.storedHeader(TagType.Audio);
+    // What the connection began with, up to its first keyframe: its script tag and sequence headers. A header held
+    // after K is a change of parameters mid-connection (it came while the plan waited): it keeps its place, so the
+    // frames before it stay under the header they were encoded with (soak seed 6363 run 37).
+    const kAt = K ? held.indexOf(K) : held.findIndex(isKeyframeData);
+    const lead = (kAt < 0 ? held : held.slice(0, kAt)).filter((t) => !isData(t));
+    const videoHeader = lead.find((t) => isHeader(t) && t.type === TagType.Video) ?? this.storedHeader(TagType.Video);
+    const audioHeader = lead.find((t) => isHeader(t) && t.type === TagType.Audio) ?? this.storedHeader(TagType.Audio);
     const fillTags = plan.fill.length > 0 && videoHeader && audioHeader
       ? framesToTags(plan.fill, plan.fillOffset, videoHeader.data![0]! & 0x0f, audioHeader.data![0]!).filter((t) => t.type !== TagType.Audio || plan.dropAudioUpTo === null || t.timestamp > plan.dropAudioUpTo)
       : [];
     if (plan.how === 'hls-late-start' && fillTags.length > 0 && K) files.backfilled(Math.max(0, K.timestamp - fillTags[0]!.timestamp));
-    const out: FlvTag[] = held.filter((t) => !isData(t));
-    // A later connection's held headers differ from the file's (SpliceRoute drops the same ones) and go first: the
+    const out: FlvTag[] = lead;
+    // A later connection's leading headers differ from the file's (SpliceRoute drops the same ones) and go first: the
     // repair opens a new file on them, so none of the connection's frames follows the written end in this file. The
     // time lost lies between two files and neither lacks it on its own timeline (as with filling off): no gap.
     const newFile = this.connections > 1 && out.some((t) => isHeader(t));
@@ -185,7 +190,9 @@ export class FillingCapture extends StandardCapture {
     // Frames before the keyframe were sent ahead of it (a CDN's GOP cache may lead with audio): after a fill they are
     // the fill's own frames again, so they go.
     const startTs = K && fillTags.length > 0 ? K.timestamp : -Infinity;
-    for (const t of held) if (isData(t) && t.timestamp >= startTs) route.route(t, out);
+    held.forEach((t, i) => {
+      if (isData(t) ? t.timestamp >= startTs : kAt >= 0 && i > kAt) route.route(t, out);
+    });
     if (route.identity && this.parser === this.stream.parser) this.parser = null; // the plain way from here on
     // The session's first connection (a late start reaching back into HLS) is a start, whatever the plan found: nothing
     // was dropped before it, so "reconnect" and "unaligned" would send a reader looking for an outage that never was.
