@@ -32,10 +32,6 @@ export class HeldGap implements FileWatcher {
     this.durationMs = durationMs;
   }
 
-  get holding(): boolean {
-    return this.durationMs !== null;
-  }
-
   opened(): void {
     const d = this.durationMs;
     if (d === null) return;
