@@ -13,6 +13,7 @@ import { type FlvTag, isData } from '../flv/tag.js';
 import { FlvContextWriter } from '../flv/writer/context-writer.js';
 import { FlvFileOutput } from '../flv/writer/file-output.js';
 import { previewTap } from '../preview/tap.js';
+import type { FileWatcher } from './gaps/held-gap.js';
 import type { ActorOutbox } from './actor-outbox.js';
 import type { RecordingFiles } from './recording-files.js';
 import type { StatsTracker } from './stats-tracker.js';
@@ -115,15 +116,19 @@ export abstract class Capture {
 /** The file output, also remembering where the open file's timeline starts: its first written media timestamp. */
 class TimelineFileOutput extends FlvFileOutput {
   origin: number | null = null;
+  /** Told of each file opened and each data group written (a reconnect's gap is placed by them: gaps/held-gap.ts). */
+  watcher: FileWatcher | null = null;
 
   override open(...args: Parameters<FlvFileOutput['open']>): void {
     this.origin = null;
     super.open(...args);
+    this.watcher?.opened();
   }
 
   override writeData(tags: readonly FlvTag[]): void {
     if (this.origin === null && tags.length > 0) this.origin = Math.min(...tags.map((t) => t.timestamp));
     super.writeData(tags);
+    this.watcher?.data(tags);
   }
 }
 
@@ -160,6 +165,11 @@ export class StandardCapture extends Capture {
 
   split(): void {
     this.stream.processor.requestSplit();
+  }
+
+  /** Tells `w` of every file this capture opens and every data group it writes. */
+  protected watchFiles(w: FileWatcher): void {
+    this.output.watcher = w;
   }
 
   /** The fingerprints of the last GOPs this capture kept (written), oldest first. */

@@ -3,13 +3,13 @@ import type { CaptureInput } from '../origin-switch.js';
 import { errorCode } from '../../errors.js';
 import { FlvError } from '../../flv/errors.js';
 import { FlvParser } from '../../flv/parser.js';
-import { projectTimestamp } from '../../flv/rules/update-timestamp-jump.js';
 import type { StreamStep } from '../../flv/stream.js';
 import { type FlvTag, TagType, isData, isHeader, isKeyframeData } from '../../flv/tag.js';
 import { HlsFrameSource } from '../../hls/backfill/hls-frame-source.js';
 import type { HlsHttpOptions } from '../../hls/http-fetch.js';
 import { type CaptureDeps, type CaptureEnd, StandardCapture } from '../capture-standard.js';
 import { framesToTags } from './frames.js';
+import { HeldGap } from './held-gap.js';
 import { waitForPlan, writtenEnd } from './plan-wait.js';
 import type { Splice, WrittenEnd } from './splice-plan.js';
 import { SpliceRoute } from './splice-route.js';
@@ -47,9 +47,18 @@ export class FillingCapture extends StandardCapture {
   private asyncEnd: CaptureEnd | null = null;
   /** The connection ended: a plan still waiting for HLS decides with what it has. */
   private connectionOver = false;
+  /** A reconnect's gap, recorded where the first frame after it is written (held-gap.ts). */
+  private readonly heldGap: HeldGap;
 
   constructor(private readonly fill: FillingDeps) {
     super(fill);
+    this.heldGap = new HeldGap(
+      (startMs, durationMs) => fill.files.gap(startMs, durationMs, 'reconnect'),
+      (durationMs) => fill.outbox.log('info', `reconnect: the ${Math.round(durationMs)} ms lost lie between two files (the next frame begins a new file)`, {
+        code: 'GAP_BETWEEN_FILES', betweenFilesMs: Math.round(durationMs),
+      }),
+    );
+    this.watchFiles(this.heldGap);
   }
 
   /** The file is open and waits for the next connection. */
@@ -185,7 +194,6 @@ export class FillingCapture extends StandardCapture {
     // time lost lies between two files and neither lacks it on its own timeline (as with filling off): no gap.
     const newFile = this.connections > 1 && out.some((t) => isHeader(t));
     const gap = newFile ? null : plan.gap;
-    if (gap) files.gap(projectTimestamp(this.stream.processor.session, gap.atTs, gap.atTs), gap.durationMs, 'reconnect');
     out.push(...fillTags);
     // Frames before the keyframe were sent ahead of it (a CDN's GOP cache may lead with audio): after a fill they are
     // the fill's own frames again, so they go.
@@ -211,7 +219,13 @@ export class FillingCapture extends StandardCapture {
       });
     }
     const t0 = performance.now();
-    const step = this.stream.pushTags(out);
+    // With a gap, the written end's open group goes out first, to whatever file it goes to (a split asked for
+    // meanwhile starts a new file with it); the gap is then held for the first frame after it, and lands in the file
+    // that frame is written to (soak seed 6363: recorded here on the open file, it stayed on a file the split had
+    // closed, past its end).
+    const before = gap ? this.stream.flushGroup() : null;
+    if (gap) this.heldGap.hold(gap.durationMs);
+    const step = joinSteps(before, this.stream.pushTags(out));
     this.stream.release();
     const end = download ? this.afterStep(step, t0, download) : null;
     if (end && !this.asyncEnd) {
@@ -261,6 +275,15 @@ export class FillingCapture extends StandardCapture {
     const step = ownParser ? this.stream.pushTags([], true) : this.stream.end();
     this.afterStep(step, t0, download);
   }
+}
+
+/** Two steps taken one after the other, as one. */
+function joinSteps(a: StreamStep | null, b: StreamStep): StreamStep {
+  if (!a) return b;
+  return {
+    groups: [...a.groups, ...b.groups], error: a.error ?? b.error, disconnect: a.disconnect ?? b.disconnect,
+    bytesWritten: a.bytesWritten + b.bytesWritten, written: [...a.written, ...b.written],
+  };
 }
 
 const EMPTY_STEP: StreamStep = Object.freeze({ groups: [], error: null, disconnect: null, bytesWritten: 0, written: [] }) as unknown as StreamStep;
