@@ -256,9 +256,13 @@ export class RecordSession {
         // A healthy connection that dropped while its file waits for the next one is not a failing protocol: the
         // reconnect continues the file, where a switch of protocol would start another.
         const continues = this.held !== null || this.heldHls !== null;
-        if (lasted < HEALTHY_CONNECTION_MS || (end.reason === 'error' && !continues)) this.protocol.failed(url.format);
-        else this.protocol.succeeded(url.format);
-        this.failedInARow = lasted < HEALTHY_CONNECTION_MS ? this.failedInARow + 1 : 0;
+        // A connection a stop or a remove ended says nothing of the protocol (it was logged as a failing one).
+        const byStop = this.stopped || end.reason === 'stopped';
+        if (!byStop) {
+          if (lasted < HEALTHY_CONNECTION_MS || (end.reason === 'error' && !continues)) this.protocol.failed(url.format);
+          else this.protocol.succeeded(url.format);
+          this.failedInARow = lasted < HEALTHY_CONNECTION_MS ? this.failedInARow + 1 : 0;
+        }
         outbox.log(end.reason === 'error' ? 'warn' : 'info', `stream connection ended: ${end.reason}`, {
           code: end.error ? errorCode(end.error) : undefined, error: end.error ? String((end.error as Error).message ?? end.error) : undefined, bytes: end.bytes, lastedMs: lasted,
         });
