@@ -7,6 +7,9 @@ import { nodeEndpoint } from './node-endpoint.js';
 import { listenToWorkerPort } from './worker-port.js';
 import type { RoomHostApi, RoomHostData, RoomInit, RoomMessage } from './protocol.js';
 
+/** What the worker's own close of overdue files has before the thread is ended. */
+const OVERDUE_MARGIN_MS = 750;
+
 export interface HostSlotOptions {
   id: number;
   resourceLimits?: ResourceLimits;
@@ -137,7 +140,9 @@ export class HostSlot {
     const worker = this.worker;
     if (!worker) return;
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
-    await Promise.race([this.call((api) => api.shutdown()).catch(() => undefined), timeout]);
+    // The worker closes what a stuck stop still holds open a little before the grace ends, so its FileClosed events
+    // are posted before the thread is ended (otherwise only the next start's crash recovery closes those files).
+    await Promise.race([this.call((api) => api.shutdown(Math.max(0, graceMs - OVERDUE_MARGIN_MS))).catch(() => undefined), timeout]);
     await worker.terminate();
   }
 }

@@ -161,7 +161,7 @@ export type RoomMessage =
   | { type: 'loginIgnored'; roomId: number; why: string };
 
 /** Commands to one room (the worker exposes them per room through the host API). */
-export type RoomCommand = 'start' | 'stop' | 'split' | 'refresh' | 'dispose' | 'testCrash' | 'testThrow' | 'testOom'
+export type RoomCommand = 'start' | 'stop' | 'split' | 'refresh' | 'dispose' | 'testCrash' | 'testThrow' | 'testOom' | 'testHangStop'
   /** The batch detector's per-room fallback: one getInfoByRoom, failures recorded as the room's (never thrown). */
   | 'check';
 
@@ -175,8 +175,11 @@ export interface RoomHostApi {
   observe(observations: RoomObservation[]): Promise<void>;
   /** Turns a room's live preview on or off; the format of the file it writes now, null when none the preview reads. */
   preview(roomId: number, on: boolean): Promise<PreviewFormat | null>;
-  /** Stops every actor, closing files with final metadata. */
-  shutdown(): Promise<void>;
+  /**
+   * Stops every actor, closing files with final metadata. `deadlineMs`: a stop still under way then closes its open
+   * files where they stand (FileClosed posted) and the call returns, before the main thread ends the worker.
+   */
+  shutdown(deadlineMs?: number): Promise<void>;
 }
 
 /** workerData of a room host worker. */

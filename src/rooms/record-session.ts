@@ -104,6 +104,7 @@ export class RecordSession {
 
   stop(): void {
     this.stopped = true;
+    if (this.unheard) return;
     const cancels = [...this.cancels];
     this.cancels.clear();
     for (const cancel of cancels) cancel();
@@ -111,6 +112,12 @@ export class RecordSession {
     this.capture?.stop();
     this.wake?.();
   }
+
+  /** testHangStop (test builds only): a stop marks the session ending but reaches nothing it waits on or runs. */
+  stopUnheard(): void {
+    this.unheard = true;
+  }
+  private unheard = false;
 
   split(): void {
     (this.capture ?? this.held)?.split();

@@ -297,8 +297,11 @@ export class Recorder {
     return settings;
   }
 
-  /** Test builds only: makes the room's worker throw (`testThrow`), exit (`testCrash`) or run out of memory (`testOom`). */
-  injectTestFault(room: Room, kind: 'testThrow' | 'testCrash' | 'testOom'): Promise<void> {
+  /**
+   * Test builds only: makes the room's worker throw (`testThrow`), exit (`testCrash`), run out of memory (`testOom`),
+   * or its next stop hang (`testHangStop`).
+   */
+  injectTestFault(room: Room, kind: 'testThrow' | 'testCrash' | 'testOom' | 'testHangStop'): Promise<void> {
     if (!this.options.allowTestFaults) return Promise.reject(new LiverecError('TEST_FAULTS_DISABLED', 'test faults are disabled'));
     return this.supervisor.command(room.roomId, kind).catch((err: unknown) => {
       // The fault kills the worker, sometimes before the command's answer is posted: that death is its outcome.

@@ -147,6 +147,10 @@ export class RoomActor {
       case 'testCrash':
         if (this.init.allowTestFaults) process.exit(70);
         return;
+      case 'testHangStop':
+        // A stop that cannot reach what the session waits on (soak seed 6363 run 36), as a bug would (test builds only).
+        if (this.init.allowTestFaults) this.session?.session.stopUnheard();
+        return;
       case 'testOom':
         // A runaway room: allocate until the worker's resourceLimits stop it (test builds only).
         if (this.init.allowTestFaults) setImmediate(() => {

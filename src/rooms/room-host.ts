@@ -54,9 +54,18 @@ export class RoomHost {
         for (const o of observations) this.actors.get(o.roomId)?.observe(o.status);
       }),
       preview: (roomId: number, on: boolean) => guard(() => findPreviewTap(roomId)?.setActive(on) ?? null),
-      shutdown: () => guard(async () => {
+      shutdown: (deadlineMs?: number) => guard(async () => {
         this.closing = true;
-        await Promise.all([...this.actors.values()].map((a) => a.dispose('shutdown')).concat([...this.leaving.values()].map((l) => l.done)));
+        const stopping = [...this.actors].map(([id, a]) => ({ id, actor: a, done: a.dispose('shutdown') }))
+          .concat([...this.leaving].map(([id, l]) => ({ id, actor: l.actor, done: l.done })));
+        const ended = new Set<RoomActor>();
+        for (const s of stopping) void s.done.then(() => ended.add(s.actor), () => ended.add(s.actor));
+        const all = Promise.all(stopping.map((s) => s.done.catch(() => undefined)));
+        let timer: NodeJS.Timeout | undefined;
+        const overdue = deadlineMs === undefined ? new Promise<never>(() => undefined) : new Promise<true>((r) => (timer = setTimeout(() => r(true), deadlineMs)));
+        const late = await Promise.race([all.then(() => false), overdue]);
+        clearTimeout(timer);
+        if (late) this.closeOverdue(stopping.filter((s) => !ended.has(s.actor)));
         this.actors.clear();
       }),
     };
@@ -74,6 +83,18 @@ export class RoomHost {
         actor.emergencyClose();
       } catch {
         // Keep closing the others; the main thread finalises whatever is left open.
+      }
+    }
+  }
+
+  /** A stop past its deadline (something it waits on hangs): its files are closed where they stand, each with FileClosed. */
+  private closeOverdue(late: { id: number; actor: RoomActor }[]): void {
+    for (const { id, actor } of late) {
+      this.post({ type: 'log', roomId: id, level: 'warn', msg: 'the stop outlasted its grace; the open file is closed where it stands', fields: { code: 'STOP_OVERDUE' } });
+      try {
+        actor.emergencyClose();
+      } catch {
+        // Keep closing the others; the next start's crash recovery finalises whatever is left open.
       }
     }
   }
