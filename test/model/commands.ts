@@ -157,8 +157,9 @@ export class SetAutoRecord extends PickCommand {
   protected candidates = inModel;
   protected async act(m: Model, r: RealSystem): Promise<void> {
     const on = !m.rooms.get(this.room)!.autoRecord;
-    await ok(r, 'POST', `/api/room/${this.room}/config`, { autoRecord: on });
+    // Before the request: turning it on may start a recording (and end a stop's quiet) while the request is answered.
     m.setAutoRecord(this.room, on);
+    await ok(r, 'POST', `/api/room/${this.room}/config`, { autoRecord: on });
   }
   toString(): string {
     return `toggleAutoRecord(${this.name})`;

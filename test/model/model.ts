@@ -103,8 +103,12 @@ export class Model {
   setAutoRecord(roomId: number, on: boolean): void {
     const r = this.rooms.get(roomId)!;
     r.autoRecord = on;
-    // Turning it off leaves a running recording alone (brec); turning it on starts one when live and armed.
-    if (on && r.flag && this.liveOf(roomId)) r.recording = true;
+    // Turning it off leaves a running recording alone (brec); turning it on starts one when live and armed, which ends
+    // the quiet a stop began (soak seed 7474 run 5: a file opened after stop, offline, toggle off, live, toggle on).
+    if (on && r.flag && this.liveOf(roomId)) {
+      r.recording = true;
+      this.closeWindows(roomId);
+    }
   }
 
   setLive(index: number, live: boolean): void {
