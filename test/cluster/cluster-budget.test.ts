@@ -2,9 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiLimiter } from '../../src/bilibili/api-limiter.js';
 import { ClusterBudget, grantTokens } from '../../src/cluster/cluster-budget.js';
-import { openDb, type Db } from '../../src/cluster/db.js';
+import { inTransaction, openDb, type Db } from '../../src/cluster/db.js';
 import { migrate } from '../../src/cluster/migrations.js';
-import { startPostgres } from './harness.js';
+import { startPostgres, startProxy } from './harness.js';
 
 describe('the cluster API budget', () => {
   let postgres: Awaited<ReturnType<typeof startPostgres>>;
@@ -71,4 +71,51 @@ describe('the cluster API budget', () => {
       await n.pools.end();
     }
   }, 90_000);
+
+  it('a node cut off from the database in the middle of a grant holds the budget up for one timeout, not for good', async () => {
+    await db.query('DELETE FROM liverec_api_budget');
+    await db.query(`UPDATE liverec_api_pause SET paused_until = 'epoch'`);
+    // Node A reaches PostgreSQL through a relay that is cut right after A took the budget's lock: its transaction is
+    // left open on the server with the lock held, and no message of A's will ever end it (the TCP connection stays up).
+    const proxy = await startProxy(postgres.port);
+    const a = openDb({ url: postgres.url.replace(`:${postgres.port}/`, `:${proxy.port}/`) });
+    const b = openDb({ url: postgres.url });
+    const limiter = ApiLimiter.create({ perMinute: 60_000 });
+    const budget = new ClusterBudget(b, limiter, () => 600);
+    try {
+      const cut = proxy.cutAfter('pg_advisory_xact_lock');
+      const stranded = grantTokens(a, 1, 600).catch((err: unknown) => err);
+      await cut;
+      // Node B's next live-API call needs a token of the cluster's budget.
+      budget.start();
+      await limiter.acquire(AbortSignal.timeout(60_000), 'start');
+      expect(budget.tokens).toBeGreaterThan(0);
+      expect(await stranded).toBeInstanceOf(Error);
+    } finally {
+      budget.stop();
+      await proxy.close();
+      await Promise.all([a.end().catch(() => undefined), b.end()]);
+    }
+  }, 90_000);
+
+  it('a transaction its node leaves idle is ended by the server, and fails there with an error instead of ending the process', async () => {
+    const stalled = openDb({ url: postgres.url, timeoutMs: 1000 });
+    try {
+      const outcome = await inTransaction(stalled, async (c) => {
+        await c.query('SELECT pg_advisory_xact_lock($1)', [0x6c7674]);
+        // The node stalls (a long pause, a partition that healed): the server ends the session meanwhile.
+        await new Promise((r) => c.once('end', r));
+        await c.query('SELECT 1');
+      }).then(() => 'committed', (err: unknown) => err);
+      expect(outcome).toBeInstanceOf(Error);
+      // The lock went with the session: another connection takes it at once.
+      const { rows } = await db.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1) AS got', [0x6c7674]);
+      expect(rows[0]!.got).toBe(true);
+      await db.query('SELECT pg_advisory_unlock($1)', [0x6c7674]);
+      // The pool goes on with a new connection.
+      expect((await stalled.query<{ one: number }>('SELECT 1 AS one')).rows[0]!.one).toBe(1);
+    } finally {
+      await stalled.end();
+    }
+  }, 60_000);
 });

@@ -12,10 +12,21 @@ const cli = cliEntry;
 
 export { startPostgres } from '../../bench/postgres.js';
 
-/** A TCP relay to PostgreSQL that the test can cut, as a network partition between one node and the database. */
-export async function startProxy(targetPort: number): Promise<{ port: number; cut(): void; close(): Promise<void> }> {
+/**
+ * A TCP relay to PostgreSQL that the test can cut, as a network partition between one node and the database.
+ * `cutAfter(text)` cuts at a chosen point of the conversation: once a message containing `text` has gone through,
+ * the node's next message is the first one lost (a node partitioned mid-transaction, its statement done).
+ */
+export async function startProxy(targetPort: number): Promise<{ port: number; cut(): void; cutAfter(text: string): Promise<void>; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   let cut = false;
+  let armed: { text: string; seen: Socket | null; done: () => void } | null = null;
+  const cutNow = (): void => {
+    cut = true;
+    for (const s of sockets) { s.pause(); s.unpipe(); s.removeAllListeners('data'); }
+    armed?.done();
+    armed = null;
+  };
   const server: Server = createServer((client) => {
     if (cut) return client.destroy();
     const upstream = createConnection(targetPort, '127.0.0.1');
@@ -24,17 +35,20 @@ export async function startProxy(targetPort: number): Promise<{ port: number; cu
       s.on('close', () => sockets.delete(s));
       s.on('error', () => undefined);
     }
-    client.pipe(upstream).pipe(client);
+    client.on('data', (chunk: Buffer) => {
+      if (armed?.seen === client) return cutNow();
+      if (armed && !armed.seen && chunk.includes(armed.text)) armed.seen = client;
+      upstream.write(chunk);
+    });
+    upstream.pipe(client);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
   return {
     port,
     // Silently drop traffic rather than reset, like a partition: the node only learns from its own timeouts.
-    cut: () => {
-      cut = true;
-      for (const s of sockets) { s.pause(); s.unpipe(); s.removeAllListeners('data'); }
-    },
+    cut: cutNow,
+    cutAfter: (text) => new Promise<void>((done) => { armed = { text, seen: null, done }; }),
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));
