@@ -122,7 +122,7 @@ export class ClusterBudget {
         }
       }
     } catch (err) {
-      logger().warn({ err: (err as Error).message }, 'cluster API budget: database unreachable; live-API calls wait');
+      logger().warn({ err: (err as Error).message }, 'cluster API budget: no grant (the database is unreachable, or another node holds the budget lock); live-API calls wait');
     } finally {
       this.busy = false;
     }
