@@ -100,6 +100,20 @@ describe('planSplice', () => {
     expect(p.fill.every((f) => f.init === 'B')).toBe(true);
     expect(p.fill.filter((f) => f.video).map((f) => f.ms)).toEqual(Array.from({ length: 24 }, (_, i) => 1000 + (96 + i) * 40));
   });
+
+  it('a header change and its reverse (A, B, A again): only the run of init A that holds the new keyframe fills', () => {
+    // Soak seed 7474 run 30: the simulator flips 360p and 480p, so the older run of A has the same init key as the
+    // newest one; filtering by key alone joined the two runs and left B's 2880 ms as a hole inside the file.
+    const window = hls(0, 200).map((f) => ({ ...f, init: f.ms < 1000 + 48 * 40 ? 'A' : f.ms < 1000 + 120 * 40 ? 'B' : 'A' }));
+    const p = planSplice(input({ lastVideo: null, newKey: 168, hls: window })) as Splice;
+    expect(p.how).toBe('hls-late-start');
+    expect(p.fill.filter((f) => f.video).map((f) => f.ms)).toEqual(Array.from({ length: 48 }, (_, i) => 1000 + (120 + i) * 40));
+    expect(p.fill.every((f) => f.ms >= 1000 + 120 * 40)).toBe(true);
+    // A reconnect whose written end lies in the older run of A: nothing of B is in the window's A runs, so no fill
+    // may pretend the two runs are one.
+    const r = planSplice(input({ lastVideo: 30, newKey: 168, hls: window, canReachBack: false })) as Splice;
+    expect(r.fill.every((f) => f.ms >= 1000 + 120 * 40)).toBe(true);
+  });
 });
 
 describe('frames', () => {

@@ -78,9 +78,13 @@ export function planSplice(i: PlanInput): Plan {
   const K = video[ki]!;
   if (i.hls.some((f) => f.init !== K.init)) {
     // The window spans a change of parameters (a new init section): only frames under K's can join the file, which
-    // the new connection's sequence header describes; older ones than those are of the other parameters too.
-    const older = i.hls.some((f) => f.init !== K.init && f.ms < K.ms);
-    return planSplice({ ...i, hls: i.hls.filter((f) => f.init === K.init), canReachBack: i.canReachBack && !older });
+    // the new connection's sequence header describes; older ones than those are of the other parameters too. Only
+    // the run of K's init that K is in: a change and its reverse (A, B, A) bring back an init key seen before, and the
+    // older run of it is not contiguous with K (soak seed 7474 run 30: B's 2880 ms became a hole inside the file).
+    let runFrom = -Infinity;
+    for (const f of i.hls) if (f.init !== K.init && f.ms < K.ms && f.ms > runFrom) runFrom = f.ms;
+    const older = runFrom > -Infinity;
+    return planSplice({ ...i, hls: i.hls.filter((f) => f.init === K.init && f.ms > runFrom), canReachBack: i.canReachBack && !older });
   }
   const offsetK = K.ms - start.ts; // HLS ms = new-connection ts + offsetK
   const newAudioHls = start.firstAudioTs !== null ? start.firstAudioTs + offsetK : K.ms;
