@@ -346,8 +346,9 @@ export class Restart extends RoomCommand {
       await strictChecks(m, r);
     }
     m.closeWindows(null);
+    const armed = POOL.reduce((n, p) => n + r.sim.room(p.roomId).apiFaults.filter((a) => a.fault.kind === 'api352').reduce((k, a) => k + a.remaining, 0), 0);
     await r.launch();
-    m.restarted();
+    m.restarted(armed);
   }
   override async run(m: Model, r: RealSystem): Promise<void> {
     await super.run(m, r);

@@ -124,9 +124,14 @@ export class Model {
     }
   }
 
-  /** A new process: nothing of a session survives; auto-record decides alone. */
-  restarted(): void {
-    this.riskCuts = 0;
+  /**
+   * A new process: nothing of a session survives; auto-record decides alone. Its learned rate starts over, but
+   * -352s the simulator still holds for rooms (armed before the stop, not yet answered) cut the new process's rate
+   * (soak seed 8585 run 1: three armed just before a kill -9, the restart recorded at 6 calls a minute).
+   */
+  restarted(armedRisks = 0): void {
+    this.riskCuts = armedRisks;
+    if (armedRisks > 0) this.armRisk();
     for (const r of this.rooms.values()) {
       r.flag = true;
       r.recording = r.autoRecord && this.liveOf(r.roomId);
