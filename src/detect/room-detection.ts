@@ -51,6 +51,8 @@ export class RoomDetection {
   private readonly queue = new Set<number>();
   private readonly inFlight = new Set<number>();
   private pending: RoomObservation[] = [];
+  /** The live_time of each live room's stream as the batch last answered it. */
+  private readonly liveTimes = new Map<number, number>();
 
   constructor(private readonly deps: DetectionDeps) {
     this.uids = new UidCache(deps.workDir);
@@ -116,6 +118,7 @@ export class RoomDetection {
   removed(roomId: number): void {
     this.records.delete(roomId);
     this.queue.delete(roomId);
+    this.liveTimes.delete(roomId);
     this.detector.unwatch(roomId);
   }
 
@@ -198,11 +201,16 @@ export class RoomDetection {
     if (!room || room.disposed) return;
     const st = room.state;
     const live = s.liveStatus === 1;
-    const changed = live !== st.streaming || (s.title !== '' && s.title !== st.title) || (s.uname !== '' && s.uname !== st.name)
+    // A new live_time while live: the room went offline and live again between two rounds (a new stream).
+    const seen = this.liveTimes.get(roomId);
+    if (!live) this.liveTimes.delete(roomId);
+    else if (s.liveTime > 0) this.liveTimes.set(roomId, s.liveTime);
+    const restarted = live && s.liveTime > 0 && seen !== undefined && seen !== s.liveTime;
+    const changed = live !== st.streaming || restarted || (s.title !== '' && s.title !== st.title) || (s.uname !== '' && s.uname !== st.name)
       || (s.areaName !== '' && s.areaName !== st.areaNameChild);
     if (!changed) return;
     if (this.pending.length === 0) queueMicrotask(() => this.flush());
-    this.pending.push({ roomId, status: s });
+    this.pending.push(restarted ? { roomId, status: s, newStream: true } : { roomId, status: s });
   }
 
   private flush(): void {

@@ -118,6 +118,8 @@ export interface RoomInit {
 export interface RoomObservation {
   roomId: number;
   status: BatchRoomStatus;
+  /** Live with another live_time than the detector saw for this room before: it went offline and live again unseen. */
+  newStream?: boolean;
 }
 
 export interface StatsEntry {

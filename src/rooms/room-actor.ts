@@ -22,6 +22,9 @@ import { titleFiltered } from './title-filter.js';
 import type { StatsBatcher } from './stats-batcher.js';
 import { offerPreviewDanmaku } from '../preview/tap.js';
 
+/** Seconds between two live_time values that make them two streams (see newBroadcast). */
+const RESTART_MIN_S = 2;
+
 /** How long the danmaku socket stays open after a stream ends (a quick restart is still seen at once). */
 export const DANMAKU_LINGER_MS = 120_000;
 
@@ -162,7 +165,7 @@ export class RoomActor {
   }
 
   /** What the process's batch detector saw: facts are taken as they are; a room that turned live gets its full check now. */
-  observe(s: BatchRoomStatus): void {
+  observe(s: BatchRoomStatus, newStream = false): void {
     if (this.disposed) return;
     const facts = {
       uid: s.uid, shortId: s.shortId, name: s.uname || this.state.name, title: s.title || this.state.title,
@@ -172,6 +175,7 @@ export class RoomActor {
     this.outbox.state(facts);
     const live = s.liveStatus === 1;
     if (!live) this.dropPendingStart();
+    if (live) this.newBroadcast(s.liveTime, newStream);
     if (live && s.liveTime > 0) this.liveTime = s.liveTime;
     if (live && !this.state.streaming) {
       // Issue 48: the batch answer already says live, with title, area and uid; the start's one call is play info.
@@ -294,6 +298,7 @@ export class RoomActor {
     });
     this.roomInfo = info.raw;
     this.infoFetched = true;
+    if (info.liveStatus === 1) this.newBroadcast(info.liveStartTime);
     this.liveTime = info.liveStatus === 1 ? info.liveStartTime : 0;
     const { shortId, name, uid, title, areaNameParent, areaNameChild } = this.state;
     this.outbox.state({ shortId, name, uid, title, areaNameParent, areaNameChild });
@@ -334,6 +339,21 @@ export class RoomActor {
       // A check that started a session has moved on to starting; one that did not is over.
       if (checking) this.lifecycle.maybe('checked', cause);
     }
+  }
+
+  /**
+   * A live answer whose live_time is another stream's than the one we saw: the room went offline and live again
+   * between two checks. The stream we missed ends first (StreamEnded, auto recording re-armed as for any end), so a
+   * stop asked for the old stream does not hold the new one back (soak seed 8585 run 21). A recording room's
+   * connection sees the end itself. Two endpoints may round the same start differently, so a new stream is one that
+   * began at least RESTART_MIN_S later (a stream seen live lasted longer than that). `detectorSaw`: the batch
+   * detector compared its own live_times (the actor may not know the old one: a start from a per-room check).
+   */
+  private newBroadcast(liveTime: number, detectorSaw = false): void {
+    if (!this.state.streaming || this.session) return;
+    if (!detectorSaw && (liveTime <= 0 || this.liveTime <= 0 || liveTime - this.liveTime < RESTART_MIN_S)) return;
+    this.outbox.log('info', 'the room went offline and live again between two checks (a new live_time): a new stream', { code: 'STREAM_RESTARTED', previous: this.liveTime, liveTime });
+    this.setStreaming(false);
   }
 
   private setStreaming(live: boolean): void {

@@ -51,7 +51,7 @@ export class RoomHost {
       }),
       updateConfig: (roomId: number, settings: RoomSettings) => guard(() => this.actor(roomId).updateSettings(settings)),
       observe: (observations: RoomObservation[]) => guard(() => {
-        for (const o of observations) this.actors.get(o.roomId)?.observe(o.status);
+        for (const o of observations) this.actors.get(o.roomId)?.observe(o.status, o.newStream === true);
       }),
       preview: (roomId: number, on: boolean) => guard(() => findPreviewTap(roomId)?.setActive(on) ?? null),
       shutdown: (deadlineMs?: number) => guard(async () => {
