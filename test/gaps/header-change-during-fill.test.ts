@@ -4,32 +4,21 @@
 // file, and every frame of both decodes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileClosedData } from '../../src/events/types.js';
-import { type Harness, roomOf, sleep, startHarness } from '../rooms/harness.js';
+import type { Harness } from '../rooms/harness.js';
 import { collectLogs } from '../hls/helpers.js';
+import { endStream, roomStory, startFlvRoom, until as untilOr } from './flv-room.js';
 import { probeErrors } from './helpers.js';
 
 const ROOM = 23881;
 const logs = collectLogs();
-const story = (): string => logs.lines.filter((l) => l.RoomId === ROOM).map((l) => `${l['@t']} ${l['@mt']} ${JSON.stringify({ how: l.how, gapMs: l.gapMs, code: l.code })}`).join('\n');
-
-async function until(what: string, ok: () => boolean, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${timeoutMs} ms\n${story()}`);
-    await sleep(20);
-  }
-}
+const story = (): string => roomStory(logs, ROOM);
+const until = (what: string, ok: () => boolean, timeoutMs: number): Promise<void> => untilOr(what, ok, timeoutMs, story);
 
 describe('header change on the reconnected FLV while the splice plan waits for HLS', () => {
   let h: Harness;
   let closed: FileClosedData[];
   beforeAll(async () => {
-    h = await startHarness({
-      rooms: [{ roomId: ROOM, live: true, formats: ['flv', 'fmp4'], liveStream: { hlsRetentionSec: 60 } }],
-      roomConfig: { [ROOM]: { RecordingProtocol: 'flv' } },
-    });
-    await h.waitEvent('FileOpening', (e) => roomOf(e) === ROOM, 40_000);
-    await sleep(4000);
+    h = await startFlvRoom(ROOM);
     const connections = (): number => h.sim.room(ROOM).counters.streamConnections;
     const before = connections();
     // The playlist stops advancing (as a stalled CDN edge's does): the new connection's first keyframe is not listed,
@@ -40,10 +29,7 @@ describe('header change on the reconnected FLV while the splice plan waits for H
     // On the open connection, at the next segment boundary past what it has sent: after its first keyframe.
     h.sim.addFault(ROOM, { kind: 'header-change', midStream: true, afterMs: 0 });
     await until('the splice plan', () => logs.match('reconnect: ', ROOM).length > 0, 60_000);
-    await sleep(3000);
-    h.sim.setLive(ROOM, false);
-    await h.waitEvent('SessionEnded', (e) => roomOf(e) === ROOM, 60_000);
-    closed = h.events.filter((e) => e.EventType === 'FileClosed' && roomOf(e) === ROOM).map((e) => e.EventData as FileClosedData);
+    closed = await endStream(h, ROOM);
   }, 180_000);
   afterAll(async () => {
     await h?.close();

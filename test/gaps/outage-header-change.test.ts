@@ -2,33 +2,26 @@
 // new connection begins a new file, so the lost seconds lie between two files: neither file lacks them on its timeline.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileClosedData } from '../../src/events/types.js';
-import { type Harness, roomOf, sleep, startHarness } from '../rooms/harness.js';
+import { type Harness, roomOf } from '../rooms/harness.js';
 import { collectLogs } from '../hls/helpers.js';
+import { endStream, roomStory, startFlvRoom } from './flv-room.js';
 import { breaks, seiTimestamps } from './helpers.js';
 
 const ROOM = 23861;
 const logs = collectLogs();
-const story = (): string => logs.lines.filter((l) => l.RoomId === ROOM).map((l) => `${l['@t']} ${l['@mt']} ${JSON.stringify({ how: l.how, gapMs: l.gapMs, code: l.code })}`).join('\n');
+const story = (): string => roomStory(logs, ROOM);
 
 describe('FLV outage, then a header change before the reconnect', () => {
   let h: Harness;
   let closed: FileClosedData[];
   beforeAll(async () => {
-    h = await startHarness({
-      rooms: [{ roomId: ROOM, live: true, formats: ['flv', 'fmp4'], liveStream: { hlsRetentionSec: 60 } }],
-      roomConfig: { [ROOM]: { RecordingProtocol: 'flv' } },
-    });
-    await h.waitEvent('FileOpening', (e) => roomOf(e) === ROOM, 40_000);
-    await sleep(4000);
+    h = await startFlvRoom(ROOM);
     const from = h.events.length;
     // The open response is dropped and new ones refused for 4 s; the next response carries the other clip's headers.
     h.sim.addFault(ROOM, { kind: 'flv-outage', seconds: 4 });
     h.sim.addFault(ROOM, { kind: 'header-change' });
     await h.waitEvent('FileOpening', (e) => roomOf(e) === ROOM, 60_000, from);
-    await sleep(3000);
-    h.sim.setLive(ROOM, false);
-    await h.waitEvent('SessionEnded', (e) => roomOf(e) === ROOM, 60_000);
-    closed = h.events.filter((e) => e.EventType === 'FileClosed' && roomOf(e) === ROOM).map((e) => e.EventData as FileClosedData);
+    closed = await endStream(h, ROOM);
   }, 180_000);
   afterAll(async () => {
     await h?.close();

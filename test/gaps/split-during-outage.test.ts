@@ -4,23 +4,16 @@
 // 40's journey: a header change just before the drop, then the split, so the reconnect brings new headers too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileClosedData } from '../../src/events/types.js';
-import { type Harness, roomOf, sleep, startHarness } from '../rooms/harness.js';
+import { type Harness, roomOf } from '../rooms/harness.js';
 import { collectLogs } from '../hls/helpers.js';
+import { endStream, roomStory, startFlvRoom, until as untilOr } from './flv-room.js';
 import { breaks, seiTimestamps } from './helpers.js';
 
 const ROOM = 23871;
 const ROOM_HEADERS = 23872;
 const logs = collectLogs();
-const story = (room = ROOM): string => logs.lines.filter((l) => l.RoomId === room).map((l) => `${l['@t']} ${l['@mt']} ${JSON.stringify({ how: l.how, gapMs: l.gapMs, code: l.code })}`).join('\n');
-
-/** Polls until `f` holds (the event, not a time); rejects after `ms`. */
-async function until(f: () => boolean, ms: number, what: string, room = ROOM): Promise<void> {
-  const end = Date.now() + ms;
-  while (!f()) {
-    if (Date.now() > end) throw new Error(`no ${what} within ${ms} ms\n${story(room)}`);
-    await sleep(50);
-  }
-}
+const story = (room = ROOM): string => roomStory(logs, room);
+const until = (f: () => boolean, ms: number, what: string, room = ROOM): Promise<void> => untilOr(what, f, ms, () => story(room));
 
 /** How much of the stream a file lacks by its frames (each carries its stream time in an SEI). */
 const lacksMs = (h: Harness, c: FileClosedData): number =>
@@ -30,12 +23,7 @@ describe('a split while the file waits for the reconnect', () => {
   let h: Harness;
   let closed: FileClosedData[];
   beforeAll(async () => {
-    h = await startHarness({
-      rooms: [{ roomId: ROOM, live: true, formats: ['flv', 'fmp4'], liveStream: { hlsRetentionSec: 60 } }],
-      roomConfig: { [ROOM]: { RecordingProtocol: 'flv' } },
-    });
-    await h.waitEvent('FileOpening', (e) => roomOf(e) === ROOM, 40_000);
-    await sleep(4000);
+    h = await startFlvRoom(ROOM);
     // The HLS window carries other content: nothing aligns, so the reconnect's lost time is a real gap.
     h.sim.addFault(ROOM, { kind: 'hls-foreign', on: true });
     const from = h.events.length;
@@ -46,10 +34,7 @@ describe('a split while the file waits for the reconnect', () => {
     await h.service.recorder.findRoom(ROOM)!.split();
     await h.waitEvent('FileOpening', (e) => roomOf(e) === ROOM, 60_000, from);
     await until(() => logs.match('reconnect: ', ROOM).length > 0, 60_000, 'reconnect plan');
-    await sleep(3000);
-    h.sim.setLive(ROOM, false);
-    await h.waitEvent('SessionEnded', (e) => roomOf(e) === ROOM, 60_000);
-    closed = h.events.filter((e) => e.EventType === 'FileClosed' && roomOf(e) === ROOM).map((e) => e.EventData as FileClosedData);
+    closed = await endStream(h, ROOM);
   }, 180_000);
   afterAll(async () => {
     await h?.close();
@@ -74,12 +59,7 @@ describe('a header change just before the drop, and a split while the file waits
   let h: Harness;
   let closed: FileClosedData[];
   beforeAll(async () => {
-    h = await startHarness({
-      rooms: [{ roomId: ROOM_HEADERS, live: true, formats: ['flv', 'fmp4'], liveStream: { hlsRetentionSec: 60 } }],
-      roomConfig: { [ROOM_HEADERS]: { RecordingProtocol: 'flv' } },
-    });
-    await h.waitEvent('FileOpening', (e) => roomOf(e) === ROOM_HEADERS, 40_000);
-    await sleep(4000);
+    h = await startFlvRoom(ROOM_HEADERS);
     const from = h.events.length;
     const aborted = logs.match('stream connection ended', ROOM_HEADERS).length;
     // The other clip starts at the next segment boundary; the drop comes first, so the reconnect brings its headers.
@@ -89,10 +69,7 @@ describe('a header change just before the drop, and a split while the file waits
     await h.service.recorder.findRoom(ROOM_HEADERS)!.split();
     await h.waitEvent('FileOpening', (e) => roomOf(e) === ROOM_HEADERS, 60_000, from);
     await until(() => logs.match('reconnect: ', ROOM_HEADERS).length > 0, 60_000, 'reconnect plan', ROOM_HEADERS);
-    await sleep(3000);
-    h.sim.setLive(ROOM_HEADERS, false);
-    await h.waitEvent('SessionEnded', (e) => roomOf(e) === ROOM_HEADERS, 60_000);
-    closed = h.events.filter((e) => e.EventType === 'FileClosed' && roomOf(e) === ROOM_HEADERS).map((e) => e.EventData as FileClosedData);
+    closed = await endStream(h, ROOM_HEADERS);
   }, 180_000);
   afterAll(async () => {
     await h?.close();

@@ -4,33 +4,22 @@
 // worker's termination after the shutdown's grace (crash recovery at the next start).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecorderEvent } from '../../src/events/types.js';
-import { type Harness, roomOf, sleep, startHarness } from '../rooms/harness.js';
+import { type Harness, roomOf } from '../rooms/harness.js';
 import { collectLogs } from '../hls/helpers.js';
+import { roomStory, startFlvRoom, until as untilOr } from './flv-room.js';
 
 const ROOM = 23871;
 const pathOf = (e: RecorderEvent): string => (e.EventData as { RelativePath: string }).RelativePath;
 const logs = collectLogs();
-const story = (): string => logs.lines.filter((l) => l.RoomId === ROOM).map((l) => `${l['@t']} ${l['@mt']} ${JSON.stringify({ code: l.code })}`).join('\n');
-
-async function until(what: string, ok: () => boolean, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${timeoutMs} ms\n${story()}`);
-    await sleep(50);
-  }
-}
+const story = (): string => roomStory(logs, ROOM, ['code']);
+const until = (what: string, ok: () => boolean, timeoutMs: number): Promise<void> => untilOr(what, ok, timeoutMs, story);
 
 describe('stop while a dropped connection holds its file', () => {
   let h: Harness;
   let opened: string[];
   let closed: string[];
   beforeAll(async () => {
-    h = await startHarness({
-      rooms: [{ roomId: ROOM, live: true, formats: ['flv', 'fmp4'], liveStream: { hlsRetentionSec: 60 } }],
-      roomConfig: { [ROOM]: { RecordingProtocol: 'flv' } },
-    });
-    await h.waitEvent('FileOpening', (e) => roomOf(e) === ROOM, 40_000);
-    await sleep(3000);
+    h = await startFlvRoom(ROOM, 3000);
     // From now on the room's info answers come after a minute (the API client gives up after its 10-s timeout).
     h.sim.addFault(ROOM, { kind: 'api-delay', delayMs: 60_000, path: 'getInfoByRoom', durationMs: 600_000 });
     const infoCalls = (): number => h.sim.room(ROOM).counters.apiHits.getInfoByRoom;
