@@ -5,7 +5,7 @@ import { FILE_RELOAD_MS } from '../../src/accounts/account-store.js';
 import { startCli } from '../cli/helpers.js';
 import { fileEvents, InvariantError } from './invariants.js';
 import { checkAccounts, noSecrets } from './account-invariants.js';
-import { PickCommand } from './commands.js';
+import { PickCommand, until } from './commands.js';
 import type { Model } from './model.js';
 import { TIMING } from './pool.js';
 import type { RealSystem } from './real-system.js';
@@ -17,14 +17,6 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 /** One account check (AccountCheckInterval) and the slack of a busy machine. */
 const checkBoundMs = (): number => 2 * TIMING.accountCheckS * 1000 + TIMING.slackMs;
 
-async function until(cond: () => boolean | Promise<boolean>, boundMs: number): Promise<boolean> {
-  const end = Date.now() + boundMs;
-  while (!(await cond())) {
-    if (Date.now() > end) return false;
-    await sleep(100);
-  }
-  return true;
-}
 
 /** A command on one of the model's accounts, picked as PickCommand picks a room: `uid` is the pick. */
 abstract class AccountCommand extends PickCommand {

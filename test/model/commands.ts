@@ -22,7 +22,7 @@ async function ok(r: RealSystem, method: string, path: string, body?: unknown): 
 }
 
 /** Waits for `cond` (an event seen by the system), bounded; false on timeout. */
-async function until(cond: () => boolean | Promise<boolean>, boundMs: number): Promise<boolean> {
+export async function until(cond: () => boolean | Promise<boolean>, boundMs: number): Promise<boolean> {
   const end = Date.now() + boundMs;
   while (!(await cond())) {
     if (Date.now() > end) return false;
