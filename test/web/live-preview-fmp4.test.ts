@@ -12,7 +12,7 @@ import type { RecorderEvent } from '../../src/events/types.js';
 import { boxes } from '../../src/hls/mp4-boxes.js';
 import { probe } from '../support/media-tools.js';
 import { eventually, simRooms, startWebSetup, type WebSetup } from './setup.js';
-import { filePace, previewReader as reader } from './preview-reader.js';
+import { filePace, previewReader as reader, expectWatching } from './preview-reader.js';
 
 const ROOM = 47_301;
 type Ev<T extends RecorderEvent['EventType']> = RecorderEvent & { EventType: T };
@@ -66,28 +66,7 @@ describe('live preview of an HLS fMP4 room in the browser', () => {
     const f0 = (await page.evaluate(`${video}.getVideoPlaybackQuality().totalVideoFrames`)) as number;
     await page.waitForFunction(`${video}.getVideoPlaybackQuality().totalVideoFrames > ${f0 + 10}`, { timeout: 30_000, polling: 250 });
     expect(await page.evaluate(`${video}.error`)).toBeNull();
-    // Comments arrive over the event stream and are drawn over the picture; the heat of the file is drawn under it.
-    await page.waitForFunction(`Number(document.querySelector('[data-live-danmaku]')?.getAttribute('data-live-danmaku')) > 0`, { timeout: 30_000, polling: 250 });
-    await page.waitForSelector('[data-live-preview] .danmaku span', { timeout: 30_000 });
-    await page.waitForSelector('[data-live-preview] .heat[data-heat]', { timeout: 30_000 });
-    // Three readers: a fourth is refused.
-    const fourth = await fetch(live);
-    expect(fourth.status).toBe(429);
-    expect(((await fourth.json()) as { code: number }).code).toBe(-17);
-
-    await new Promise((r) => setTimeout(r, 3000));
-    const during = (stats().fileMaxTimestamp - w0.m) / (performance.now() - w0.t);
-    expect(during).toBeGreaterThan(0.7);
-    expect(Math.abs(during - before)).toBeLessThan(0.3);
-    expect(stats().durationRatio).toBeGreaterThan(0.75);
-
-    // M marks the live position of the file being written (its written duration less the player's lag).
-    await page.keyboard.press('m');
-    await page.waitForSelector('[data-live-preview] .markers li', { timeout: 20_000 });
-    const marks = (await (await fetch(`${s.url}/api/file/markers?path=${encodeURIComponent(openPath)}`)).json()) as { markers: { atMs: number }[] };
-    expect(marks.markers).toHaveLength(1);
-    expect(marks.markers[0]!.atMs).toBeGreaterThan(0);
-    expect(marks.markers[0]!.atMs).toBeLessThanOrEqual(stats().fileMaxTimestamp);
+    await expectWatching(page, s, ROOM, live, openPath, before, w0);
 
     // The continuous reader got the file's own bytes: its init section as written, then a run of the file.
     const got = a.bytes();

@@ -11,7 +11,7 @@ import { buildWeb } from '../../web/build.mjs';
 import type { RecorderEvent } from '../../src/events/types.js';
 import { probe } from '../support/media-tools.js';
 import { eventually, simRooms, startWebSetup, type WebSetup } from './setup.js';
-import { filePace, previewReader as reader } from './preview-reader.js';
+import { filePace, previewReader as reader, expectWatching } from './preview-reader.js';
 
 const ROOM = 47_001;
 type Ev<T extends RecorderEvent['EventType']> = RecorderEvent & { EventType: T };
@@ -78,30 +78,7 @@ describe('live preview and clips in the browser', () => {
     const frames = async (): Promise<number> => (await page.evaluate(`document.querySelector('[data-live-video]').getVideoPlaybackQuality().totalVideoFrames`)) as number;
     const f0 = await frames();
     await page.waitForFunction(`document.querySelector('[data-live-video]').getVideoPlaybackQuality().totalVideoFrames > ${f0 + 10}`, { timeout: 30_000, polling: 250 });
-    // Comments arrive over the event stream and are drawn over the picture.
-    await page.waitForFunction(`Number(document.querySelector('[data-live-danmaku]')?.getAttribute('data-live-danmaku')) > 0`, { timeout: 30_000, polling: 250 });
-    await page.waitForSelector('[data-live-preview] .danmaku span', { timeout: 30_000 });
-    // The heat of the file being written is drawn under the live picture.
-    await page.waitForSelector('[data-live-preview] .heat[data-heat]', { timeout: 30_000 });
-    expect(Number(await page.$eval('[data-live-preview] .heat', (el) => el.getAttribute('data-heat')))).toBeGreaterThan(0);
-    // Three readers: a fourth is refused.
-    const fourth = await fetch(live);
-    expect(fourth.status).toBe(429);
-    expect(((await fourth.json()) as { code: number }).code).toBe(-17);
-
-    await new Promise((r) => setTimeout(r, 3000));
-    const during = (stats().fileMaxTimestamp - w0.m) / (performance.now() - w0.t);
-    expect(during).toBeGreaterThan(0.7);
-    expect(Math.abs(during - before)).toBeLessThan(0.3);
-    expect(stats().durationRatio).toBeGreaterThan(0.75);
-
-    // M marks the live position of the file being written.
-    await page.keyboard.press('m');
-    await page.waitForSelector('[data-live-preview] .markers li', { timeout: 20_000 });
-    const marks = (await (await fetch(`${s.url}/api/file/markers?path=${encodeURIComponent(openPath)}`)).json()) as { markers: { atMs: number }[] };
-    expect(marks.markers).toHaveLength(1);
-    expect(marks.markers[0]!.atMs).toBeGreaterThan(0);
-    expect(marks.markers[0]!.atMs).toBeLessThanOrEqual(stats().fileMaxTimestamp);
+    await expectWatching(page, s, ROOM, live, openPath, before, w0);
 
     // The continuous reader got the file's own bytes: the head's sequence headers, then tags identical to the file's, in order.
     const got = a.bytes();
