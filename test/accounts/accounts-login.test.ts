@@ -3,11 +3,11 @@
 // guest with a notification, and no cookie or token in any answer, log line, event or metric. Danmaku: the
 // simulator masks senders for a token issued to a guest, so the account's room records real names and a guest room
 // (RecordingAccount guest) masked ones.
-import { createServer, type Server } from 'node:http';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../rooms/harness.js';
+import type { Harness } from '../rooms/harness.js';
+import { type AccountsSetup, startAccounts } from './setup.js';
 import { control } from '../simulator/helpers.js';
 import { eventually } from '../web/setup.js';
 import { filesIn } from '../danmaku/helpers.js';
@@ -20,7 +20,6 @@ let h: Harness;
 let api: string;
 let sim: string;
 const notices: string[] = [];
-let hook: Server;
 
 const get = async <T>(path: string): Promise<T> => (await (await fetch(api + path)).json()) as T;
 interface Account { uid: number; name: string; state: string; rooms: number[]; lastRefreshed: string | null }
@@ -50,28 +49,19 @@ function lastPlayCookie(): string {
 const sessionOf = (cookie: string): string => /SESSDATA=([^;\s]+)/.exec(cookie)?.[1] ?? '';
 const validSessionsOf = (uid: number): string[] => [...h.sim.passport.sessions.values()].filter((s) => s.uid === uid && s.valid).map((s) => s.sessdata);
 
+let setup: AccountsSetup;
+
 beforeAll(async () => {
-  hook = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => (notices.push(body), res.end('ok')));
-  });
-  await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-  const port = (hook.address() as { port: number }).port;
-  h = await startHarness({
+  setup = await startAccounts(notices, (notifyUrl) => ({
     rooms: [{ roomId: ROOM, live: true, guestQnCap: true }, { roomId: GUEST_ROOM, live: true }], record: [GUEST_ROOM], api: true,
     roomConfig: { [GUEST_ROOM]: { RecordingAccount: 'guest' } },
     sim: { guestQnCap: true, guestDanmakuMask: true },
-    global: { AccountCheckInterval: 1, NotifyUrls: `json://127.0.0.1:${port}/hook`, RecordDanmaku: true, RecordDanmakuFlushInterval: 1 },
-  });
-  api = h.service.api!.url;
-  sim = (h.service.recorder.config.effective('LiveApiHost') ?? '').replace(/\/$/, '');
+    global: { AccountCheckInterval: 1, NotifyUrls: notifyUrl, RecordDanmaku: true, RecordDanmakuFlushInterval: 1 },
+  }));
+  ({ h, api, sim } = setup);
 });
 
-afterAll(async () => {
-  await h?.close();
-  await new Promise((r) => hook?.close(r));
-});
+afterAll(() => setup?.close());
 
 describe('accounts', () => {
   it('logs in by QR code and records with the account', async () => {

@@ -2,9 +2,9 @@
 // play info's guest cap although the login cookie was sent, or LOG_IN_NOTICE on a danmaku connection whose token came
 // with one. A logout moves the room within that one check, to the next account (one log line), then to guest with a
 // notification. No manual refresh; AccountCheckInterval is a day.
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../rooms/harness.js';
+import type { Harness } from '../rooms/harness.js';
+import { type AccountsSetup, startAccounts } from './setup.js';
 import { control } from '../simulator/helpers.js';
 import { eventually } from '../web/setup.js';
 
@@ -13,7 +13,6 @@ let h: Harness;
 let api: string;
 let sim: string;
 const notices: string[] = [];
-let hook: Server;
 
 const get = async <T>(path: string): Promise<T> => (await (await fetch(api + path)).json()) as T;
 interface Account { uid: number; state: string; rooms: number[] }
@@ -47,27 +46,18 @@ async function cutStream(): Promise<void> {
   await eventually('play info asked again', () => playCalls() > before, 60_000);
 }
 
+let setup: AccountsSetup;
+
 beforeAll(async () => {
-  hook = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => (notices.push(body), res.end('ok')));
-  });
-  await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-  const port = (hook.address() as { port: number }).port;
-  h = await startHarness({
+  setup = await startAccounts(notices, (notifyUrl) => ({
     rooms: [{ roomId: ROOM, live: true, guestQnCap: true }], record: [], api: true, sim: { guestQnCap: true, guestDanmakuMask: true },
     // The daily check stays a day away: only the room's own answers can make a check here.
-    global: { AccountCheckInterval: 86_400, NotifyUrls: `json://127.0.0.1:${port}/hook` },
-  });
-  api = h.service.api!.url;
-  sim = (h.service.recorder.config.effective('LiveApiHost') ?? '').replace(/\/$/, '');
+    global: { AccountCheckInterval: 86_400, NotifyUrls: notifyUrl },
+  }));
+  ({ h, api, sim } = setup);
 });
 
-afterAll(async () => {
-  await h?.close();
-  await new Promise((r) => hook?.close(r));
-});
+afterAll(() => setup?.close());
 
 describe("a room's logged-out answer", () => {
   it('records with the first account', async () => {
