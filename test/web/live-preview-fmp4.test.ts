@@ -12,7 +12,7 @@ import type { RecorderEvent } from '../../src/events/types.js';
 import { boxes } from '../../src/hls/mp4-boxes.js';
 import { probe } from '../support/media-tools.js';
 import { eventually, simRooms, startWebSetup, type WebSetup } from './setup.js';
-import { filePace, previewReader as reader, expectWatching } from './preview-reader.js';
+import { expectWatching, filePace, openPreview } from './preview-reader.js';
 
 const ROOM = 47_301;
 type Ev<T extends RecorderEvent['EventType']> = RecorderEvent & { EventType: T };
@@ -46,18 +46,7 @@ describe('live preview of an HLS fMP4 room in the browser', () => {
     expect(openPath).toMatch(/\.mp4$/);
     const before = await pace(6000);
     const w0 = { t: performance.now(), m: stats().fileMaxTimestamp };
-    const live = `${s.url}/api/room/${ROOM}/live.mp4`;
-    const a = await reader(live, false);
-    const stalled = await reader(live, true);
-    expect(a.res.statusCode).toBe(200);
-    expect(a.res.headers['content-type']).toBe('video/mp4');
-    expect(stalled.res.statusCode).toBe(200);
-
-    await page.goto(`${s.url}/ui/#/room/${ROOM}`, { waitUntil: 'domcontentloaded' });
-    await page.evaluate(`localStorage.setItem('liverec.lang', 'en')`);
-    await page.reload({ waitUntil: 'domcontentloaded' });
-    await page.waitForSelector('[data-action="watch-live"]', { timeout: 30_000 });
-    await page.click('[data-action="watch-live"]');
+    const { live, a, stalled } = await openPreview(page, s, ROOM, 'mp4', 'video/mp4');
     // The picture plays: its time moves on from where the first fragment put it, and frames are decoded.
     const video = `document.querySelector('[data-live-video]')`;
     await page.waitForFunction(`(${video}?.currentTime ?? 0) > 0 && !${video}.paused`, { timeout: 60_000, polling: 250 });

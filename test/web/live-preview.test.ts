@@ -11,7 +11,7 @@ import { buildWeb } from '../../web/build.mjs';
 import type { RecorderEvent } from '../../src/events/types.js';
 import { probe } from '../support/media-tools.js';
 import { eventually, simRooms, startWebSetup, type WebSetup } from './setup.js';
-import { filePace, previewReader as reader, expectWatching } from './preview-reader.js';
+import { expectWatching, filePace, openPreview } from './preview-reader.js';
 
 const ROOM = 47_001;
 type Ev<T extends RecorderEvent['EventType']> = RecorderEvent & { EventType: T };
@@ -61,18 +61,7 @@ describe('live preview and clips in the browser', () => {
     const before = await pace(6000);
     // The pace while watched is measured over the whole time the readers are attached (stats arrive in steps).
     const w0 = { t: performance.now(), m: stats().fileMaxTimestamp };
-    const live = `${s.url}/api/room/${ROOM}/live.flv`;
-    const a = await reader(live, false);
-    const stalled = await reader(live, true);
-    expect(a.res.statusCode).toBe(200);
-    expect(a.res.headers['content-type']).toBe('video/x-flv');
-    expect(stalled.res.statusCode).toBe(200);
-
-    await page.goto(`${s.url}/ui/#/room/${ROOM}`, { waitUntil: 'domcontentloaded' });
-    await page.evaluate(`localStorage.setItem('liverec.lang', 'en')`);
-    await page.reload({ waitUntil: 'domcontentloaded' });
-    await page.waitForSelector('[data-action="watch-live"]', { timeout: 30_000 });
-    await page.click('[data-action="watch-live"]');
+    const { live, a, stalled } = await openPreview(page, s, ROOM, 'flv', 'video/x-flv');
     // Frames advance: the playback position and the decoded frame count both grow.
     await page.waitForFunction(`(document.querySelector('[data-live-video]')?.currentTime ?? 0) > 1`, { timeout: 60_000, polling: 250 });
     const frames = async (): Promise<number> => (await page.evaluate(`document.querySelector('[data-live-video]').getVideoPlaybackQuality().totalVideoFrames`)) as number;

@@ -5,8 +5,10 @@ import type { Page } from 'puppeteer-core';
 import { expect } from 'vitest';
 import type { WebSetup } from './setup.js';
 
+type Reader = { res: IncomingMessage; bytes: () => Buffer; close(): void };
+
 /** A reader of the live preview over plain HTTP: keeps reading, or stops after its first chunk. */
-export function previewReader(url: string, stopReading: boolean): Promise<{ res: IncomingMessage; bytes: () => Buffer; close(): void }> {
+export function previewReader(url: string, stopReading: boolean): Promise<Reader> {
   return new Promise((resolve, reject) => {
     const req = get(url, (res) => {
       const chunks: Buffer[] = [];
@@ -27,6 +29,25 @@ export async function filePace(s: WebSetup, roomId: number, ms: number): Promise
   const m0 = stats().fileMaxTimestamp;
   await new Promise((r) => setTimeout(r, ms));
   return (stats().fileMaxTimestamp - m0) / (performance.now() - t0);
+}
+
+/**
+ * Two plain readers of the room's preview (one reading on, one stalled after its first chunk), then the room's page in
+ * English with Watch live clicked.
+ */
+export async function openPreview(page: Page, s: WebSetup, roomId: number, ext: 'flv' | 'mp4', contentType: string): Promise<{ live: string; a: Reader; stalled: Reader }> {
+  const live = `${s.url}/api/room/${roomId}/live.${ext}`;
+  const a = await previewReader(live, false);
+  const stalled = await previewReader(live, true);
+  expect(a.res.statusCode).toBe(200);
+  expect(a.res.headers['content-type']).toBe(contentType);
+  expect(stalled.res.statusCode).toBe(200);
+  await page.goto(`${s.url}/ui/#/room/${roomId}`, { waitUntil: 'domcontentloaded' });
+  await page.evaluate(`localStorage.setItem('liverec.lang', 'en')`);
+  await page.reload({ waitUntil: 'domcontentloaded' });
+  await page.waitForSelector('[data-action="watch-live"]', { timeout: 30_000 });
+  await page.click('[data-action="watch-live"]');
+  return { live, a, stalled };
 }
 
 /**
