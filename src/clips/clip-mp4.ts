@@ -1,16 +1,15 @@
 // A lossless clip of a recording as a faststart MP4: the native muxer fed only the samples inside the cut.
-import { closeSync, fstatSync, fsyncSync, openSync } from 'node:fs';
 import { LiverecError } from '../errors.js';
 import { demuxFlv } from '../post/remux/demux-flv.js';
 import { demuxFmp4 } from '../post/remux/demux-fmp4.js';
 import { demuxTs } from '../post/remux/demux-ts.js';
 import { FileReader } from '../post/remux/file-reader.js';
 import { ByteLedger } from '../post/remux/ledger.js';
-import { copyRegion, DataWriter } from '../post/remux/media-copy.js';
 import { Mp4Muxer } from '../post/remux/muxer.js';
 import type { RemuxReport } from '../post/remux/remux.js';
 import { sniffFormat } from '../post/remux/remux.js';
 import { Spool } from '../post/remux/spool.js';
+import { writeMuxed } from '../post/remux/write-muxed.js';
 import type { SampleSink } from '../post/remux/track.js';
 import { ClipWindow, CutFinder, EnoughRead, type ClipCut } from './clip-window.js';
 
@@ -60,29 +59,7 @@ export function clipToMp4(input: string, output: string, cut: ClipCut): ClipMp4R
     const size = demux(input, format, new ClipWindow(muxer, cut));
     const tracks = muxer.summary();
     if (!tracks.some((t) => t.handler === 'vide')) throw new LiverecError('CLIP_EMPTY', `no video between ${cut.fromMs} and ${cut.toMs} ms of ${input}`);
-    const fd = openSync(output, 'w');
-    try {
-      muxer.writeHeader(fd);
-      if (muxer.verbatim) {
-        // FLV and fMP4: the cut's samples lie in one region of the source; bytes between them no table points at.
-        const src = openSync(input, 'r');
-        try {
-          const whole = copyRegion(src, fd, muxer.regionStart, muxer.regionEnd);
-          if (!whole || fstatSync(src).size < size) throw new Error(`${input} changed while it was clipped`);
-        } finally {
-          closeSync(src);
-        }
-      } else {
-        const kept = muxer.keptTracks();
-        const writer = new DataWriter(fd, (i) => kept.has(i));
-        demux(input, format, new ClipWindow(writer, cut));
-        writer.flush();
-        if (writer.written !== muxer.mediaBytes) throw new Error(`the second read gave ${writer.written} media bytes, the first ${muxer.mediaBytes}: ${input} changed while it was clipped`);
-      }
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeMuxed(muxer, input, output, size, (sink) => demux(input, format, new ClipWindow(sink, cut)), 'clipped', true);
     return { input, output, format, tracks, anomalies: muxer.anomalies, mediaBytes: muxer.mediaBytes, cut };
   } finally {
     spool.close();

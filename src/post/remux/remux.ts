@@ -1,14 +1,14 @@
 // Native remux of a recording (FLV, MPEG-TS or fragmented MP4) to a faststart MP4: streamed in, no ffmpeg.
-import { closeSync, fstatSync, fsyncSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { demuxFlv } from './demux-flv.js';
 import { demuxFmp4 } from './demux-fmp4.js';
 import { demuxTs } from './demux-ts.js';
 import { FileReader } from './file-reader.js';
 import { ByteLedger, type LedgerSummary } from './ledger.js';
-import { copyRegion, DataWriter } from './media-copy.js';
 import { Mp4Muxer, type MuxedTrack } from './muxer.js';
 import { Spool } from './spool.js';
 import type { SampleSink } from './track.js';
+import { writeMuxed } from './write-muxed.js';
 
 export interface RemuxReport {
   input: string;
@@ -67,28 +67,7 @@ export function remuxToMp4(input: string, output: string): RemuxReport {
     const size = demux(input, format, muxer, ledger);
     const books = ledger.finish(size);
     const tracks = muxer.summary();
-    const fd = openSync(output, 'w');
-    try {
-      muxer.writeHeader(fd);
-      if (muxer.verbatim) {
-        const src = openSync(input, 'r');
-        try {
-          const whole = copyRegion(src, fd, muxer.regionStart, muxer.regionEnd);
-          if (!whole || fstatSync(src).size !== size) throw new Error(`${input} changed while it was remuxed`);
-        } finally {
-          closeSync(src);
-        }
-      } else {
-        const kept = muxer.keptTracks();
-        const writer = new DataWriter(fd, (i) => kept.has(i));
-        demux(input, format, writer);
-        writer.flush();
-        if (writer.written !== muxer.mediaBytes) throw new Error(`the second read gave ${writer.written} media bytes, the first ${muxer.mediaBytes}: ${input} changed while it was remuxed`);
-      }
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeMuxed(muxer, input, output, size, (sink) => demux(input, format, sink), 'remuxed');
     return { input, output, format, tracks, anomalies: muxer.anomalies, mediaBytes: muxer.mediaBytes, ledger: books };
   } finally {
     spool.close();
