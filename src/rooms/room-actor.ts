@@ -268,10 +268,23 @@ export class RoomActor {
     }
   }
 
+  /**
+   * One timer check of the room at a time: with a short API budget a check waits long for its turn, and a timer that
+   * queued another meanwhile piled old checks up in the budget's queue, where they went before a /start's calls
+   * (soak seed 8585 run 47: a manual start waited over three minutes).
+   */
   private async poll(): Promise<void> {
     this.ensureDanmaku();
-    if (this.settings.AutoRecord || !this.infoFetched) await this.refreshSafely('poll');
+    if (this.polling || !(this.settings.AutoRecord || !this.infoFetched)) return;
+    this.polling = true;
+    try {
+      await this.refreshSafely('poll');
+    } finally {
+      this.polling = false;
+    }
   }
+
+  private polling = false;
 
   /** getInfoByRoom: room facts, the real id (when configured with a short id) and the live flag. */
   private async refresh(priority: ApiPriority = 'info'): Promise<void> {

@@ -73,7 +73,11 @@ export async function settle(m: Model, r: RealSystem, boundMs = recordBoundMs(m.
   for (;;) {
     last = await disagreements(m, r);
     if (last.length === 0) break;
-    if (Date.now() > deadline) throw new InvariantError(`not settled within ${boundMs} ms:\n  ${last.join('\n  ')}`);
+    if (Date.now() > deadline) {
+      const rooms = [...new Set(last.flatMap((l) => [...l.matchAll(/room (\d{3,})/g)].map((x) => Number(x[1]))))];
+      const why = await r.diagnose(rooms);
+      throw new InvariantError(`not settled within ${boundMs} ms:\n  ${[...last, ...why].join('\n  ')}`);
+    }
     await new Promise((res) => setTimeout(res, 250));
   }
   await strictChecks(m, r);

@@ -104,6 +104,26 @@ export class RealSystem {
       .map((x) => ({ roomId: x.roomConfig.roomId, autoRecord: x.roomConfig.autoRecord, recording: x.recording, streaming: x.streaming }));
   }
 
+  /**
+   * What a "not settled" failure needs to tell where a room waits: the simulator's last API calls of each room named
+   * (time and path) and liverec's API budget gauges (a start waiting for its turn, or never asking).
+   */
+  async diagnose(roomIds: number[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const id of roomIds) {
+      const log = this.sim.rooms.get(id)?.apiLog ?? [];
+      out.push(`simulator's last API calls of ${id}: ${log.slice(-8).map((x) => `${new Date(x.at).toISOString().slice(11, 23)} ${x.path.split('/').pop()}`).join(', ') || 'none'}`);
+    }
+    try {
+      const res = await fetch(`${this.url}/metrics`, { signal: AbortSignal.timeout(API_TIMEOUT_MS) });
+      const lines = (await res.text()).split('\n').filter((l) => l.startsWith('liverec_api_'));
+      out.push(`liverec at ${new Date().toISOString().slice(11, 23)}: ${lines.join('; ')}`);
+    } catch (err) {
+      out.push(`liverec /metrics: ${(err as Error).message}`);
+    }
+    return out;
+  }
+
   async control(path: string, body: unknown): Promise<unknown> {
     const res = await fetch(`${this.running!.url}${path}`, { signal: AbortSignal.timeout(API_TIMEOUT_MS), method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const text = await res.text();
