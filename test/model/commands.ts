@@ -214,6 +214,17 @@ export class GlobalSetting extends RoomCommand {
   }
 }
 
+/** Whether liverec's events say it saw the room streaming at `since`, or a stream start or end after it. */
+function liverecSawStream(r: RealSystem, roomId: number, since: number): boolean {
+  let streaming = false;
+  for (const e of r.hooks.events) {
+    if (e.EventData.RoomId !== roomId || (e.EventType !== 'StreamStarted' && e.EventType !== 'StreamEnded')) continue;
+    if (Date.parse(e.EventTimestamp) >= since) return true;
+    streaming = e.EventType === 'StreamStarted';
+  }
+  return streaming;
+}
+
 /** A room of the simulator goes live or offline; rooms liverec holds are picked twice as often as the others. */
 export class SetLive extends PickCommand {
   constructor(pick: number, readonly live: boolean) {
@@ -225,7 +236,7 @@ export class SetLive extends PickCommand {
   }
   protected async act(m: Model, r: RealSystem): Promise<void> {
     await r.control(`/_sim/rooms/${this.room}/live`, { live: this.live });
-    m.setLive(poolIndex(this.room), this.live);
+    m.setLive(poolIndex(this.room), this.live, (id, since) => liverecSawStream(r, id, since));
   }
   toString(): string {
     return `${this.live ? 'goLive' : 'goOffline'}(${this.name})`;
@@ -482,7 +493,7 @@ export class LiveTogether extends RoomCommand {
   protected async act(m: Model, r: RealSystem): Promise<void> {
     this.going = POOL.map((p) => p.roomId).filter((id) => !m.liveOf(id));
     await Promise.all(this.going.map((id) => r.control(`/_sim/rooms/${id}/live`, { live: true })));
-    for (const id of this.going) m.setLive(poolIndex(id), true);
+    for (const id of this.going) m.setLive(poolIndex(id), true, (room, since) => liverecSawStream(r, room, since));
   }
   override async run(m: Model, r: RealSystem): Promise<void> {
     const calls = (): number[] => POOL.map((p) => {

@@ -10,6 +10,14 @@ export interface ModelRoom {
   flag: boolean;
   /** Should be recording once settled. */
   recording: boolean;
+  /**
+   * When the last /stop cleared `flag` (ms; 0 = none). A stream that ended since resets the flag only if liverec could
+   * see it (`setLive`): brec's flag resets when *its* Streaming goes false, and a stream that came and went while
+   * every check failed (-352, a bad answer) is one no recorder saw (soak seed 9696 run 44).
+   */
+  stoppedAt: number;
+  /** A stream ended since the stop: whether the flag resets is decided when the room goes live again. */
+  endSinceStop: boolean;
   /** The room's RecordDanmaku override (null: inherited). */
   recordDanmaku: boolean | null;
 }
@@ -75,7 +83,7 @@ export class Model {
   }
 
   add(roomId: number, autoRecord: boolean): void {
-    this.rooms.set(roomId, { roomId, autoRecord, flag: true, recording: autoRecord && this.liveOf(roomId), recordDanmaku: null });
+    this.rooms.set(roomId, { roomId, autoRecord, flag: true, recording: autoRecord && this.liveOf(roomId), recordDanmaku: null, stoppedAt: 0, endSinceStop: false });
     this.removed.delete(roomId);
     this.closeWindows(roomId);
   }
@@ -89,6 +97,7 @@ export class Model {
   start(roomId: number): void {
     const r = this.rooms.get(roomId)!;
     r.flag = true;
+    r.endSinceStop = false;
     if (this.liveOf(roomId)) r.recording = true;
     this.closeWindows(roomId);
   }
@@ -96,6 +105,8 @@ export class Model {
   stop(roomId: number, at: number): void {
     const r = this.rooms.get(roomId)!;
     r.flag = false;
+    r.stoppedAt = at;
+    r.endSinceStop = false;
     r.recording = false;
     this.windows.push({ roomId, from: at, to: Infinity, why: 'stopped' });
   }
@@ -111,14 +122,22 @@ export class Model {
     }
   }
 
-  setLive(index: number, live: boolean): void {
+  /**
+   * `sawStream(roomId, since)`: whether liverec reported the room streaming at `since` or any stream start or end
+   * after it (its events): only then can it have seen the stream a stop held back end.
+   */
+  setLive(index: number, live: boolean, sawStream: (roomId: number, since: number) => boolean = () => true): void {
     this.live[index] = live;
     const r = this.rooms.get(POOL[index]!.roomId);
     if (!r) return;
     if (!live) {
       r.recording = false;
-      r.flag = true;
-    } else if (r.autoRecord && r.flag) {
+      if (!r.flag) r.endSinceStop = true;
+      return;
+    }
+    if (!r.flag && r.endSinceStop && sawStream(r.roomId, r.stoppedAt)) r.flag = true;
+    r.endSinceStop = false;
+    if (r.autoRecord && r.flag) {
       r.recording = true;
       this.closeWindows(r.roomId);
     }
@@ -134,6 +153,7 @@ export class Model {
     if (armedRisks > 0) this.armRisk();
     for (const r of this.rooms.values()) {
       r.flag = true;
+      r.endSinceStop = false;
       r.recording = r.autoRecord && this.liveOf(r.roomId);
     }
   }
