@@ -43,6 +43,8 @@ export class RoomActor {
   private factsFromDetector = false;
   /** Unix seconds of the current stream's start as last seen (detector or room info); 0 unknown. */
   private liveTime = 0;
+  /** When this room last saw its room go live (epoch ms): a stream that began before it is one it knows. */
+  private streamSeenAt = 0;
   /** The running session asked for its stream: the danmaku token may be asked for now (it queues behind starts). */
   private streamTried = false;
   private pollTimer: NodeJS.Timeout | null = null;
@@ -364,7 +366,11 @@ export class RoomActor {
    */
   private newBroadcast(liveTime: number, detectorSaw = false): void {
     if (!this.state.streaming || this.session) return;
-    if (!detectorSaw && (liveTime <= 0 || this.liveTime <= 0 || liveTime - this.liveTime < RESTART_MIN_S)) return;
+    if (!detectorSaw && (liveTime <= 0 || this.liveTime <= 0)) return;
+    // The stream this room already knows (danmaku or room info saw it first, while the detector still held the old
+    // stream's live_time): not a new one, or a /stop of it would be undone (soak seed 1212 run 31).
+    if (liveTime > 0 && this.liveTime > 0 && liveTime - this.liveTime < RESTART_MIN_S) return;
+    if (liveTime > 0 && this.streamSeenAt >= liveTime * 1000 - 1000) return;
     this.outbox.log('info', 'the room went offline and live again between two checks (a new live_time): a new stream', { code: 'STREAM_RESTARTED', previous: this.liveTime, liveTime });
     this.setStreaming(false);
   }
@@ -373,6 +379,7 @@ export class RoomActor {
     if (!live) this.dropPendingStart();
     if (live !== this.state.streaming) {
       this.state.streaming = live;
+      if (live) this.streamSeenAt = Date.now();
       // Going offline re-arms auto recording for the next stream (brec's autoRecordForThisSession).
       if (!live) this.state.autoRecordForThisSession = true;
       this.outbox.state({ streaming: live, autoRecordForThisSession: this.state.autoRecordForThisSession });

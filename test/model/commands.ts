@@ -125,8 +125,9 @@ export class StartStop extends PickCommand {
     const before = checks();
     const offline = this.action === 'start' && !m.liveOf(this.room) && !m.rooms.get(this.room)!.recording;
     if (this.action === 'start') m.start(this.room);
+    const asked = Date.now();
     await ok(r, 'POST', `/api/room/${this.room}/${this.action}`);
-    if (this.action === 'stop') m.stop(this.room, Date.now());
+    if (this.action === 'stop') m.stop(this.room, Date.now(), asked);
     if (offline) {
       // A /start answers at once and checks the room after (brec refreshes room info first): a stream that begins
       // before that check, or in the same second as the start (live_time has seconds; liverec records a stream live
@@ -214,13 +215,17 @@ export class GlobalSetting extends RoomCommand {
   }
 }
 
-/** Whether liverec's events say it saw the room streaming at `since`, or a stream start or end after it. */
-function liverecSawStream(r: RealSystem, roomId: number, since: number): boolean {
+/**
+ * Whether liverec's events say it saw the room streaming at `since`, or a stream start or end after it and before
+ * `until` (the go-live being modelled: liverec may see that stream a moment after the simulator answers).
+ */
+function liverecSawStream(r: RealSystem, roomId: number, since: number, until: number): boolean {
   let streaming = false;
   for (const e of r.hooks.events) {
     if (e.EventData.RoomId !== roomId || (e.EventType !== 'StreamStarted' && e.EventType !== 'StreamEnded')) continue;
-    if (Date.parse(e.EventTimestamp) >= since) return true;
-    streaming = e.EventType === 'StreamStarted';
+    const at = Date.parse(e.EventTimestamp);
+    if (at >= since && at < until) return true;
+    if (at < since) streaming = e.EventType === 'StreamStarted';
   }
   return streaming;
 }
@@ -235,8 +240,9 @@ export class SetLive extends PickCommand {
     return [...ids, ...ids.filter((id) => m.rooms.has(id))];
   }
   protected async act(m: Model, r: RealSystem): Promise<void> {
+    const before = Date.now();
     await r.control(`/_sim/rooms/${this.room}/live`, { live: this.live });
-    m.setLive(poolIndex(this.room), this.live, (id, since) => liverecSawStream(r, id, since));
+    m.setLive(poolIndex(this.room), this.live, (id, since) => liverecSawStream(r, id, since, before));
   }
   toString(): string {
     return `${this.live ? 'goLive' : 'goOffline'}(${this.name})`;
@@ -492,8 +498,9 @@ export class LiveTogether extends RoomCommand {
   }
   protected async act(m: Model, r: RealSystem): Promise<void> {
     this.going = POOL.map((p) => p.roomId).filter((id) => !m.liveOf(id));
+    const before = Date.now();
     await Promise.all(this.going.map((id) => r.control(`/_sim/rooms/${id}/live`, { live: true })));
-    for (const id of this.going) m.setLive(poolIndex(id), true, (room, since) => liverecSawStream(r, room, since));
+    for (const id of this.going) m.setLive(poolIndex(id), true, (room, since) => liverecSawStream(r, room, since, before));
   }
   override async run(m: Model, r: RealSystem): Promise<void> {
     const calls = (): number[] => POOL.map((p) => {

@@ -11,13 +11,12 @@ export interface ModelRoom {
   /** Should be recording once settled. */
   recording: boolean;
   /**
-   * When the last /stop cleared `flag` (ms; 0 = none). A stream that ended since resets the flag only if liverec could
-   * see it (`setLive`): brec's flag resets when *its* Streaming goes false, and a stream that came and went while
-   * every check failed (-352, a bad answer) is one no recorder saw (soak seed 9696 run 44).
+   * When the last /stop cleared `flag` (ms; 0 = none). brec's flag resets when *its* Streaming goes false, so the model
+   * resets it only for a stream liverec saw (`setLive`): one that came and went while every check failed (-352, a bad
+   * answer) no recorder saw (soak seed 9696 run 44), and a stop while liverec still took the room for live (it had not
+   * seen the offline) applies to that stream, which ends when a check finds a new one (seed 1212 runs 26 and 31).
    */
   stoppedAt: number;
-  /** A stream ended since the stop: whether the flag resets is decided when the room goes live again. */
-  endSinceStop: boolean;
   /** The room's RecordDanmaku override (null: inherited). */
   recordDanmaku: boolean | null;
 }
@@ -83,7 +82,7 @@ export class Model {
   }
 
   add(roomId: number, autoRecord: boolean): void {
-    this.rooms.set(roomId, { roomId, autoRecord, flag: true, recording: autoRecord && this.liveOf(roomId), recordDanmaku: null, stoppedAt: 0, endSinceStop: false });
+    this.rooms.set(roomId, { roomId, autoRecord, flag: true, recording: autoRecord && this.liveOf(roomId), recordDanmaku: null, stoppedAt: 0 });
     this.removed.delete(roomId);
     this.closeWindows(roomId);
   }
@@ -97,16 +96,19 @@ export class Model {
   start(roomId: number): void {
     const r = this.rooms.get(roomId)!;
     r.flag = true;
-    r.endSinceStop = false;
     if (this.liveOf(roomId)) r.recording = true;
     this.closeWindows(roomId);
   }
 
-  stop(roomId: number, at: number): void {
+  /**
+   * `asked`: when the request left. liverec answers a /stop before its room thread takes it (brec's is asynchronous),
+   * so a stream end it saw after `asked` may come before the stop and reset nothing, or after it (seed 1212 run 31):
+   * the model counts it, as the stop may have met a stream liverec still took for live.
+   */
+  stop(roomId: number, at: number, asked = at): void {
     const r = this.rooms.get(roomId)!;
     r.flag = false;
-    r.stoppedAt = at;
-    r.endSinceStop = false;
+    r.stoppedAt = asked;
     r.recording = false;
     this.windows.push({ roomId, from: at, to: Infinity, why: 'stopped' });
   }
@@ -123,8 +125,8 @@ export class Model {
   }
 
   /**
-   * `sawStream(roomId, since)`: whether liverec reported the room streaming at `since` or any stream start or end
-   * after it (its events): only then can it have seen the stream a stop held back end.
+   * `sawStream(roomId, since)`: whether liverec's events show the room streaming at `since`, or a stream start or end
+   * after it and before this go-live: only then does a stream's end reach liverec's flag.
    */
   setLive(index: number, live: boolean, sawStream: (roomId: number, since: number) => boolean = () => true): void {
     this.live[index] = live;
@@ -132,11 +134,9 @@ export class Model {
     if (!r) return;
     if (!live) {
       r.recording = false;
-      if (!r.flag) r.endSinceStop = true;
       return;
     }
-    if (!r.flag && r.endSinceStop && sawStream(r.roomId, r.stoppedAt)) r.flag = true;
-    r.endSinceStop = false;
+    if (!r.flag && sawStream(r.roomId, r.stoppedAt)) r.flag = true;
     if (r.autoRecord && r.flag) {
       r.recording = true;
       this.closeWindows(r.roomId);
@@ -153,7 +153,6 @@ export class Model {
     if (armedRisks > 0) this.armRisk();
     for (const r of this.rooms.values()) {
       r.flag = true;
-      r.endSinceStop = false;
       r.recording = r.autoRecord && this.liveOf(r.roomId);
     }
   }
