@@ -1,6 +1,7 @@
 // A room's own check timer never piles calls into the API budget's queue: one check of a room at a time (soak seed 8585 run 47).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getProcessLimiter } from '../../src/bilibili/api-limiter.js';
+import { waitFor } from '../simulator/helpers.js';
 import { type Harness, sleep, startHarness } from './harness.js';
 
 const ROOMS = [45_601, 45_602, 45_603];
@@ -25,10 +26,10 @@ describe("a room's check timer with a short API budget", () => {
 
   it('has at most one check per room waiting for its turn', async () => {
     const rooms = () => ROOMS.map((id) => h.service.recorder.findRoom(id)!);
-    await waitUntil(() => rooms().every((r) => r.state.name !== ''), 60_000, 'first room info');
+    await waitFor(() => rooms().every((r) => r.state.name !== ''), 60_000, 'first room info');
     // -352 answers for every call naming a room until each is riskControl: from then on its timer checks it.
     for (const id of ROOMS) h.sim.addFault(id, { kind: 'api352', count: 1_000_000, durationMs: 600_000 });
-    await waitUntil(() => rooms().every((r) => r.state.unavailableReason === 'riskControl'), 120_000, 'every room riskControl');
+    await waitFor(() => rooms().every((r) => r.state.unavailableReason === 'riskControl'), 120_000, 'every room riskControl');
     for (const id of ROOMS) h.sim.clearFaults(id);
     let most = 0;
     const end = Date.now() + 6 * INTERVAL_S * 1000;
@@ -40,11 +41,3 @@ describe("a room's check timer with a short API budget", () => {
     expect(most).toBeLessThanOrEqual(ROOMS.length);
   }, 300_000);
 });
-
-async function waitUntil(pred: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(100);
-  }
-}

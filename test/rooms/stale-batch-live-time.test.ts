@@ -2,6 +2,7 @@
 // (soak seed 1212 run 31: a /stop was undone by a false STREAM_RESTARTED and the room recorded again).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { logRing } from '../../src/log/logger.js';
+import { waitFor } from '../simulator/helpers.js';
 import { type Harness, roomOf, sleep, startHarness } from './harness.js';
 
 const ROOM = 27601;
@@ -17,7 +18,7 @@ afterAll(() => h?.close());
 it('a stop of a stream seen first by danmaku holds when the batch next sees it', async () => {
   await h.waitEvent('FileOpening', (e) => roomOf(e) === ROOM);
   const room = h.service.recorder.findRoom(ROOM)!;
-  await until(() => room.state.danmakuConnected, 30_000, 'danmaku connected');
+  await waitFor(() => room.state.danmakuConnected, 30_000, 'danmaku connected');
   // A batch round has seen the stream's live_time.
   await sleep((INTERVAL_S + 1) * 1000);
   // Offline and live again in a later second: the danmaku socket tells the room, the batch detector sees neither.
@@ -41,11 +42,3 @@ it('a stop of a stream seen first by danmaku holds when the batch next sees it',
   expect(lines.filter((l) => l.startsWith('the room went offline and live again between two checks'))).toEqual([]);
   expect(room.state.recording).toBe(false);
 }, 120_000);
-
-async function until(pred: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(100);
-  }
-}
