@@ -81,6 +81,7 @@ export class AddRoom extends PickCommand {
   protected async act(m: Model, r: RealSystem): Promise<void> {
     if (this.waitMs) await sleep(this.waitMs);
     const p = POOL[poolIndex(this.room)]!;
+    const addAsked = Date.now();
     if (this.via === 'url') {
       // The web UI's "add by live URL": parsed in the page, added through GraphQL as brec's WebUI does.
       const roomId = fromLiveUrl(`https://live.bilibili.com/${p.roomId}?broadcast_type=0&is_room_feed=1`);
@@ -96,7 +97,7 @@ export class AddRoom extends PickCommand {
       const asGiven = this.via === 'short' && (m.riskPending || m.budget < TIMING.budgetPerMinute || waitedOut) && res.roomId === p.shortId;
       if (res.roomId !== p.roomId && !asGiven) throw new InvariantError(`POST /api/room answered roomId ${res.roomId}, want ${p.roomId}`);
     }
-    m.add(p.roomId, this.autoRecord);
+    m.add(p.roomId, this.autoRecord, addAsked);
   }
   toString(): string {
     return `${this.reAdd ? `reAdd(after ${this.waitMs} ms, ` : 'add('}${this.name} by ${this.via}, autoRecord ${this.autoRecord})`;
@@ -219,11 +220,13 @@ export class GlobalSetting extends RoomCommand {
  * Whether liverec's events say it saw the room streaming at `since`, or a stream start or end after it and before
  * `until` (the go-live being modelled: liverec may see that stream a moment after the simulator answers).
  */
-function liverecSawStream(r: RealSystem, roomId: number, since: number, until: number): boolean {
+function liverecSawStream(r: RealSystem, roomId: number, since: number, until: number, from: number): boolean {
   let streaming = false;
   for (const e of r.hooks.events) {
     if (e.EventData.RoomId !== roomId || (e.EventType !== 'StreamStarted' && e.EventType !== 'StreamEnded')) continue;
     const at = Date.parse(e.EventTimestamp);
+    // An earlier process's or an earlier listing's events say nothing of this one (seed 3434 run 8).
+    if (at < from) continue;
     if (at >= since && at < until) return true;
     if (at < since) streaming = e.EventType === 'StreamStarted';
   }
@@ -242,7 +245,7 @@ export class SetLive extends PickCommand {
   protected async act(m: Model, r: RealSystem): Promise<void> {
     const before = Date.now();
     await r.control(`/_sim/rooms/${this.room}/live`, { live: this.live });
-    m.setLive(poolIndex(this.room), this.live, (id, since) => liverecSawStream(r, id, since, before));
+    m.setLive(poolIndex(this.room), this.live, (id, since, from) => liverecSawStream(r, id, since, before, from));
   }
   toString(): string {
     return `${this.live ? 'goLive' : 'goOffline'}(${this.name})`;
@@ -364,8 +367,9 @@ export class Restart extends RoomCommand {
     }
     m.closeWindows(null);
     const armed = POOL.reduce((n, p) => n + r.sim.room(p.roomId).apiFaults.filter((a) => a.fault.kind === 'api352').reduce((k, a) => k + a.remaining, 0), 0);
+    const launched = Date.now();
     await r.launch();
-    m.restarted(armed);
+    m.restarted(armed, launched);
   }
   override async run(m: Model, r: RealSystem): Promise<void> {
     await super.run(m, r);
@@ -500,7 +504,7 @@ export class LiveTogether extends RoomCommand {
     this.going = POOL.map((p) => p.roomId).filter((id) => !m.liveOf(id));
     const before = Date.now();
     await Promise.all(this.going.map((id) => r.control(`/_sim/rooms/${id}/live`, { live: true })));
-    for (const id of this.going) m.setLive(poolIndex(id), true, (room, since) => liverecSawStream(r, room, since, before));
+    for (const id of this.going) m.setLive(poolIndex(id), true, (room, since, from) => liverecSawStream(r, room, since, before, from));
   }
   override async run(m: Model, r: RealSystem): Promise<void> {
     const calls = (): number[] => POOL.map((p) => {

@@ -17,6 +17,8 @@ export interface ModelRoom {
    * seen the offline) applies to that stream, which ends when a check finds a new one (seed 1212 runs 26 and 31).
    */
   stoppedAt: number;
+  /** Since when liverec's events speak of this listing of the room in this process (the add asked, the launch). */
+  eventsFrom: number;
   /** The room's RecordDanmaku override (null: inherited). */
   recordDanmaku: boolean | null;
 }
@@ -81,8 +83,8 @@ export class Model {
     return Date.now() < this.riskUntil;
   }
 
-  add(roomId: number, autoRecord: boolean): void {
-    this.rooms.set(roomId, { roomId, autoRecord, flag: true, recording: autoRecord && this.liveOf(roomId), recordDanmaku: null, stoppedAt: 0 });
+  add(roomId: number, autoRecord: boolean, asked = Date.now()): void {
+    this.rooms.set(roomId, { roomId, autoRecord, flag: true, recording: autoRecord && this.liveOf(roomId), recordDanmaku: null, stoppedAt: 0, eventsFrom: asked });
     this.removed.delete(roomId);
     this.closeWindows(roomId);
   }
@@ -128,7 +130,7 @@ export class Model {
    * `sawStream(roomId, since)`: whether liverec's events show the room streaming at `since`, or a stream start or end
    * after it and before this go-live: only then does a stream's end reach liverec's flag.
    */
-  setLive(index: number, live: boolean, sawStream: (roomId: number, since: number) => boolean = () => true): void {
+  setLive(index: number, live: boolean, sawStream: (roomId: number, since: number, from: number) => boolean = () => true): void {
     this.live[index] = live;
     const r = this.rooms.get(POOL[index]!.roomId);
     if (!r) return;
@@ -136,7 +138,7 @@ export class Model {
       r.recording = false;
       return;
     }
-    if (!r.flag && sawStream(r.roomId, r.stoppedAt)) r.flag = true;
+    if (!r.flag && sawStream(r.roomId, r.stoppedAt, r.eventsFrom)) r.flag = true;
     if (r.autoRecord && r.flag) {
       r.recording = true;
       this.closeWindows(r.roomId);
@@ -148,11 +150,12 @@ export class Model {
    * -352s the simulator still holds for rooms (armed before the stop, not yet answered) cut the new process's rate
    * (soak seed 8585 run 1: three armed just before a kill -9, the restart recorded at 6 calls a minute).
    */
-  restarted(armedRisks = 0): void {
+  restarted(armedRisks = 0, launched = Date.now()): void {
     this.riskCuts = armedRisks;
     if (armedRisks > 0) this.armRisk();
     for (const r of this.rooms.values()) {
       r.flag = true;
+      r.eventsFrom = launched;
       r.recording = r.autoRecord && this.liveOf(r.roomId);
     }
   }
