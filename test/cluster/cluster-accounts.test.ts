@@ -53,7 +53,9 @@ describe('accounts in a cluster', () => {
 
   beforeAll(async () => {
     pg = await startPostgres();
-    db = openDb({ url: pg.url });
+    // The test's own handle: production's 3 s bound is for lease ticks; on a loaded machine this process may be
+    // descheduled longer than that between sending a statement and reading its answer.
+    db = openDb({ url: pg.url, timeoutMs: 30_000 });
     sim = new Simulator({ guestQnCap: true });
     running = await sim.start();
     sim.createRoom({ roomId: ROOM, live: false, guestQnCap: true });

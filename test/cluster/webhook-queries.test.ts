@@ -13,7 +13,7 @@ describe('cluster webhook outbox queries', () => {
 
   beforeAll(async () => {
     server = await startPostgres();
-    db = openDb({ url: server.url, max: 8 });
+    db = openDb({ url: server.url, max: 8, timeoutMs: 30_000 });
     await migrate(db);
   }, 60_000);
 

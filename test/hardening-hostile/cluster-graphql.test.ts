@@ -86,7 +86,7 @@ describe('cluster GraphQL = cluster REST', () => {
       const listed = (await api(n.url, '/api/cluster/nodes')).json as { rooms: number[] }[];
       expect(listed.flatMap((x) => x.rooms)).toEqual([]);
     }
-    const db = openDb({ url: pg.url, max: 1 });
+    const db = openDb({ url: pg.url, max: 1, timeoutMs: 30_000 });
     try {
       const { rows } = await db.query('SELECT (SELECT count(*) FROM liverec_rooms) AS rooms, (SELECT count(*) FROM liverec_leases) AS leases');
       expect(rows[0]).toEqual({ rooms: '0', leases: '0' });
