@@ -11,7 +11,7 @@ export default defineConfig({
     // Most suites wait on real-time streams, not the CPU: a clean-clone run with three files at a time used 620
     // CPU-seconds in all, under half of what 2 cores give over its wall time. Four at a time keep the whole suite well
     // under 10 minutes on 2 cores (vitest's default there is one); every test must pass on a busy machine anyway.
-    maxWorkers: 4,
+    maxWorkers: 5,
     sequence: { sequencer: SlowFirstSequencer },
     reporters: ['default'],
     // The services under test log to the in-memory ring only (tests read it there); their lines would otherwise
