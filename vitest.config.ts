@@ -8,9 +8,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Most suites wait on real-time streams, not the CPU: a clean-clone run with three files at a time used 620
-    // CPU-seconds in all, under half of what 2 cores give over its wall time. Four at a time keep the whole suite well
-    // under 10 minutes on 2 cores (vitest's default there is one); every test must pass on a busy machine anyway.
+    // Most suites wait on real-time streams, not the CPU. Four files at a time took 674 s in CI; five took 548 s on a
+    // clean clone here (2 vCPU: 600 s user + 120 s system CPU, two thirds of what 2 cores give over that wall time).
+    // Every test must pass on a busy machine anyway (the suite is run twice beside two busy loops).
     maxWorkers: 5,
     sequence: { sequencer: SlowFirstSequencer },
     reporters: ['default'],

@@ -3,6 +3,7 @@ import chromium from '@sparticuz/chromium';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../../web/build.mjs';
+import { logRing } from '../../src/log/logger.js';
 import { eventually, startWebSetup, type WebSetup } from './setup.js';
 
 describe('the unavailable badge', () => {
@@ -11,7 +12,15 @@ describe('the unavailable badge', () => {
   beforeAll(async () => {
     await buildWeb();
     s = await startWebSetup({ rooms: [{ roomId: 34801, live: true, special: 'paid' }, { roomId: 34802, live: true, special: 'guardOnly' }, { roomId: 34803, live: true }], record: [34801, 34802, 34803], user: 'u', pass: 'p' });
-    await eventually('reasons', () => s.service.recorder.findRoom(34801)?.state.unavailableReason === 'paid' && s.service.recorder.findRoom(34802)?.state.unavailableReason === 'guardOnly', 60_000);
+    // Once seen in a loaded suite run (neither reason within 60 s) and not since: a timeout prints what both rooms did.
+    const lines: string[] = [];
+    const off = logRing.onEntry((_id, log) => void ([34801, 34802].includes(Number(log.RoomId)) && lines.push(JSON.stringify(log).slice(0, 300))));
+    await eventually('reasons', () => s.service.recorder.findRoom(34801)?.state.unavailableReason === 'paid' && s.service.recorder.findRoom(34802)?.state.unavailableReason === 'guardOnly', 60_000)
+      .catch((err: unknown) => {
+        console.log([...lines, ...[34801, 34802].map((id) => `${id}: ${JSON.stringify(s.service.recorder.findRoom(id)?.state)}`), ...[34801, 34802].map((id) => `${id} sim calls: ${s.sim.room(id).apiLog.map((l) => l.path.split('/').at(-1)).join(' ')}`)].join('\n'));
+        throw err;
+      })
+      .finally(off);
     browser = await puppeteer.launch({ args: chromium.args, executablePath: await chromium.executablePath(), headless: true });
   }, 120_000);
   afterAll(async () => {
