@@ -36,7 +36,7 @@ export function WebhooksPage() {
           <thead><tr><th>{t('col.event')}</th><th>{t('col.version')}</th><th>{t('col.url')}</th><th>{t('col.state')}</th><th>{t('col.attempts')}</th><th>{t('col.last')}</th><th>{t('col.updated')}</th><th /></tr></thead>
           <tbody>
             {list.map((d) => (
-              <tr key={`${d.eventId}${d.url}`} class={`st-${d.state}`}>
+              <tr key={`${d.eventId}${d.url}`} class={`st-${d.state}`} data-event-id={d.eventId}>
                 <td class="nowrap">{has(`event.${d.eventType}`) ? t(`event.${d.eventType}`) : d.eventType}</td><td>v{d.version}</td><td class="url">{d.url}</td><td class="nowrap">{t(`delivery.${d.state}`)}</td><td>{d.attempts}/3</td>
                 <td>{d.lastStatus ?? ''} {d.lastError ?? ''}</td><td class="nowrap">{dateTime(d.updatedAt)}</td>
                 <td>{d.state === 'given-up' && <button data-action="replay" onClick={() => void replay(d)}>{t('webhooks.replay')}</button>}</td>
