@@ -202,8 +202,9 @@ export class GlobalSetting extends RoomCommand {
     await ok(r, 'POST', '/api/config/global', { [`optional${this.field}`]: { hasValue: true, value: this.value } });
     if (this.field === 'DanmakuInstantDetect') m.instantDetect = this.value as boolean;
     else {
-      // A new ceiling starts the learned rate at it; the same one keeps what was learned.
-      if (m.budget !== this.value) m.riskCuts = 0;
+      // A new ceiling starts the learned rate at it; the same one keeps what was learned. -352s still armed in the
+      // simulator cut the new rate when they are answered (soak seed 5151 run 45: one cut after a change to 30).
+      if (m.budget !== this.value) m.riskCuts = armedRisks(r);
       m.budget = this.value as number;
     }
   }
@@ -318,6 +319,11 @@ export class BatchStatus extends RoomCommand {
   }
 }
 
+/** -352 answers the simulator still holds for pool rooms (armed, not yet answered). */
+function armedRisks(r: RealSystem): number {
+  return POOL.reduce((n, p) => n + r.sim.room(p.roomId).apiFaults.filter((a) => a.fault.kind === 'api352').reduce((k, a) => k + a.remaining, 0), 0);
+}
+
 export class Risk352 extends PickCommand {
   protected candidates = inModel;
   protected async act(m: Model, r: RealSystem): Promise<void> {
@@ -366,7 +372,7 @@ export class Restart extends RoomCommand {
       await strictChecks(m, r);
     }
     m.closeWindows(null);
-    const armed = POOL.reduce((n, p) => n + r.sim.room(p.roomId).apiFaults.filter((a) => a.fault.kind === 'api352').reduce((k, a) => k + a.remaining, 0), 0);
+    const armed = armedRisks(r);
     const launched = Date.now();
     await r.launch();
     m.restarted(armed, launched);
