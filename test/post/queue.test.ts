@@ -103,13 +103,15 @@ describe('post-file jobs', () => {
     const dir = setup();
     copyFileSync(clip('clip-360p.flv'), join(dir, REL));
     const cap = captureLogger();
-    const script = "console.log('line one'); console.error('line two'); setTimeout(() => {}, 60000)";
-    const fx = track(startQueue(dir, { PostCommand: `${process.execPath}\n-e\n${script}\nsecret-token=abc123`, PostCommandTimeout: 1 }, { maxAttempts: 1, delayMs: () => 0 }, { logger: cap.log }));
+    // sh, not node: a loaded machine once took past the 1-s box to start node, before it printed anything. `exec`
+    // leaves no orphan holding the pipes.
+    const script = 'echo line one; echo line two >&2; exec sleep 60';
+    const fx = track(startQueue(dir, { PostCommand: `/bin/sh\n-c\n${script}\nsecret-token=abc123`, PostCommandTimeout: 2 }, { maxAttempts: 1, delayMs: () => 0 }, { logger: cap.log }));
     const done = fx.processed();
     closed(fx, REL);
     const e = await done;
-    expect(e.EventData.Jobs[0]).toMatchObject({ Kind: 'command', State: 'failed', Error: expect.stringContaining('over PostCommandTimeout 1 s') });
-    expect(cap.lines.find((l) => l.msg === 'line one')).toMatchObject({ program: process.execPath, stream: 'stdout', level: 30 });
+    expect(e.EventData.Jobs[0]).toMatchObject({ Kind: 'command', State: 'failed', Error: expect.stringContaining('over PostCommandTimeout 2 s') });
+    expect(cap.lines.find((l) => l.msg === 'line one')).toMatchObject({ program: '/bin/sh', stream: 'stdout', level: 30 });
     expect(cap.lines.find((l) => l.msg === 'line two')).toMatchObject({ stream: 'stderr', level: 40 });
     expect(JSON.stringify(cap.lines)).not.toContain('abc123');
   });

@@ -139,7 +139,9 @@ describe('RecordingPreferOrigin against origin and _bluray variants', () => {
     h.sim.originReturn(OPT_OUT_ROOM); // a master_qn_strategy_chg, and the origin is offered all along
     await sleep(8000);
     expect(files(h, 'FileOpening', OPT_OUT_ROOM)).toHaveLength(1);
-    expect(h.sim.room(OPT_OUT_ROOM).counters.apiHits.getRoomPlayInfo).toBe(1);
+    // No look for the origin: play info only for the stream's connections (one, or more if a loaded machine let the
+    // watchdog reconnect).
+    expect(h.sim.room(OPT_OUT_ROOM).counters.apiHits.getRoomPlayInfo).toBeLessThanOrEqual(h.sim.room(OPT_OUT_ROOM).streamLog.length);
     expect(h.sim.room(OPT_OUT_ROOM).streamLog.every((r) => r.path.includes('_bluray'))).toBe(true);
   }, 60_000);
 
